@@ -1,0 +1,85 @@
+// The card (loyalty program) as the service sees it. Amounts are hundredths (see lib/money).
+export const PASS_TYPES = ['stamp_card', 'point_card', 'level_card', 'prepaid_card'] as const;
+export type PassType = (typeof PASS_TYPES)[number];
+
+export const QUESTION_TYPES = ['text', 'number', 'email', 'phone', 'select', 'date', 'checkbox'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** Question types that can serve as a stable customer identifier (spec 4.11). */
+export const IDENTIFIER_TYPES: readonly QuestionType[] = ['number', 'text', 'email', 'phone'];
+
+/** customFields keys that are never settable (spec 4.13); no question may use them either. */
+export const RESERVED_KEYS = ['name', 'email', 'phone', 'status', 'custom'] as const;
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export interface Question {
+  key: string;
+  label: string;
+  type: QuestionType;
+  required: boolean;
+  isIdentifier: boolean;
+  options?: SelectOption[];
+}
+
+export interface Reward {
+  name: string;
+  cost: number;
+}
+
+export interface Level {
+  name: string;
+  minPoints: number;
+}
+
+export interface Accrual {
+  /** `rate` units per one unit of `currency` spent. */
+  spend?: { currency: string; rate: number };
+  /** Units per item key. */
+  items?: Record<string, number>;
+}
+
+export type LimitPeriod = 'day' | 'week' | 'month';
+
+export interface EarningLimits {
+  waitSeconds?: number;
+  maxPerAward?: number;
+  period?: LimitPeriod;
+  maxPerPeriod?: number;
+}
+
+export interface CardDesign {
+  backgroundColor?: string;
+  foregroundColor?: string;
+  labelColor?: string;
+  logoText?: string;
+}
+
+export interface Card {
+  id: string;
+  orgId: string;
+  name: string;
+  passType: PassType;
+  dataCollectionEnabled: boolean;
+  questions: Question[];
+  reward: Reward | null;
+  levels: Level[] | null;
+  accrual: Accrual | null;
+  earningLimits: EarningLimits | null;
+  design: CardDesign | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Stamp, point and level cards count whole units; prepaid (store credit) takes cents. */
+export function decimalsFor(passType: PassType): 0 | 2 {
+  return passType === 'prepaid_card' ? 2 : 0;
+}
+
+export function findQuestion(card: Card, key: string): Question | undefined {
+  const wanted = key.toLowerCase();
+  return card.questions.find((q) => q.key.toLowerCase() === wanted);
+}

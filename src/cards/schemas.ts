@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
+import { IDENTIFIER_TYPES, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS } from './model';
+
+// --- Program configuration, as an operator writes it (seed file, console). Amounts in units. ---
+
+const units = (decimals: number) =>
+  v.pipe(
+    v.number(),
+    v.finite(),
+    v.check((n) => n > 0, 'must be greater than 0'),
+    v.maxValue(MAX_UNITS),
+    v.check((n) => hasAtMostDecimals(n, decimals), decimals === 0 ? 'must be a whole number' : `at most ${decimals} decimals`),
+  );
+
+const color = v.pipe(v.string(), v.regex(/^(#[0-9a-fA-F]{6}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\))$/, 'must be #rrggbb or rgb(r, g, b)'));
+
+export const QuestionConfig = v.pipe(
+  v.strictObject({
+    key: v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must start with a letter and hold only letters, digits and _ (at most 64)'),
+      v.check((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), `must not be one of ${RESERVED_KEYS.join(', ')}`),
+    ),
+    label: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+    type: v.picklist(QUESTION_TYPES),
+    required: v.optional(v.boolean(), false),
+    isIdentifier: v.optional(v.boolean(), false),
+    options: v.optional(
+      v.pipe(
+        v.array(v.strictObject({ value: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), label: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) })),
+        v.minLength(1),
+        v.check((opts) => new Set(opts.map((o) => o.value)).size === opts.length, 'option values must be unique'),
+      ),
+    ),
+  }),
+  v.forward(
+    v.check((q) => (q.type === 'select') === (q.options !== undefined), 'a select question needs options; other types take none'),
+    ['options'],
+  ),
+  v.forward(
+    v.check((q) => !q.isIdentifier || (q.required && IDENTIFIER_TYPES.includes(q.type)), 'an identifier question must be required and of type number, text, email or phone'),
+    ['isIdentifier'],
+  ),
+);
+
+const CardConfigObject = v.strictObject({
+    ref: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+    name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+    passType: v.picklist(PASS_TYPES),
+    reward: v.optional(v.strictObject({ name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), cost: units(2) })),
+    levels: v.optional(
+      v.pipe(
+        v.array(v.strictObject({ name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50)), minPoints: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_UNITS)) })),
+        v.minLength(1),
+        v.check((ls) => ls[0]?.minPoints === 0, 'the first level must start at minPoints 0'),
+        v.check((ls) => ls.every((l, i) => i === 0 || l.minPoints > ls[i - 1]!.minPoints), 'minPoints must ascend'),
+        v.check((ls) => new Set(ls.map((l) => l.name)).size === ls.length, 'level names must be unique'),
+      ),
+    ),
+    accrual: v.optional(
+      v.strictObject({
+        spend: v.optional(
+          v.strictObject({
+            currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')),
+            rate: v.pipe(v.number(), v.finite(), v.check((n) => n > 0, 'must be greater than 0'), v.maxValue(1_000_000), v.check((n) => hasAtMostDecimals(n, 6), 'at most 6 decimals')),
+          }),
+        ),
+        items: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'item keys hold letters, digits, _ . - (at most 64)')), units(2))),
+      }),
+    ),
+    earningLimits: v.optional(
+      v.pipe(
+        v.strictObject({
+          waitSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(366 * 86_400))),
+          maxPerAward: v.optional(units(2)),
+          period: v.optional(v.picklist(['day', 'week', 'month'])),
+          maxPerPeriod: v.optional(units(2)),
+        }),
+        v.forward(v.check((l) => (l.period === undefined) === (l.maxPerPeriod === undefined), 'period and maxPerPeriod go together'), ['maxPerPeriod']),
+      ),
+    ),
+    dataCollectionEnabled: v.optional(v.boolean(), false),
+    questions: v.optional(
+      v.pipe(
+        v.array(QuestionConfig),
+        v.maxLength(50),
+        v.check((qs) => new Set(qs.map((q) => q.key.toLowerCase())).size === qs.length, 'question keys must be unique (case-insensitively)'),
+        v.check((qs) => qs.filter((q) => q.isIdentifier).length <= 1, 'at most one question may be the identifier'),
+      ),
+      [],
+    ),
+    design: v.optional(
+      v.strictObject({
+        backgroundColor: v.optional(color),
+        foregroundColor: v.optional(color),
+        labelColor: v.optional(color),
+        logoText: v.optional(v.pipe(v.string(), v.maxLength(60))),
+      }),
+    ),
+});
+type CardShape = v.InferOutput<typeof CardConfigObject>;
+
+function wholeUnlessPrepaid(path: [string, ...string[]], amounts: (card: CardShape) => (number | undefined)[]) {
+  return v.forward<CardShape, v.CheckIssue<CardShape>, never>(
+    v.check((card) => card.passType === 'prepaid_card' || amounts(card).every((n) => n === undefined || Number.isInteger(n)), 'must be a whole number on this card type'),
+    path as never,
+  );
+}
+
+export const CardConfig = v.pipe(
+  CardConfigObject,
+  // Store credit is counted in cents; every other card counts whole units.
+  wholeUnlessPrepaid(['reward', 'cost'], (c) => [c.reward?.cost]),
+  wholeUnlessPrepaid(['accrual', 'items'], (c) => Object.values(c.accrual?.items ?? {})),
+  wholeUnlessPrepaid(['earningLimits', 'maxPerAward'], (c) => [c.earningLimits?.maxPerAward]),
+  wholeUnlessPrepaid(['earningLimits', 'maxPerPeriod'], (c) => [c.earningLimits?.maxPerPeriod]),
+);
+export type CardConfigInput = v.InferOutput<typeof CardConfig>;
+
+// --- The API's view of a card (GET /v1/cards, PATCH /v1/cards/{cardId}). Amounts in units. ---
+
+export const QuestionResource = v.object({
+  key: v.string(),
+  label: v.string(),
+  type: v.picklist(QUESTION_TYPES),
+  required: v.boolean(),
+  isIdentifier: v.boolean(),
+  options: v.optional(v.array(v.object({ value: v.string(), label: v.string() }))),
+});
+
+export const CardResource = v.object({
+  cardId: v.pipe(v.string(), v.description('Same value in test and live mode')),
+  name: v.string(),
+  passType: v.picklist(PASS_TYPES),
+  dataCollectionEnabled: v.boolean(),
+  questions: v.array(QuestionResource),
+  reward: v.pipe(v.nullable(v.object({ name: v.string(), cost: v.number() })), v.description('The fixed reward of stamp and point cards')),
+  levels: v.pipe(v.nullable(v.array(v.object({ name: v.string(), minPoints: v.number() }))), v.description('Tiers of a level card, ascending')),
+  accrual: v.pipe(
+    v.nullable(v.object({ spend: v.optional(v.object({ currency: v.string(), rate: v.number() })), items: v.optional(v.record(v.string(), v.number())) })),
+    v.description('Rates used by earn with from=spend / from=items'),
+  ),
+  earningLimits: v.nullable(
+    v.object({ waitSeconds: v.optional(v.number()), maxPerAward: v.optional(v.number()), period: v.optional(v.picklist(['day', 'week', 'month'])), maxPerPeriod: v.optional(v.number()) }),
+  ),
+});
+
+export const PatchCardBody = v.strictObject({
+  identifierQuestionKey: v.pipe(
+    v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+    v.description('Key of a required number/text/email/phone question, or null to clear the identifier'),
+  ),
+});
+
+export const CardIdParams = v.strictObject({ cardId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });

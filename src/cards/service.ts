@@ -1,0 +1,117 @@
+import type { Db } from '../db/open';
+import type { Clock } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { fromHundredths, toHundredths } from '../lib/money';
+import { ApiError } from '../http/errors';
+import { findQuestion, IDENTIFIER_TYPES, type Card } from './model';
+import { cardsRepo } from './repo';
+import type { CardConfigInput } from './schemas';
+
+export interface CardDeps {
+  db: Db;
+  clock: Clock;
+}
+
+/** A level card without configured tiers still has one tier, so its balance always has a level. */
+const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
+
+/** Creates a card from a validated configuration (seed, demo org). Amounts arrive in units. */
+export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
+  const now = deps.clock.now();
+  const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
+  const card: Card = {
+    id: newId('card'),
+    orgId,
+    name: config.name,
+    passType: config.passType,
+    dataCollectionEnabled: config.dataCollectionEnabled,
+    questions: config.questions.map((q) => ({
+      key: q.key,
+      label: q.label,
+      type: q.type,
+      required: q.required,
+      isIdentifier: q.isIdentifier,
+      ...(q.options ? { options: q.options } : {}),
+    })),
+    reward: config.reward ? { name: config.reward.name, cost: toHundredths(config.reward.cost) } : null,
+    levels: levels ? levels.map((l) => ({ name: l.name, minPoints: toHundredths(l.minPoints) })) : null,
+    accrual: config.accrual
+      ? {
+          ...(config.accrual.spend ? { spend: config.accrual.spend } : {}),
+          ...(config.accrual.items ? { items: Object.fromEntries(Object.entries(config.accrual.items).map(([k, n]) => [k, toHundredths(n)])) } : {}),
+        }
+      : null,
+    earningLimits: config.earningLimits
+      ? {
+          ...(config.earningLimits.waitSeconds !== undefined ? { waitSeconds: config.earningLimits.waitSeconds } : {}),
+          ...(config.earningLimits.maxPerAward !== undefined ? { maxPerAward: toHundredths(config.earningLimits.maxPerAward) } : {}),
+          ...(config.earningLimits.period !== undefined ? { period: config.earningLimits.period } : {}),
+          ...(config.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: toHundredths(config.earningLimits.maxPerPeriod) } : {}),
+        }
+      : null,
+    design: config.design ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  cardsRepo(deps.db).insert(card);
+  return card;
+}
+
+/**
+ * The org's card by id: 404 CARD_NOT_FOUND when no org has it, 403 CARD_NOT_IN_ORG when another
+ * org does (spec 7). Every channel that names a card goes through here.
+ */
+export function getOrgCard(deps: CardDeps, orgId: string, cardId: string): Card {
+  const card = cardsRepo(deps.db).findById(cardId);
+  if (!card) throw new ApiError(404, 'CARD_NOT_FOUND', { detail: cardId });
+  if (card.orgId !== orgId) throw new ApiError(403, 'CARD_NOT_IN_ORG', { detail: `${cardId} belongs to another organisation` });
+  return card;
+}
+
+export function listCards(deps: CardDeps, orgId: string): Card[] {
+  return cardsRepo(deps.db).listForOrg(orgId);
+}
+
+/** Makes one question the customer identifier (or clears it), replacing any other in the same write. */
+export function setIdentifierQuestion(deps: CardDeps, orgId: string, cardId: string, key: string | null): Card {
+  return deps.db.transaction(() => {
+    const card = getOrgCard(deps, orgId, cardId);
+    let chosen: string | null = null;
+    if (key !== null) {
+      const question = findQuestion(card, key);
+      if (!question) throw new ApiError(400, 'UNKNOWN_QUESTION_KEY', { detail: key });
+      if (!question.required || !IDENTIFIER_TYPES.includes(question.type)) {
+        throw new ApiError(400, 'QUESTION_NOT_ELIGIBLE', {
+          detail: `${question.key} must be required and of type ${IDENTIFIER_TYPES.join(', ')} (it is ${question.required ? '' : 'optional, '}${question.type})`,
+        });
+      }
+      chosen = question.key;
+    }
+    const questions = card.questions.map((q) => ({ ...q, isIdentifier: q.key === chosen }));
+    const now = deps.clock.now();
+    cardsRepo(deps.db).updateQuestions(card.id, questions, now);
+    return { ...card, questions, updatedAt: now };
+  })();
+}
+
+/** The card as the API shows it: amounts back in units. */
+export function cardResource(card: Card) {
+  return {
+    cardId: card.id,
+    name: card.name,
+    passType: card.passType,
+    dataCollectionEnabled: card.dataCollectionEnabled,
+    questions: card.questions,
+    reward: card.reward && { name: card.reward.name, cost: fromHundredths(card.reward.cost) },
+    levels: card.levels && card.levels.map((l) => ({ name: l.name, minPoints: fromHundredths(l.minPoints) })),
+    accrual: card.accrual && {
+      ...(card.accrual.spend ? { spend: card.accrual.spend } : {}),
+      ...(card.accrual.items ? { items: Object.fromEntries(Object.entries(card.accrual.items).map(([k, n]) => [k, fromHundredths(n)])) } : {}),
+    },
+    earningLimits: card.earningLimits && {
+      ...card.earningLimits,
+      ...(card.earningLimits.maxPerAward !== undefined ? { maxPerAward: fromHundredths(card.earningLimits.maxPerAward) } : {}),
+      ...(card.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: fromHundredths(card.earningLimits.maxPerPeriod) } : {}),
+    },
+  };
+}

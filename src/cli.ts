@@ -1,0 +1,189 @@
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/open';
+import { applyPragmas } from './db/open';
+import { createApiKey } from './keys/service';
+import { listApiKeys, revokeApiKey } from './keys/admin';
+import { isScope, type Scope } from './keys/scopes';
+import { systemClock } from './lib/clock';
+import { startServer } from './main';
+import { orgsRepo } from './orgs/repo';
+import { applySeed, parseSeedFile, SeedError } from './seed/service';
+import type { DemoCredentials } from './seed/demo';
+
+const HELP = `wallet-loyalty — self-hosted loyalty backend
+
+Usage: wallet-loyalty [command] [options]
+
+Commands:
+  serve                      Run the server (the default). Options: --port, --host, --data
+  seed <file.json>           Create the orgs, cards, admins and keys of a seed file; prints their ids and keys
+  key create --org <orgId> --name <deviceName> [--mode live|test] [--scopes a,b] [--legacy]
+  key list [--org <orgId>]   List keys (never the raw key: only its first characters)
+  key revoke <keyId>         Revoke a key at once
+  backup <file>              Copy the database to <file> (safe while the server runs)
+
+Every command takes --data <dir> (default ./data, or DATA_DIR).
+Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
+  RATE_LIMIT_LIVE, RATE_LIMIT_TEST, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
+  DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
+`;
+
+class UsageError extends Error {}
+
+function fail(message: string): never {
+  process.stderr.write(`wallet-loyalty: ${message}\n`);
+  process.exit(1);
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      org: { type: 'string' },
+      name: { type: 'string' },
+      mode: { type: 'string' },
+      scopes: { type: 'string' },
+      legacy: { type: 'boolean' },
+    },
+  });
+}
+
+function configFrom(values: ReturnType<typeof parse>['values']): Readonly<Config> {
+  return loadConfig(process.env, { port: values.port, host: values.host, data: values.data });
+}
+
+function printDemo(demo: DemoCredentials, publicUrl: string) {
+  const lines = [
+    '',
+    'First start: created a demo org. These credentials are shown only this once.',
+    `  org            ${demo.orgId}`,
+    ...demo.cards.map((c) => `  card           ${c.cardId}  (${c.name})`),
+    `  test API key   ${demo.testKey}`,
+    `  console login  ${demo.admin.email} / ${demo.admin.password}`,
+    '',
+    'Try it:',
+    `  curl -s ${publicUrl}/api/v1/cards -H 'X-Api-Key: ${demo.testKey}'`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function serve(config: Readonly<Config>) {
+  const server = await startServer(config);
+  process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);
+  if (server.demo) printDemo(server.demo, config.publicUrl);
+  const shutdown = (signal: string) => {
+    process.stdout.write(`${signal}: shutting down\n`);
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => fail(`shutdown failed: ${String(err)}`),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+function seed(config: Readonly<Config>, file: string | undefined) {
+  if (!file) throw new UsageError('seed needs a file: wallet-loyalty seed <file.json>');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new SeedError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const parsed = parseSeedFile(json);
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  try {
+    const result = applySeed({ db, clock: systemClock }, parsed);
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  } finally {
+    db.close();
+  }
+}
+
+function key(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
+  const [action, arg] = positionals;
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const deps = { db, clock: systemClock };
+  try {
+    if (action === 'create') {
+      if (!values.org || !values.name) throw new UsageError('key create needs --org <orgId> and --name <deviceName>');
+      if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
+      if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
+      if (values.legacy && values.mode === 'test') throw new UsageError('a legacy key is always live');
+      let scopes: Scope[] | undefined;
+      if (values.scopes !== undefined) {
+        const list = values.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+        const bad = list.filter((s) => !isScope(s));
+        if (bad.length > 0 || list.length === 0) throw new UsageError(`unknown scope(s): ${bad.join(', ') || '(none given)'}`);
+        scopes = list as Scope[];
+      }
+      const created = createApiKey(deps, { orgId: values.org, deviceName: values.name, mode: values.mode as 'live' | 'test' | undefined, scopes, legacy: values.legacy });
+      process.stdout.write(JSON.stringify(created, null, 2) + '\n');
+    } else if (action === 'list') {
+      process.stdout.write(JSON.stringify(listApiKeys(deps, values.org), null, 2) + '\n');
+    } else if (action === 'revoke') {
+      if (!arg) throw new UsageError('key revoke needs a key id: wallet-loyalty key revoke <keyId>');
+      revokeApiKey(deps, arg);
+      process.stdout.write(`revoked ${arg}\n`);
+    } else {
+      throw new UsageError('key takes create, list or revoke');
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function backup(config: Readonly<Config>, target: string | undefined) {
+  if (!target) throw new UsageError('backup needs a target file: wallet-loyalty backup <file>');
+  // A plain connection (no migration): the online backup API copies a consistent snapshot
+  // page by page while the server keeps writing.
+  const db = new Database(config.dbFile, { fileMustExist: true });
+  applyPragmas(db);
+  try {
+    await db.backup(target);
+  } finally {
+    db.close();
+  }
+  process.stdout.write(`backed up ${config.dbFile} to ${target}\n`);
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    fail(`${(err as Error).message}\n${HELP}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const [command = 'serve', ...rest] = positionals;
+  try {
+    const config = configFrom(values);
+    if (command === 'serve') await serve(config);
+    else if (command === 'seed') seed(config, rest[0]);
+    else if (command === 'key') key(config, rest, values);
+    else if (command === 'backup') await backup(config, rest[0]);
+    else if (command === 'help') process.stdout.write(HELP);
+    else throw new UsageError(`unknown command "${command}" (see --help)`);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError) fail(err.message);
+    if (err instanceof Error && err.name === 'ApiError') fail(err.message);
+    if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);
+    throw err;
+  }
+}
+
+await runCli(process.argv.slice(2));

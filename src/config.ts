@@ -1,0 +1,146 @@
+import path from 'node:path';
+import type { LogLevel } from './lib/log';
+
+// Operator settings (decisions §6). Read once from the environment and flags, validated, frozen.
+// Nothing here runs at import: callers pass the env and flags they have.
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  dbFile: string;
+  /** Base of public links (install pages, Apple web service). No trailing slash. */
+  publicUrl: string;
+  installBaseUrl: string;
+  dbSynchronous: 'NORMAL' | 'FULL';
+  logLevel: LogLevel;
+  rateLimit: { live: number; test: number; anonymous: number };
+  webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
+  apple: {
+    passTypeId?: string;
+    teamId?: string;
+    certFile?: string;
+    keyFile?: string;
+    keyPassphrase?: string;
+    wwdrFile?: string;
+    apnsUrl: string;
+    apnsPushType?: string;
+  };
+  google: {
+    issuerId?: string;
+    serviceAccountFile?: string;
+    saveUrlBase: string;
+    objectsApiUrl: string;
+    rootKeysUrl: string;
+    callbackSenderId: string;
+  };
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+/** Flags (`--port 8080`) win over the environment where both exist. */
+export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
+  const read = (envName: string, flag?: string): string | undefined => {
+    const fromFlag = flag ? flags[flag] : undefined;
+    const raw = fromFlag ?? env[envName];
+    return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+  };
+  const name = (envName: string, flag?: string) => (flag && flags[flag] !== undefined ? `--${flag}` : envName);
+
+  const port = integer(read('PORT', 'port') ?? '3000', name('PORT', 'port'), 0, 65535);
+  const host = read('HOST', 'host') ?? '127.0.0.1';
+  const dataDir = path.resolve(read('DATA_DIR', 'data') ?? './data');
+  const publicUrl = url(read('PUBLIC_URL') ?? `http://localhost:${port}`, 'PUBLIC_URL');
+  const installBaseUrl = url(read('INSTALL_BASE_URL') ?? publicUrl, 'INSTALL_BASE_URL');
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    dbFile: path.join(dataDir, 'wallet-loyalty.db'),
+    publicUrl,
+    installBaseUrl,
+    dbSynchronous: oneOf(read('DB_SYNCHRONOUS') ?? 'NORMAL', 'DB_SYNCHRONOUS', ['NORMAL', 'FULL'] as const),
+    logLevel: oneOf(read('LOG_LEVEL') ?? 'info', 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const),
+    rateLimit: {
+      live: integer(read('RATE_LIMIT_LIVE') ?? '10', 'RATE_LIMIT_LIVE', 1, 100_000),
+      test: integer(read('RATE_LIMIT_TEST') ?? '5', 'RATE_LIMIT_TEST', 1, 100_000),
+      anonymous: integer(read('RATE_LIMIT_ANONYMOUS') ?? '20', 'RATE_LIMIT_ANONYMOUS', 1, 100_000),
+    },
+    webhooks: {
+      timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '5000', 'WEBHOOK_TIMEOUT_MS', 1, 600_000),
+      retryDelaysMs: delays(read('WEBHOOK_RETRY_DELAYS_MS') ?? '10000,60000', 'WEBHOOK_RETRY_DELAYS_MS'),
+      blockPrivate: boolean(read('WEBHOOK_BLOCK_PRIVATE') ?? 'false', 'WEBHOOK_BLOCK_PRIVATE'),
+    },
+    apple: {
+      passTypeId: read('APPLE_PASS_TYPE_ID'),
+      teamId: read('APPLE_TEAM_ID'),
+      certFile: read('APPLE_PASS_CERT'),
+      keyFile: read('APPLE_PASS_KEY'),
+      keyPassphrase: env.APPLE_PASS_KEY_PASSPHRASE,
+      wwdrFile: read('APPLE_WWDR_CERT'),
+      apnsUrl: url(read('APNS_URL') ?? 'https://api.push.apple.com', 'APNS_URL'),
+      apnsPushType: read('APNS_PUSH_TYPE'),
+    },
+    google: {
+      issuerId: read('GOOGLE_ISSUER_ID'),
+      serviceAccountFile: read('GOOGLE_SERVICE_ACCOUNT_FILE'),
+      saveUrlBase: url(read('GOOGLE_SAVE_URL') ?? 'https://pay.google.com/gp/v/save', 'GOOGLE_SAVE_URL'),
+      objectsApiUrl: url(read('GOOGLE_WALLET_API_URL') ?? 'https://walletobjects.googleapis.com/walletobjects/v1', 'GOOGLE_WALLET_API_URL'),
+      rootKeysUrl: url(read('GOOGLE_ROOT_KEYS_URL') ?? 'https://pay.google.com/gp/m/issuer/keys', 'GOOGLE_ROOT_KEYS_URL'),
+      callbackSenderId: read('GOOGLE_CALLBACK_SENDER_ID') ?? 'GooglePayPasses',
+    },
+  };
+  return deepFreeze(config);
+}
+
+function integer(raw: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`Invalid setting ${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(raw: string, name: string, allowed: readonly T[]): T {
+  const match = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
+  if (!match) throw new ConfigError(`Invalid setting ${name}: expected one of ${allowed.join(', ')}, got "${raw}"`);
+  return match;
+}
+
+function boolean(raw: string, name: string): boolean {
+  const value = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`Invalid setting ${name}: expected true or false, got "${raw}"`);
+}
+
+function url(raw: string, name: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function delays(raw: string, name: string): number[] {
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length !== 2 || parts.some((p) => !/^\d+$/.test(p))) {
+    throw new ConfigError(`Invalid setting ${name}: expected two waits in milliseconds like "10000,60000", got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './open';
+import { migrations as defaultSteps, type MigrationStep } from './migrations';
+
+const BASE_VERSION = 1;
+
+// schema.sql sits at the project root in a checkout and beside the bundle in dist/.
+function readBaseSchema(): string {
+  const candidates = ['../../schema.sql', './schema.sql', '../schema.sql'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const found = candidates.find((file) => existsSync(file));
+  if (!found) throw new Error(`schema.sql not found (looked in ${candidates.join(', ')})`);
+  return readFileSync(found, 'utf8');
+}
+
+export function latestVersion(steps: MigrationStep[] = defaultSteps): number {
+  return steps.reduce((max, step) => Math.max(max, step.version), BASE_VERSION);
+}
+
+/**
+ * Brings the database to the latest version. Each step commits with its new user_version in one
+ * transaction, so a crash or a failing step leaves the database at the last good version.
+ */
+export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  const latest = latestVersion(steps);
+  if (from > latest) {
+    throw new Error(`Database is at schema version ${from}, newer than this program (${latest}). Use a newer wallet-loyalty.`);
+  }
+  if (from === 0) {
+    db.transaction(() => {
+      db.exec(readBaseSchema());
+      db.pragma(`user_version = ${BASE_VERSION}`);
+    })();
+  }
+  const ordered = [...steps].sort((a, b) => a.version - b.version);
+  for (const step of ordered) {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (step.version <= current) continue;
+    if (step.version !== current + 1) throw new Error(`Migration step ${step.version} (${step.name}) does not follow version ${current}`);
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+  return { from, to: db.pragma('user_version', { simple: true }) as number };
+}

@@ -1,0 +1,29 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { migrate } from './migrate';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** NORMAL survives a process crash in WAL mode; FULL also survives power loss at some write cost. */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+/** Every pragma lives here, so every connection (server, CLI, tests) behaves the same. */
+export function applyPragmas(db: Db, options: OpenOptions = {}): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+}
+
+/** Opens (creating if needed) the database file and brings its schema up to date. */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  applyPragmas(db, options);
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,80 @@
+import Koa, { type Context, type Next } from 'koa';
+import Router from '@koa/router';
+import { randomToken } from '../lib/ids';
+import type { AppDeps } from './deps';
+import { ApiError } from './errors';
+import { bindRoutes, sendJson } from './bind';
+import { limitAnonymous } from './gate';
+import { createRateLimiter } from './rate-limit';
+import { buildOpenApi } from './openapi';
+import { apiRoutes } from './routes';
+
+/** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  const limiter = createRateLimiter(deps.clock);
+  const defs = apiRoutes();
+
+  app.use(requestLogAndErrors(deps));
+
+  const api = new Router({ prefix: '/api' });
+  bindRoutes(api, deps, limiter, defs);
+  const openApiDocument = JSON.stringify(buildOpenApi(defs, deps.config.publicUrl));
+  api.get('/openapi.json', (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
+    sendJson(ctx, 200, openApiDocument);
+  });
+  app.use(api.routes());
+
+  // Nothing matched under /api: a known path with another method is 405, anything else 404.
+  app.use(async (ctx: Context, next: Next) => {
+    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    limitAnonymous(ctx, deps, limiter);
+    const allowed = api.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
+    if (allowed.length > 0) {
+      const methods = [...new Set(allowed.filter((m) => m !== 'HEAD'))];
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', { detail: `${ctx.method} ${ctx.path}; allowed: ${methods.join(', ')}`, headers: { Allow: methods.join(', ') } });
+    }
+    throw new ApiError(404, 'ROUTE_NOT_FOUND', { detail: `${ctx.method} ${ctx.path}` });
+  });
+
+  return app;
+}
+
+/**
+ * Outermost layer: a request id, one JSON log line per request, and the error boundary.
+ * Expected errors (ApiError) are shown in the documented shape; anything else is logged with the
+ * request id and answered as an opaque 500. No stack trace ever reaches a client.
+ */
+function requestLogAndErrors(deps: AppDeps) {
+  return async (ctx: Context, next: Next) => {
+    const started = process.hrtime.bigint();
+    const requestId = `req_${randomToken(16)}`;
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } catch (err) {
+      const apiError = toApiError(err);
+      if (!apiError) {
+        deps.log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
+      }
+      const shown = apiError ?? new ApiError(500, 'INTERNAL_ERROR', { detail: `something went wrong on our side; quote ${requestId} when reporting it`, extra: { requestId } });
+      for (const [name, value] of Object.entries(shown.headers)) ctx.set(name, value);
+      sendJson(ctx, shown.status, JSON.stringify(shown.toBody()));
+    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    deps.log.info('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 });
+  };
+}
+
+/** Our own errors, plus the few that Koa and its parsers raise for a bad request. */
+function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof URIError) return new ApiError(400, 'INVALID_PATH', { detail: 'the path holds a malformed percent-encoding' });
+  const status = (err as { status?: unknown; expose?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose) {
+    return new ApiError(status, 'BAD_REQUEST', { detail: (err as Error).message });
+  }
+  return null;
+}

@@ -1,0 +1,32 @@
+import bodyParser from 'koa-bodyparser';
+import type { Context, Next } from 'koa';
+import { ApiError } from './errors';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const parseJson = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: `${BODY_LIMIT_BYTES}b`,
+  strict: true,
+  onerror(err: Error & { status?: number; type?: string }) {
+    if (err.status === 413 || err.type === 'entity.too.large') {
+      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `request bodies are limited to ${BODY_LIMIT_BYTES} bytes` });
+    }
+    throw new ApiError(400, 'INVALID_JSON', { detail: 'the request body is not a JSON object or array' });
+  },
+});
+
+function hasBody(ctx: Context): boolean {
+  const length = ctx.get('Content-Length');
+  return (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== '';
+}
+
+/** Reads a JSON body: 415 for other content types, 413 past 64 KiB, 400 INVALID_JSON when malformed. */
+export async function readJsonBody(ctx: Context): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  if (!ctx.request.is('application/json', '+json')) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the body as application/json' });
+  }
+  await parseJson(ctx, (async () => {}) as Next);
+  return ctx.request.body;
+}

@@ -1,0 +1,53 @@
+import { STATUS_CODES } from 'node:http';
+
+/**
+ * The one error class. `code` is what clients branch on; the body is
+ * { statusCode, error, message, ...extra } where `message` starts with the code (decisions §5),
+ * unless `exactMessage` gives the spec's fixed wording.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+  /** Overrides the `error` field (the HTTP reason phrase by default). */
+  readonly errorName: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    options: { detail?: string; exactMessage?: string; extra?: Record<string, unknown>; errorName?: string; headers?: Record<string, string> } = {},
+  ) {
+    const message = options.exactMessage ?? (options.detail ? `${code}: ${options.detail}` : code);
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.extra = options.extra ?? {};
+    this.errorName = options.errorName;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): Record<string, unknown> {
+    return {
+      statusCode: this.status,
+      error: this.errorName ?? STATUS_CODES[this.status] ?? 'Error',
+      message: this.message,
+      ...this.extra,
+    };
+  }
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export function validationFailed(issues: ValidationIssue[]): ApiError {
+  const paths = [...new Set(issues.map((i) => i.path || '(body)'))];
+  return new ApiError(400, 'VALIDATION_FAILED', { detail: paths.join(', '), extra: { issues } });
+}
+
+export const notFound = (code: string, detail?: string) => new ApiError(404, code, { detail });
+export const badRequest = (code: string, detail?: string, extra?: Record<string, unknown>) => new ApiError(400, code, { detail, extra });
+export const conflict = (code: string, detail?: string, extra?: Record<string, unknown>) => new ApiError(409, code, { detail, extra });

@@ -1,0 +1,56 @@
+import type { Context } from 'koa';
+import { authenticateKey } from '../keys/service';
+import type { Scope } from '../keys/scopes';
+import type { AppDeps } from './deps';
+import { ApiError } from './errors';
+import type { RateLimiter } from './rate-limit';
+import type { Auth } from './route';
+
+/**
+ * Applies one rate-limit decision: the X-RateLimit headers go on every /api response, and a
+ * refusal becomes 429 RATE_LIMITED with Retry-After.
+ */
+export function applyRateLimit(ctx: Context, limiter: RateLimiter, bucket: string, limit: number): void {
+  const decision = limiter.take(bucket, limit);
+  ctx.set('X-RateLimit-Limit', String(decision.limit));
+  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    throw new ApiError(429, 'RATE_LIMITED', {
+      errorName: 'RATE_LIMITED',
+      exactMessage: `RATE_LIMITED: this key may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+}
+
+/** Requests without a valid key share a bucket per client address, so guessing keys is slow too. */
+export function limitAnonymous(ctx: Context, deps: AppDeps, limiter: RateLimiter): void {
+  const limit = deps.config.rateLimit.anonymous;
+  const decision = limiter.take(`ip:${ctx.ip}`, limit);
+  ctx.set('X-RateLimit-Limit', String(decision.limit));
+  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    throw new ApiError(429, 'RATE_LIMITED', {
+      errorName: 'RATE_LIMITED',
+      exactMessage: `RATE_LIMITED: unauthenticated clients may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+}
+
+/** Order of checks (decisions §7): key (401) → rate limit (429) → scope (403). */
+export function authenticate(ctx: Context, deps: AppDeps, limiter: RateLimiter, scope: Scope): Auth {
+  const raw = ctx.get('X-Api-Key').trim();
+  const key = raw ? authenticateKey(deps, raw) : null;
+  if (!key) {
+    limitAnonymous(ctx, deps, limiter);
+    throw new ApiError(401, raw ? 'INVALID_API_KEY' : 'MISSING_API_KEY', {
+      detail: raw ? 'the X-Api-Key header does not hold an active key' : 'send your key in the X-Api-Key header',
+    });
+  }
+  applyRateLimit(ctx, limiter, `key:${key.id}`, key.mode === 'live' ? deps.config.rateLimit.live : deps.config.rateLimit.test);
+  if (!key.scopes.includes(scope)) {
+    throw new ApiError(403, 'MISSING_SCOPE', { exactMessage: `Missing scope(s): ${scope}` });
+  }
+  return { keyId: key.id, orgId: key.orgId, mode: key.mode, livemode: key.mode === 'live', scopes: key.scopes };
+}

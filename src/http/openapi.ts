@@ -1,0 +1,109 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { AnySchema, RouteDef } from './route';
+
+type Json = Record<string, unknown>;
+
+const jsonSchema = (schema: AnySchema): Json =>
+  toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as Json;
+
+const ERROR_BODY: Json = {
+  type: 'object',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string', description: 'HTTP reason phrase, or the code where the contract says so (RATE_LIMITED, TEST_CUSTOMER_LIMIT)' },
+    message: { type: 'string', description: 'Starts with the error code, e.g. `CUSTOMER_NOT_FOUND` or `VALIDATION_FAILED: amount`' },
+    issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }, description: 'VALIDATION_FAILED only' },
+  },
+  additionalProperties: true,
+};
+
+// Every /api/v1 route can answer these; routes list their own codes on top.
+const COMMON_ERRORS: Record<number, string> = {
+  400: 'VALIDATION_FAILED, INVALID_JSON or a rule of the operation',
+  401: 'MISSING_API_KEY or INVALID_API_KEY',
+  403: 'Missing scope(s): <scope>',
+  429: 'RATE_LIMITED (Retry-After gives the seconds to wait)',
+};
+
+const RATE_HEADERS: Json = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current second' },
+};
+
+/** `/v1/customers/:ref` → `/api/v1/customers/{ref}` */
+export function openApiPath(koaPath: string): string {
+  return `/api${koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+}
+
+function parameters(def: RouteDef): Json[] {
+  const out: Json[] = [];
+  const add = (where: 'path' | 'query', schema: AnySchema | undefined) => {
+    if (!schema) return;
+    const js = jsonSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, prop] of Object.entries(js.properties ?? {})) {
+      out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: prop, ...(prop.description ? { description: prop.description } : {}) });
+    }
+  };
+  add('path', def.params);
+  add('query', def.query);
+  if (def.idempotent) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Recommended. A retry with the same key (1–255 characters, kept 24 h) returns the first response with `Idempotent-Replayed: true` and applies the write once.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return out;
+}
+
+function operation(def: RouteDef): Json {
+  const responses: Json = {};
+  for (const [status, doc] of Object.entries(def.responses)) {
+    responses[status] = {
+      description: doc.description,
+      headers: RATE_HEADERS,
+      ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}),
+    };
+  }
+  const errorStatuses = { ...COMMON_ERRORS, ...Object.fromEntries(Object.entries(def.errors ?? {}).map(([s, codes]) => [s, codes.join(', ')])) };
+  for (const [status, description] of Object.entries(errorStatuses)) {
+    responses[status] = { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  return {
+    operationId: `${def.method.toLowerCase()}${def.path.replace(/[/:]([a-zA-Z])/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
+    tags: [def.tag],
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    security: [{ ApiKey: [] }],
+    'x-required-scope': def.scope,
+    parameters: parameters(def),
+    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, built from the same definitions that validate requests. */
+export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const def of defs) {
+    const path = openApiPath(def.path);
+    paths[path] = { ...(paths[path] ?? {}), [def.method.toLowerCase()]: operation(def) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Wallet Loyalty integration API',
+      version: '1',
+      description: 'Enroll customers on loyalty cards, award and redeem stamps, points or store credit, and receive signed webhooks. Every path needs X-Api-Key.',
+    },
+    servers: [{ url: publicUrl }],
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+      schemas: { Error: ERROR_BODY },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,68 @@
+import type * as v from 'valibot';
+import type { Scope, Mode } from '../keys/scopes';
+import type { AppDeps } from './deps';
+
+export type AnySchema = v.GenericSchema<unknown, unknown>;
+type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Who is calling: resolved from X-Api-Key before any route logic runs. */
+export interface Auth {
+  keyId: string;
+  orgId: string;
+  mode: Mode;
+  livemode: boolean;
+  scopes: readonly Scope[];
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface RouteInput<P, Q, B> {
+  deps: AppDeps;
+  auth: Auth;
+  params: P;
+  query: Q;
+  body: B;
+  /** The Idempotency-Key header when the route takes one (stored on ledger rows). */
+  idempotencyKey: string | undefined;
+  requestId: string;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: AnySchema;
+}
+
+/**
+ * One route, declared once: the same definition binds the handler, validates the request and
+ * produces its OpenAPI operation, so the document cannot drift from the code.
+ */
+export interface RouteDef<PS extends AnySchema | undefined = AnySchema | undefined, QS extends AnySchema | undefined = AnySchema | undefined, BS extends AnySchema | undefined = AnySchema | undefined> {
+  method: HttpMethod;
+  /** Koa-style path under /api, e.g. `/v1/cards/:cardId`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  scope: Scope;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** Takes Idempotency-Key; the handler must then be synchronous (it runs inside the write transaction). */
+  idempotent?: boolean;
+  responses: Record<number, ResponseDoc>;
+  /** Error codes this route can answer, for the document. */
+  errors?: Record<number, string[]>;
+  handle(input: RouteInput<Out<PS>, Out<QS>, Out<BS>>): Reply | Promise<Reply>;
+}
+
+/** Keeps the definition's schema types flowing into its handler. */
+export function defineRoute<PS extends AnySchema | undefined = undefined, QS extends AnySchema | undefined = undefined, BS extends AnySchema | undefined = undefined>(
+  def: RouteDef<PS, QS, BS>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

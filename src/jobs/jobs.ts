@@ -1,0 +1,30 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from '../lib/log';
+
+/** One background job: a name for the logs, a cron schedule, and the work. */
+export interface Job {
+  name: string;
+  schedule: string;
+  run(): unknown | Promise<unknown>;
+}
+
+/** Runs one job now; a failure is logged, never thrown, so one bad sweep never stops the server. */
+export async function runJob(job: Job, log: Logger): Promise<void> {
+  try {
+    const result = await job.run();
+    log.debug('job finished', { job: job.name, result });
+  } catch (err) {
+    log.error('job failed', { job: job.name, err });
+  }
+}
+
+export function startJobs(jobs: readonly Job[], log: Logger): { stop(): Promise<void> } {
+  const tasks: ScheduledTask[] = jobs.map((job) =>
+    cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }),
+  );
+  return {
+    async stop() {
+      await Promise.all(tasks.map((task) => task.stop()));
+    },
+  };
+}

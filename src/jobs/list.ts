@@ -1,0 +1,19 @@
+import type { AppDeps } from '../http/deps';
+import { sweepIdempotencyKeys } from '../idempotency/service';
+import type { Job } from './jobs';
+
+/** Every scheduled job of the server, in one list. */
+export function serverJobs(deps: AppDeps): Job[] {
+  return [
+    { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
+    {
+      // Keeps the WAL file from growing without bound on a quiet machine and refreshes planner statistics.
+      name: 'database-maintenance',
+      schedule: '17 * * * *',
+      run: () => {
+        deps.db.pragma('wal_checkpoint(TRUNCATE)');
+        deps.db.pragma('optimize');
+      },
+    },
+  ];
+}
