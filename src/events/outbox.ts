@@ -1,0 +1,32 @@
+import type { Db } from '../db/open';
+import type { Clock } from '../lib/clock';
+import { isoTime } from '../lib/clock';
+import { newId } from '../lib/ids';
+import { fanOutToWebhooks } from '../webhooks/fanout';
+import { eventsRepo } from './repo';
+import type { EventEnvelope, EventType } from './types';
+
+/**
+ * Writes an event to the outbox and one delivery row per subscribed active endpoint. Call it
+ * inside the transaction of the change that caused the event: a crash then loses neither or both,
+ * and nothing is sent until the transaction commits (the worker reads committed rows only).
+ */
+export function emitEvent(
+  deps: { db: Db; clock: Clock },
+  input: { orgId: string; livemode: boolean; type: EventType; customerId: string | null; data: Record<string, unknown> },
+): EventEnvelope {
+  if (!deps.db.inTransaction) throw new Error('emitEvent must run inside the transaction of the change it reports');
+  const now = deps.clock.now();
+  const envelope: EventEnvelope = { id: newId('evt'), type: input.type, createdAt: isoTime(now), orgId: input.orgId, livemode: input.livemode, data: input.data };
+  eventsRepo(deps.db).insert({
+    id: envelope.id,
+    orgId: input.orgId,
+    livemode: input.livemode,
+    type: input.type,
+    customerId: input.customerId,
+    payload: JSON.stringify(envelope),
+    createdAt: now,
+  });
+  fanOutToWebhooks(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
+  return envelope;
+}
