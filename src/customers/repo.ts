@@ -1,0 +1,135 @@
+import type { Db } from '../db/open';
+import { perConnection } from '../db/per-connection';
+import type { Customer, Namespace } from './model';
+
+interface RawCustomer {
+  id: string;
+  org_id: string;
+  card_id: string;
+  livemode: number;
+  external_id: string | null;
+  name: string | null;
+  email: string | null;
+  email_norm: string | null;
+  phone: string | null;
+  phone_norm: string | null;
+  custom_fields: string;
+  status: Customer['status'];
+  install_code: string;
+  scan_code: string;
+  balance: number;
+  pass_version: number;
+  pass_updated_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const map = (r: RawCustomer): Customer => ({
+  id: r.id,
+  orgId: r.org_id,
+  cardId: r.card_id,
+  livemode: r.livemode === 1,
+  externalId: r.external_id,
+  name: r.name,
+  email: r.email,
+  emailNorm: r.email_norm,
+  phone: r.phone,
+  phoneNorm: r.phone_norm,
+  customFields: JSON.parse(r.custom_fields) as Customer['customFields'],
+  status: r.status,
+  installCode: r.install_code,
+  scanCode: r.scan_code,
+  balance: r.balance,
+  passVersion: r.pass_version,
+  passUpdatedAt: r.pass_updated_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+type NsParams = { orgId: string; livemode: number };
+const ns = (n: Namespace): NsParams => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0 });
+
+/** SQLite's UNIQUE failure, so callers can turn it into the right 409. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+function createCustomersRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO customers (id, org_id, card_id, livemode, external_id, name, email, email_norm, phone, phone_norm,
+                            custom_fields, status, install_code, scan_code, balance, pass_version, pass_updated_at, created_at, updated_at)
+     VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
+             @customFields, @status, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
+  );
+  const byId = db.prepare<NsParams & { id: string }, RawCustomer>('SELECT * FROM customers WHERE id = @id AND org_id = @orgId AND livemode = @livemode');
+  const byExternal = db.prepare<NsParams & { externalId: string }, RawCustomer>(
+    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND external_id = @externalId',
+  );
+  // LIMIT 11: enough to list candidates of an ambiguous match without reading a whole table.
+  const byEmail = db.prepare<NsParams & { email: string }, RawCustomer>(
+    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email ORDER BY created_at, rowid LIMIT 11',
+  );
+  const byPhone = db.prepare<NsParams & { phone: string }, RawCustomer>(
+    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone ORDER BY created_at, rowid LIMIT 11',
+  );
+  const byEmailOnCard = db.prepare<NsParams & { email: string; cardId: string }, RawCustomer>(
+    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11',
+  );
+  const byPhoneOnCard = db.prepare<NsParams & { phone: string; cardId: string }, RawCustomer>(
+    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11',
+  );
+  const byInstallCode = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE install_code = ?');
+  const byScanCode = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE scan_code = ?');
+  const byPassUserId = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE id = ?');
+  const setExternal = db.prepare('UPDATE customers SET external_id = @externalId, updated_at = @now WHERE id = @id');
+  const setFields = db.prepare('UPDATE customers SET custom_fields = @customFields, updated_at = @now WHERE id = @id');
+  const setBalance = db.prepare(
+    'UPDATE customers SET balance = @balance, pass_version = pass_version + 1, pass_updated_at = @now, updated_at = @now WHERE id = @id',
+  );
+  const setStatus = db.prepare('UPDATE customers SET status = @status, updated_at = @now WHERE id = @id');
+  const countInMode = db.prepare<NsParams, { n: number }>('SELECT count(*) AS n FROM customers WHERE org_id = @orgId AND livemode = @livemode');
+  const testOlderThan = db.prepare<[number], { id: string }>('SELECT id FROM customers WHERE livemode = 0 AND created_at < ?');
+  const remove = db.prepare('DELETE FROM customers WHERE id = ?');
+
+  return {
+    insert(c: Customer) {
+      insert.run({ ...c, livemode: c.livemode ? 1 : 0, customFields: JSON.stringify(c.customFields) });
+    },
+    findById: (n: Namespace, id: string) => mapOne(byId.get({ ...ns(n), id })),
+    findByExternalId: (n: Namespace, externalId: string) => mapOne(byExternal.get({ ...ns(n), externalId })),
+    /** Up to 11 customers with this email (normalised) in the namespace, optionally on one card. */
+    findByEmail: (n: Namespace, email: string, cardId?: string) =>
+      (cardId ? byEmailOnCard.all({ ...ns(n), email, cardId }) : byEmail.all({ ...ns(n), email })).map(map),
+    findByPhone: (n: Namespace, phone: string, cardId?: string) =>
+      (cardId ? byPhoneOnCard.all({ ...ns(n), phone, cardId }) : byPhone.all({ ...ns(n), phone })).map(map),
+    /** Across orgs and modes: for public links (install code, scan code) and the wallet protocols. */
+    findByInstallCode: (code: string) => mapOne(byInstallCode.get(code)),
+    findByScanCode: (code: string) => mapOne(byScanCode.get(code)),
+    findByPassUserId: (id: string) => mapOne(byPassUserId.get(id)),
+    setExternalId(id: string, externalId: string | null, now: number) {
+      setExternal.run({ id, externalId, now });
+    },
+    setCustomFields(id: string, customFields: Customer['customFields'], now: number) {
+      setFields.run({ id, customFields: JSON.stringify(customFields), now });
+    },
+    /** Sets the balance and bumps the pass version, so wallets learn the pass changed. */
+    setBalance(id: string, balance: number, now: number) {
+      setBalance.run({ id, balance, now });
+    },
+    setStatus(id: string, status: Customer['status'], now: number) {
+      setStatus.run({ id, status, now });
+    },
+    count: (n: Namespace) => countInMode.get(ns(n))!.n,
+    testCustomerIdsCreatedBefore: (cutoff: number) => testOlderThan.all(cutoff).map((r) => r.id),
+    /** Removes the customer and (by cascade) its ledger rows. */
+    remove(id: string) {
+      remove.run(id);
+    },
+  };
+}
+
+function mapOne(row: RawCustomer | undefined): Customer | undefined {
+  return row && map(row);
+}
+
+export const customersRepo = perConnection(createCustomersRepo);
