@@ -167,8 +167,8 @@ export interface ApnsRecord {
   body: string;
   /** Subject of the TLS client certificate, e.g. { UID, CN, OU, O, C }. */
   clientSubject: Record<string, string> | undefined;
-  /** Whether the client certificate chained to the CAs the fake trusts. */
-  clientAuthorized: boolean;
+  /** SHA-256 fingerprint of the TLS client certificate ("AB:CD:..."), to compare with the pass certificate. */
+  clientFingerprint256: string | undefined;
 }
 
 export interface FakeApns {
@@ -195,8 +195,8 @@ export async function startFakeApns(chain: AppleTestChain): Promise<FakeApns> {
   const server = http2.createSecureServer({
     key: readFileSync(chain.serverKeyPath),
     cert: readFileSync(chain.serverCertPath),
-    // Trust the test root and carry the intermediate, so a pass certificate sent alone verifies.
-    ca: [readFileSync(chain.rootCertPath), readFileSync(chain.wwdrCertPath)],
+    // Ask for a client certificate but accept it whatever its EKU: the test compares it with the
+    // pass certificate itself, which is stronger than a chain check.
     requestCert: true,
     rejectUnauthorized: false,
   });
@@ -218,7 +218,7 @@ export async function startFakeApns(chain: AppleTestChain): Promise<FakeApns> {
         headers,
         body,
         clientSubject: peer && peer.subject ? { ...(peer.subject as unknown as Record<string, string>) } : undefined,
-        clientAuthorized: socket?.authorized ?? false,
+        clientFingerprint256: peer?.fingerprint256 || undefined,
       });
       if (hanging) return;
       stream.respond({ ':status': status, 'apns-id': `fake-${requests.length}`, 'content-type': 'application/json' });
