@@ -2,7 +2,8 @@
 // no HTTP: the caller gathers card design, customer and balance, this returns the bytes.
 import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
-import { defaultPassImages, type Rgb } from './default-images';
+import { parseColor, type Rgb } from '../colors';
+import { defaultPassImages } from './default-images';
 
 export const TEST_MODE_PREFIX = 'TEST · ';
 
@@ -59,9 +60,9 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** Returns the signed .pkpass (a zip). Throws on input Wallet would refuse or show wrongly. */
 export async function buildApplePass(input: ApplePassInput, creds: ApplePassSigner): Promise<Buffer> {
   validate(input);
-  const background = parseColor(input.colors?.background ?? DEFAULT_PASS_COLORS.background, 'background');
-  const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'foreground');
-  const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'label');
+  const background = parseColor(input.colors?.background ?? DEFAULT_PASS_COLORS.background, 'buildApplePass: background');
+  const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'buildApplePass: foreground');
+  const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'buildApplePass: label');
   const prefix = input.testMode ? TEST_MODE_PREFIX : '';
 
   const pass = new PKPass(
@@ -157,20 +158,4 @@ function images(input: ApplePassInput, background: Rgb, foreground: Rgb): Record
     ...family(given.logo, given.logo2x, 'logo', drawn.logo),
     ...family(given.strip, given.strip2x, 'strip', {}),
   };
-}
-
-/** Accepts "rgb(r, g, b)" (Wallet's format) or "#rgb"/"#rrggbb" (colour pickers); returns both forms. */
-export function parseColor(value: string, name = 'color'): { css: string; rgb: Rgb } {
-  const text = value.trim();
-  let rgb: number[] | undefined;
-  const fn = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i.exec(text);
-  if (fn) rgb = fn.slice(1, 4).map(Number);
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text);
-  if (hex) {
-    const h = hex[1]!.length === 3 ? [...hex[1]!].map((d) => d + d).join('') : hex[1]!;
-    rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
-  }
-  if (!rgb || rgb.some((n) => n > 255)) throw new Error(`buildApplePass: ${name} colour "${value}" is not rgb(r, g, b) or #rrggbb`);
-  const [r, g, b] = rgb as [number, number, number];
-  return { css: `rgb(${r}, ${g}, ${b})`, rgb: [r, g, b] };
 }
