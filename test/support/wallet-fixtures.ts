@@ -3,7 +3,7 @@
 // TLS with client certificates, a Google service account, a signer of Google-style callbacks, and
 // a fake Google token/objects/root-keys server. Everything listens on 127.0.0.1 only.
 import { execFileSync } from 'node:child_process';
-import { createPublicKey, createVerify, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createVerify, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
@@ -430,7 +430,3 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   };
 }
 
-/** Public key of a PEM private key, for checks in tests. */
-export function publicKeyOf(privateKeyPem: string): KeyObject {
-  return createPublicKey(privateKeyPem);
-}

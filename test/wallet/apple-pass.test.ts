@@ -154,11 +154,12 @@ describe('buildApplePass', () => {
 });
 
 describe('buildApplePass options', () => {
-  test('live mode shows names without prefix; logoText overrides the card name', async () => {
-    const { files } = unzip(await buildApplePass(input({ logoText: 'Uno' }), creds));
+  test('live mode shows names without prefix; logoText overrides the card name; no trailing slash', async () => {
+    const { files } = unzip(await buildApplePass(input({ logoText: 'Uno', webServiceURL: 'https://loyalty.example.com/wallet/' }), creds));
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
     assert.equal(pass.logoText, 'Uno');
     assert.equal(pass.description, 'Café Uno loyalty card');
+    assert.equal(pass.webServiceURL, 'https://loyalty.example.com/wallet');
   });
 
   test('design colours in hex become rgb(); uploaded images replace the drawn family', async () => {

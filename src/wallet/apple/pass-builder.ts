@@ -3,9 +3,9 @@
 import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
 import { parseColor, type Rgb } from '../colors';
+import { TEST_MODE_PREFIX } from '../test-mode';
 import { defaultPassImages } from './default-images';
 
-export const TEST_MODE_PREFIX = 'TEST · ';
 
 export interface ApplePassField {
   key: string;
@@ -79,7 +79,8 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
       teamIdentifier: creds.teamId,
       serialNumber: input.serialNumber,
       authenticationToken: input.authenticationToken,
-      webServiceURL: input.webServiceURL,
+      // Devices append /v1/...; a trailing slash would give them //v1/...
+      webServiceURL: input.webServiceURL.replace(/\/+$/, ''),
       organizationName: input.organizationName,
       description: prefix + input.description,
       logoText: prefix + (input.logoText ?? input.cardName),

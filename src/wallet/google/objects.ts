@@ -1,6 +1,7 @@
 // Google Wallet LoyaltyClass / LoyaltyObject bodies from plain card and customer data, and the
 // PATCH that moves a saved object's balance. Shapes follow the walletobjects v1 REST reference.
 import { parseColor } from '../colors';
+import { TEST_MODE_PREFIX } from '../test-mode';
 
 export const GOOGLE_WALLET_API_BASE = 'https://walletobjects.googleapis.com';
 
@@ -40,7 +41,6 @@ export interface LoyaltyObject {
   textModulesData?: TextModule[];
 }
 
-export const TEST_MODE_PREFIX = 'TEST · ';
 
 /**
  * `<issuerId>.<suffix>`, Google's id format. Characters outside [A-Za-z0-9_-] in the suffix are
