@@ -6,7 +6,6 @@ import { parseColor, type Rgb } from '../colors';
 import { TEST_MODE_PREFIX } from '../test-mode';
 import { defaultPassImages } from './default-images';
 
-
 export interface ApplePassField {
   key: string;
   label: string;
