@@ -1,0 +1,170 @@
+// Google Wallet LoyaltyClass / LoyaltyObject bodies from plain card and customer data, and the
+// PATCH that moves a saved object's balance. Shapes follow the walletobjects v1 REST reference.
+import { parseColor } from '../colors';
+import { TEST_MODE_PREFIX } from '../test-mode';
+
+export const GOOGLE_WALLET_API_BASE = 'https://walletobjects.googleapis.com';
+
+/** Google's LoyaltyPointsBalance: exactly one of int, string or money. */
+export type LoyaltyBalance = { int: number } | { string: string } | { money: { micros: number; currencyCode: string } };
+
+export interface LoyaltyPoints {
+  label: string;
+  balance: LoyaltyBalance;
+}
+
+export interface TextModule {
+  header: string;
+  body: string;
+  id?: string;
+}
+
+export interface LoyaltyClass {
+  id: string;
+  issuerName: string;
+  programName: string;
+  programLogo: { sourceUri: { uri: string }; contentDescription: { defaultValue: { language: string; value: string } } };
+  reviewStatus: 'UNDER_REVIEW';
+  hexBackgroundColor?: string;
+  callbackOptions?: { url: string };
+}
+
+export interface LoyaltyObject {
+  id: string;
+  classId: string;
+  state: 'ACTIVE' | 'INACTIVE';
+  accountId: string;
+  accountName: string;
+  loyaltyPoints: LoyaltyPoints;
+  secondaryLoyaltyPoints?: LoyaltyPoints;
+  barcode: { type: 'QR_CODE'; value: string; alternateText?: string };
+  textModulesData?: TextModule[];
+}
+
+
+/**
+ * `<issuerId>.<suffix>`, Google's id format. Characters outside [A-Za-z0-9_-] in the suffix are
+ * written as ".XX" (UTF-8 bytes in hex): "." is only ever an escape, so distinct suffixes
+ * always give distinct ids, and our usual ids (cus_01H..., UUIDs) pass unchanged.
+ */
+export function walletResourceId(issuerId: string, suffix: string): string {
+  if (!/^\d+$/.test(issuerId)) throw new Error(`Google Wallet issuer id "${issuerId}" must be digits only`);
+  if (!suffix) throw new Error('Google Wallet id suffix is empty');
+  let encoded = '';
+  for (const byte of Buffer.from(suffix, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    encoded += /[A-Za-z0-9_-]/.test(ch) ? ch : `.${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return `${issuerId}.${encoded}`;
+}
+
+/** Google's Money is in micros; our amounts are hundredths. */
+export function moneyBalance(hundredths: number, currencyCode: string): LoyaltyBalance {
+  if (!Number.isInteger(hundredths)) throw new Error('moneyBalance: amount must be an integer of hundredths');
+  return { money: { micros: hundredths * 10_000, currencyCode } };
+}
+
+export function buildLoyaltyClass(input: {
+  id: string;
+  issuerName: string;
+  programName: string;
+  /** Public https URL of the card's logo (Google fetches it; required by the API). */
+  programLogoUrl: string;
+  testMode: boolean;
+  /** Any form parseColor accepts. */
+  backgroundColor?: string;
+  /** Where Google posts save/delete callbacks for this class. */
+  callbackUrl?: string;
+  language?: string;
+}): LoyaltyClass {
+  const programName = (input.testMode ? TEST_MODE_PREFIX : '') + input.programName;
+  return {
+    id: input.id,
+    issuerName: input.issuerName,
+    programName,
+    programLogo: {
+      sourceUri: { uri: input.programLogoUrl },
+      contentDescription: { defaultValue: { language: input.language ?? 'en-US', value: programName } },
+    },
+    // Required when a class is created (also inside a save JWT).
+    reviewStatus: 'UNDER_REVIEW',
+    ...(input.backgroundColor ? { hexBackgroundColor: parseColor(input.backgroundColor, 'Google class background').hex } : {}),
+    ...(input.callbackUrl ? { callbackOptions: { url: input.callbackUrl } } : {}),
+  };
+}
+
+export function buildLoyaltyObject(input: {
+  id: string;
+  classId: string;
+  accountId: string;
+  accountName: string;
+  points: LoyaltyPoints;
+  secondaryPoints?: LoyaltyPoints;
+  /** The customer's scan code. */
+  barcodeValue: string;
+  barcodeAltText?: string;
+  fields?: TextModule[];
+}): LoyaltyObject {
+  return {
+    id: input.id,
+    classId: input.classId,
+    state: 'ACTIVE',
+    accountId: input.accountId,
+    accountName: input.accountName,
+    loyaltyPoints: input.points,
+    ...(input.secondaryPoints ? { secondaryLoyaltyPoints: input.secondaryPoints } : {}),
+    barcode: { type: 'QR_CODE', value: input.barcodeValue, ...(input.barcodeAltText ? { alternateText: input.barcodeAltText } : {}) },
+    ...(input.fields?.length ? { textModulesData: input.fields } : {}),
+  };
+}
+
+/** The PATCH body after a balance change: only what changed, so nothing else is overwritten. */
+export function loyaltyObjectUpdate(input: {
+  points: LoyaltyPoints;
+  secondaryPoints?: LoyaltyPoints;
+  fields?: TextModule[];
+  state?: 'ACTIVE' | 'INACTIVE';
+}): Partial<LoyaltyObject> {
+  return {
+    loyaltyPoints: input.points,
+    ...(input.secondaryPoints ? { secondaryLoyaltyPoints: input.secondaryPoints } : {}),
+    ...(input.fields ? { textModulesData: input.fields } : {}),
+    ...(input.state ? { state: input.state } : {}),
+  };
+}
+
+export interface PatchResult {
+  /** 200 updated; 404 the holder has not saved the object yet (it exists only in the save JWT). */
+  status: number;
+  /** Google's JSON answer (the object, or its error), or the text when not JSON. */
+  body: unknown;
+}
+
+/**
+ * PATCH walletobjects/v1/loyaltyObject/{id}. Every HTTP answer resolves (404 included) so the
+ * caller decides: 404 is not an error for us, 401 means a stale token, 5xx retry. Only network
+ * failures and timeouts reject.
+ */
+export async function patchLoyaltyObject(input: {
+  objectId: string;
+  patch: Partial<LoyaltyObject>;
+  accessToken: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+}): Promise<PatchResult> {
+  const base = (input.baseUrl ?? GOOGLE_WALLET_API_BASE).replace(/\/+$/, '');
+  const response = await fetch(`${base}/walletobjects/v1/loyaltyObject/${encodeURIComponent(input.objectId)}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${input.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input.patch),
+    signal: AbortSignal.timeout(input.timeoutMs ?? 10_000),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, body };
+}
