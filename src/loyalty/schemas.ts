@@ -20,12 +20,12 @@ export const RefParams = v.strictObject({
 export const EarnBody = v.pipe(
   v.strictObject({
     type: v.pipe(v.picklist(['points', 'stamps']), v.description('`stamps` on stamp cards, `points` on every other card')),
-    amount: v.optional(v.pipe(positive, v.description('Flat amount to add; send either this or `from`'))),
+    amount: v.optional(v.pipe(positive, v.description('Flat amount to add: > 0, at most 1,000,000,000; whole units except on prepaid cards (2 decimals). Send either this or `from`'))),
     from: v.optional(v.pipe(v.picklist(['spend', 'items']), v.description('Apply the card’s accrual rule to a sale'))),
     spend: v.optional(
       v.strictObject({
         amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
-        currency: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')),
+        currency: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.description('ISO 4217 code; must be the card’s accrual currency')),
       }),
     ),
     items: v.optional(
@@ -66,8 +66,8 @@ export type RedeemBodyInput = v.InferOutput<typeof RedeemBody>;
 
 export const AdjustBody = v.pipe(
   v.strictObject({
-    balanceCorrection: v.optional(v.pipe(amount((n) => n !== 0, 'must not be 0'), v.description('Signed change; a refund is negative'))),
-    setPoints: v.optional(v.pipe(amount((n) => n >= 0, 'must be 0 or more'), v.description('Absolute points balance (point and level cards)'))),
+    balanceCorrection: v.optional(v.pipe(amount((n) => n !== 0, 'must not be 0'), v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'))),
+    setPoints: v.optional(v.pipe(amount((n) => n >= 0, 'must be 0 or more'), v.description('Absolute points balance, 0 or more, whole units (point and level cards only)'))),
     note,
   }),
   v.forward(
@@ -79,7 +79,14 @@ export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
 export const TransactionsQuery = v.strictObject({
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(100, 'must be at most 100')),
+    v.pipe(
+      v.string(),
+      v.description('Rows per page, 1 to 100 (default 25)'),
+      v.regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(100, 'must be at most 100'),
+    ),
     '25',
   ),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('nextCursor of the previous page'))),
