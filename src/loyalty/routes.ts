@@ -45,7 +45,8 @@ export const loyaltyRoutes = [
     description:
       'Exactly one of `amount` (flat) or `from`: `spend` applies the card’s rate, floor(amount × rate) units (prepaid: floored to the cent); ' +
       '`items` adds each item’s configured value × quantity. `type` is `stamps` on stamp cards and `points` on the others. ' +
-      'A sale worth 0 records a transaction with change 0 and emits no event. Emits `balance.updated`, and `level.changed` when a level card’s tier changes.',
+      'A sale worth 0 records a transaction with change 0, emits no event and is no award (it neither meets nor starts an earning limit). ' +
+      'Item keys match exactly; the currency is compared case-insensitively. Emits `balance.updated`, and `level.changed` when a level card’s tier changes.',
     scope: 'loyalty:write',
     params: RefParams,
     body: EarnBody,
