@@ -4,6 +4,17 @@ import { perConnection } from '../db/per-connection';
 export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust';
 export type Channel = 'api' | 'scan' | 'signup' | 'console';
 
+/**
+ * What a row remembers about how its change was worked out, amounts in hundredths like every
+ * other amount in the database (the API converts them at the edge). `each` is the item's value at
+ * the time, so the history stays true after the card's accrual rules change.
+ */
+export type LedgerDetails =
+  | { from: 'spend'; spend: { amount: number; currency: string }; rate: number }
+  | { from: 'items'; items: { key: string; quantity: number; each: number }[] }
+  | { reward: { name: string; cost: number } }
+  | { setPoints: number };
+
 /** One balance change. Rows are only ever inserted: the ledger is append-only. */
 export interface LedgerRow {
   id: string;
@@ -17,9 +28,54 @@ export interface LedgerRow {
   source: Channel;
   note: string | null;
   idempotencyKey: string | null;
-  details: Record<string, unknown> | null;
+  details: LedgerDetails | null;
   createdAt: number;
 }
+
+/** A row as read back for the history, with its insertion order (`seq`) for stable paging. */
+export interface LedgerEntry extends LedgerRow {
+  seq: number;
+}
+
+/** Where a history page continues: strictly older than this row. */
+export interface LedgerPosition {
+  createdAt: number;
+  seq: number;
+}
+
+interface RawRow {
+  seq: number;
+  id: string;
+  org_id: string;
+  customer_id: string;
+  livemode: number;
+  kind: LedgerKind;
+  change: number;
+  balance_after: number;
+  is_award: number;
+  source: Channel;
+  note: string | null;
+  idempotency_key: string | null;
+  details: string | null;
+  created_at: number;
+}
+
+const map = (r: RawRow): LedgerEntry => ({
+  seq: r.seq,
+  id: r.id,
+  orgId: r.org_id,
+  customerId: r.customer_id,
+  livemode: r.livemode === 1,
+  kind: r.kind,
+  change: r.change,
+  balanceAfter: r.balance_after,
+  isAward: r.is_award === 1,
+  source: r.source,
+  note: r.note,
+  idempotencyKey: r.idempotency_key,
+  details: r.details === null ? null : (JSON.parse(r.details) as LedgerDetails),
+  createdAt: r.created_at,
+});
 
 function createLedgerRepo(db: Db) {
   const insert = db.prepare(
@@ -27,12 +83,37 @@ function createLedgerRepo(db: Db) {
      VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @note, @idempotencyKey, @details, @createdAt)`,
   );
   const sum = db.prepare<[string], { total: number | null }>('SELECT sum(change) AS total FROM transactions WHERE customer_id = ?');
+  // Both award queries read the partial index transactions_awards (customer_id, is_award, created_at).
+  const lastAward = db.prepare<[string], { at: number | null }>('SELECT max(created_at) AS at FROM transactions WHERE customer_id = ? AND is_award = 1');
+  const awardedSince = db.prepare<{ customerId: string; since: number }, { total: number | null }>(
+    'SELECT sum(change) AS total FROM transactions WHERE customer_id = @customerId AND is_award = 1 AND created_at > @since',
+  );
+  // Newest first. rowid breaks ties between rows of the same millisecond in the order they were written.
+  const firstPage = db.prepare<{ customerId: string; limit: number }, RawRow>(
+    `SELECT rowid AS seq, * FROM transactions WHERE customer_id = @customerId
+     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+  );
+  const nextPage = db.prepare<{ customerId: string; limit: number; createdAt: number; seq: number }, RawRow>(
+    `SELECT rowid AS seq, * FROM transactions
+     WHERE customer_id = @customerId AND (created_at < @createdAt OR (created_at = @createdAt AND rowid < @seq))
+     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+  );
+
   return {
     insert(row: LedgerRow) {
       insert.run({ ...row, livemode: row.livemode ? 1 : 0, isAward: row.isAward ? 1 : 0, details: row.details ? JSON.stringify(row.details) : null });
     },
     /** The ledger's own account of a balance: it must always equal customers.balance. */
     sumFor: (customerId: string) => sum.get(customerId)?.total ?? 0,
+    /** When the customer last received an award (ms), or null if never. */
+    lastAwardAt: (customerId: string): number | null => lastAward.get(customerId)?.at ?? null,
+    /** Hundredths awarded strictly after `since` (ms): the rolling-period total. */
+    awardedSince: (customerId: string, since: number): number => awardedSince.get({ customerId, since })?.total ?? 0,
+    /** Up to `limit` rows, newest first, strictly older than `after` when given. */
+    page(customerId: string, limit: number, after?: LedgerPosition): LedgerEntry[] {
+      const rows = after ? nextPage.all({ customerId, limit, ...after }) : firstPage.all({ customerId, limit });
+      return rows.map(map);
+    },
   };
 }
 

@@ -1,0 +1,54 @@
+import type { Customer } from '../customers/model';
+import type { Db } from '../db/open';
+import { validationFailed } from '../http/errors';
+import { isoTime } from '../lib/clock';
+import { fromHundredths } from '../lib/money';
+import { ledgerRepo, type LedgerDetails, type LedgerEntry, type LedgerPosition } from './repo';
+
+// The customer's ledger, newest first, for integrators who show a history. The cursor is opaque
+// to clients; inside it is the position of the last row shown (time and insertion order), so
+// rows written while a client pages never shift what it sees.
+
+export function encodeCursor(position: LedgerPosition): string {
+  return Buffer.from(`${position.createdAt}.${position.seq}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): LedgerPosition {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw validationFailed([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  return { createdAt: Number(match[1]), seq: Number(match[2]) };
+}
+
+/** Ledger details in units, as the API shows them. */
+function detailsResource(details: LedgerDetails) {
+  if ('from' in details && details.from === 'spend') return { ...details, spend: { ...details.spend, amount: fromHundredths(details.spend.amount) } };
+  if ('from' in details) return { from: details.from, items: details.items.map((i) => ({ ...i, each: fromHundredths(i.each) })) };
+  if ('reward' in details) return { reward: { name: details.reward.name, cost: fromHundredths(details.reward.cost) } };
+  return { setPoints: fromHundredths(details.setPoints) };
+}
+
+export function transactionResource(row: LedgerEntry) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    change: fromHundredths(row.change),
+    balanceAfter: fromHundredths(row.balanceAfter),
+    source: row.source,
+    note: row.note,
+    createdAt: isoTime(row.createdAt),
+    ...(row.details ? { details: detailsResource(row.details) } : {}),
+  };
+}
+
+/** One page of the customer's ledger and the cursor of the next (null on the last page). */
+export function listTransactions(db: Db, customer: Customer, page: { limit: number; cursor?: string }) {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  // One row more than asked tells whether another page exists without a count query.
+  const rows = ledgerRepo(db).page(customer.id, page.limit + 1, after);
+  const shown = rows.slice(0, page.limit);
+  const last = shown[shown.length - 1];
+  return {
+    data: shown.map(transactionResource),
+    nextCursor: rows.length > page.limit && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null,
+  };
+}

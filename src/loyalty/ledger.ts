@@ -1,0 +1,156 @@
+import type { Card, Level } from '../cards/model';
+import type { Customer } from '../customers/model';
+import { customersRepo } from '../customers/repo';
+import { emitEvent } from '../events/outbox';
+import type { EventEnvelope } from '../events/types';
+import type { AppDeps } from '../http/deps';
+import { badRequest, notFound, validationFailed } from '../http/errors';
+import { newId } from '../lib/ids';
+import { fromHundredths, MAX_UNITS } from '../lib/money';
+import { levelFor } from './balance';
+import { checkEarningLimits } from './limits';
+import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow } from './repo';
+
+/** What a balance change needs: the database, the time, and who to wake once it commits. */
+export type LoyaltyDeps = Pick<AppDeps, 'db' | 'clock' | 'afterCommit'>;
+
+const MAX_HUNDREDTHS = MAX_UNITS * 100;
+
+export interface BalanceChangeInput {
+  /** Whose balance. Re-read inside the transaction, so a copy read earlier is harmless. */
+  customer: Customer;
+  /** The customer's own card (its type, limits and levels decide the rules). */
+  card: Card;
+  kind: LedgerKind;
+  /** Signed hundredths, or `{ to }` for an absolute balance (the change is then new − old). */
+  change: number | { to: number };
+  /** The operation awards value (earn, adjust): when the change is positive, earning limits apply and it counts toward them. */
+  isAward: boolean;
+  source: Channel;
+  note?: string | null;
+  idempotencyKey?: string | null;
+  details?: LedgerDetails | null;
+  /** The caller's name for the amount (`amount`, `setPoints` …), named in VALIDATION_FAILED. */
+  field: string;
+  /** The card's fixed reward was redeemed: also emit `reward.redeemed`. */
+  rewardRedeemed?: boolean;
+}
+
+export interface BalanceChangeResult {
+  customer: Customer;
+  card: Card;
+  transaction: LedgerRow;
+  previousBalance: number;
+  level: Level | null;
+  previousLevel: Level | null;
+  events: EventEnvelope[];
+}
+
+/**
+ * The one way a balance changes, whatever the channel (API, counter scan, sign-up, console). In one
+ * synchronous transaction it applies the rules — whole units off prepaid, the 1e9-unit cap, never
+ * below zero, the card's earning limits on awards — then writes the ledger row and the balance
+ * together and emits the events. A refusal throws before anything is written.
+ *
+ * Called inside a caller's transaction (an idempotent request) it joins it as a savepoint, and the
+ * caller wakes the delivery worker after its own commit.
+ */
+export function changeBalance(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
+  const ownsTransaction = !deps.db.inTransaction;
+  const result = deps.db.transaction(() => apply(deps, input))();
+  if (ownsTransaction && result.events.length > 0) deps.afterCommit.eventsWritten();
+  return result;
+}
+
+function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
+  const { card } = input;
+  if (card.id !== input.customer.cardId) throw new Error(`changeBalance: card ${card.id} is not the card of customer ${input.customer.id}`);
+  const customers = customersRepo(deps.db);
+  const ledger = ledgerRepo(deps.db);
+  // The sweep may have removed a test customer since the caller looked it up.
+  const customer = customers.findByPassUserId(input.customer.id);
+  if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
+
+  const before = customer.balance;
+  const change = typeof input.change === 'number' ? input.change : input.change.to - before;
+  const after = before + change;
+  checkRange(card, input.field, change, after);
+  if (after < 0) {
+    throw badRequest('INSUFFICIENT_BALANCE', `the balance is ${fromHundredths(before)}; this needs ${fromHundredths(-change)}`);
+  }
+
+  const now = deps.clock.now();
+  const isAward = input.isAward && change > 0;
+  // Store credit is the customer's money, never rationed (spec 4.10); every other award is.
+  if (isAward && card.passType !== 'prepaid_card') {
+    checkEarningLimits(card.earningLimits, change, now, {
+      lastAwardAt: () => ledger.lastAwardAt(customer.id),
+      awardedSince: (since) => ledger.awardedSince(customer.id, since),
+    });
+  }
+
+  const transaction: LedgerRow = {
+    id: newId('tx'),
+    orgId: customer.orgId,
+    customerId: customer.id,
+    livemode: customer.livemode,
+    kind: input.kind,
+    change,
+    balanceAfter: after,
+    isAward,
+    source: input.source,
+    note: input.note ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    details: input.details ?? null,
+    createdAt: now,
+  };
+  ledger.insert(transaction);
+
+  let updated = customer;
+  if (change !== 0) {
+    // setBalance bumps pass_version: this is where the pass learns that it changed. Whatever else
+    // must follow every balance change on a pass (a queued wallet update) belongs beside it.
+    customers.setBalance(customer.id, after, now);
+    updated = { ...customer, balance: after, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
+  }
+
+  const previousLevel = levelFor(card, before);
+  const level = levelFor(card, after);
+  // A zero change reports nothing (decisions §2); an opening balance emits no balance.updated either.
+  const events =
+    change === 0 || input.kind === 'initial' ? [] : emitBalanceEvents(deps, { customer: updated, card, change, after, level, previousLevel, rewardRedeemed: input.rewardRedeemed ?? false });
+
+  return { customer: updated, card, transaction, previousBalance: before, level, previousLevel, events };
+}
+
+/** Whole units off prepaid cards; no amount or balance past MAX_UNITS (decisions §1, §7). */
+function checkRange(card: Card, field: string, change: number, after: number): void {
+  if (!Number.isSafeInteger(change)) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}` }]);
+  if (card.passType !== 'prepaid_card' && change % 100 !== 0) {
+    throw validationFailed([{ path: field, message: `must be a whole number on a ${card.passType}` }]);
+  }
+  if (Math.abs(change) > MAX_HUNDREDTHS) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}` }]);
+  if (after > MAX_HUNDREDTHS) {
+    throw validationFailed([{ path: field, message: `the balance would pass ${MAX_UNITS} (it is ${fromHundredths(after - change)})` }]);
+  }
+}
+
+function emitBalanceEvents(
+  deps: LoyaltyDeps,
+  e: { customer: Customer; card: Card; change: number; after: number; level: Level | null; previousLevel: Level | null; rewardRedeemed: boolean },
+): EventEnvelope[] {
+  const { customer, card } = e;
+  const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
+    emitEvent(deps, { orgId: customer.orgId, livemode: customer.livemode, type, customerId: customer.id, data });
+  const who = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id };
+  const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change) };
+
+  const events: EventEnvelope[] = [];
+  if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...who, cardType: card.passType, ...amounts }));
+  events.push(emit('balance.updated', { ...who, cardType: card.passType, ...amounts }));
+  // Whatever moved the balance, a new tier is announced (decisions §2).
+  if (e.level && e.previousLevel && e.level.name !== e.previousLevel.name) {
+    events.push(emit('level.changed', { ...who, ...amounts, level: e.level.name, previousLevel: e.previousLevel.name }));
+  }
+  return events;
+}

@@ -1,0 +1,102 @@
+import type { Card } from '../cards/model';
+import { cardsRepo } from '../cards/repo';
+import type { Customer } from '../customers/model';
+import { badRequest } from '../http/errors';
+import { accrue, type ItemsSale, type SpendSale } from './accrual';
+import { changeBalance, type BalanceChangeResult, type LoyaltyDeps } from './ledger';
+import type { Channel } from './repo';
+
+// The three loyalty operations, shared by every channel: the API now, the counter scan, sign-up
+// and console later. Each checks what fits the card type, works out the change in hundredths and
+// hands it to changeBalance, which alone writes. Amounts arrive in hundredths.
+
+export interface OperationInput {
+  customer: Customer;
+  source: Channel;
+  note?: string | null;
+  idempotencyKey?: string | null;
+}
+
+export type EarnType = 'points' | 'stamps';
+export type EarnBasis = { from: 'amount'; amount: number } | SpendSale | ItemsSale;
+
+export interface EarnInput extends OperationInput {
+  type: EarnType;
+  basis: EarnBasis;
+}
+
+export type RedeemInput = OperationInput & ({ type: 'points'; amount: number } | { type: 'reward' });
+
+export type AdjustInput = OperationInput & ({ balanceCorrection: number } | { setPoints: number });
+
+/** The customer's card; it exists while the customer does (foreign key with cascade). */
+function cardOf(deps: LoyaltyDeps, customer: Customer): Card {
+  const card = cardsRepo(deps.db).findById(customer.cardId);
+  if (!card) throw new Error(`card ${customer.cardId} of customer ${customer.id} is missing`);
+  return card;
+}
+
+function unsupported(card: Card, what: string) {
+  return badRequest('UNSUPPORTED_FOR_CARD_TYPE', `${what} does not apply to a ${card.passType}`);
+}
+
+const common = (input: OperationInput) => ({ customer: input.customer, source: input.source, note: input.note, idempotencyKey: input.idempotencyKey });
+
+/** Awards stamps (stamp cards) or points (every other card): a flat amount, or a sale through the card's accrual rule. */
+export function earn(deps: LoyaltyDeps, input: EarnInput): BalanceChangeResult {
+  const card = cardOf(deps, input.customer);
+  const expected: EarnType = card.passType === 'stamp_card' ? 'stamps' : 'points';
+  if (input.type !== expected) throw unsupported(card, `type ${input.type}`);
+
+  const { basis } = input;
+  if (basis.from === 'amount') {
+    return changeBalance(deps, { ...common(input), card, kind: 'earn', change: basis.amount, isAward: true, field: 'amount' });
+  }
+  const { change, details } = accrue(card, basis);
+  return changeBalance(deps, { ...common(input), card, kind: 'earn', change, isAward: true, details, field: basis.from === 'spend' ? 'spend.amount' : 'items' });
+}
+
+/**
+ * `points` deducts an amount (point, level and prepaid cards); `reward` redeems the card's fixed
+ * reward (stamp and point cards) and also emits reward.redeemed.
+ */
+export function redeem(deps: LoyaltyDeps, input: RedeemInput): BalanceChangeResult {
+  const card = cardOf(deps, input.customer);
+  if (input.type === 'points') {
+    if (card.passType === 'stamp_card') throw unsupported(card, 'redeeming points');
+    return changeBalance(deps, { ...common(input), card, kind: 'redeem', change: -input.amount, isAward: false, field: 'amount' });
+  }
+  if (card.passType !== 'stamp_card' && card.passType !== 'point_card') throw unsupported(card, 'redeeming the fixed reward');
+  if (!card.reward) throw badRequest('REWARD_NOT_CONFIGURED', 'this card has no reward to redeem');
+  return changeBalance(deps, {
+    ...common(input),
+    card,
+    kind: 'redeem',
+    change: -card.reward.cost,
+    isAward: false,
+    details: { reward: { name: card.reward.name, cost: card.reward.cost } },
+    field: 'type',
+    rewardRedeemed: true,
+  });
+}
+
+/**
+ * A signed correction (any card; a refund is a negative one) or an absolute points balance (point
+ * and level cards). Raising the balance is an award, so the earning limits apply.
+ */
+export function adjust(deps: LoyaltyDeps, input: AdjustInput): BalanceChangeResult {
+  const card = cardOf(deps, input.customer);
+  if ('setPoints' in input) {
+    if (card.passType !== 'point_card' && card.passType !== 'level_card') throw unsupported(card, 'setPoints');
+    return changeBalance(deps, {
+      ...common(input),
+      card,
+      kind: 'adjust',
+      change: { to: input.setPoints },
+      isAward: true,
+      details: { setPoints: input.setPoints },
+      field: 'setPoints',
+    });
+  }
+  return changeBalance(deps, { ...common(input), card, kind: 'adjust', change: input.balanceCorrection, isAward: true, field: 'balanceCorrection' });
+}
