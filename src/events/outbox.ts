@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import type { AfterCommitHooks } from '../http/deps';
 import type { Clock } from '../lib/clock';
 import { isoTime } from '../lib/clock';
 import { newId } from '../lib/ids';
@@ -6,13 +7,30 @@ import { fanOutToWebhooks } from '../webhooks/fanout';
 import { eventsRepo } from './repo';
 import type { EventEnvelope, EventType } from './types';
 
+// Databases with a wake-up already queued: one wake per transaction, however many events it writes.
+const wakeQueued = new WeakSet<Db>();
+
+/**
+ * Wakes the delivery worker once the current transaction has committed. Every write here is one
+ * synchronous transaction, so a microtask queued inside it runs only after the commit (or the
+ * rollback, after which the worker simply finds nothing new).
+ */
+function wakeAfterCommit(deps: { db: Db; afterCommit: AfterCommitHooks }): void {
+  if (wakeQueued.has(deps.db)) return;
+  wakeQueued.add(deps.db);
+  queueMicrotask(() => {
+    wakeQueued.delete(deps.db);
+    deps.afterCommit.eventsWritten();
+  });
+}
+
 /**
  * Writes an event to the outbox and one delivery row per subscribed active endpoint. Call it
  * inside the transaction of the change that caused the event: a crash then loses neither or both,
  * and nothing is sent until the transaction commits (the worker reads committed rows only).
  */
 export function emitEvent(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; afterCommit: AfterCommitHooks },
   input: { orgId: string; livemode: boolean; type: EventType; customerId: string | null; data: Record<string, unknown> },
 ): EventEnvelope {
   if (!deps.db.inTransaction) throw new Error('emitEvent must run inside the transaction of the change it reports');
@@ -28,5 +46,6 @@ export function emitEvent(
     createdAt: now,
   });
   fanOutToWebhooks(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
+  wakeAfterCommit(deps);
   return envelope;
 }

@@ -40,9 +40,6 @@ export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, 
         if (scope) {
           const reply = runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown });
           if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
-          // The write committed with the stored reply just now; services inside that transaction
-          // could not wake the delivery worker after a commit that was not theirs, so do it here.
-          else deps.afterCommit.eventsWritten();
           sendJson(ctx, reply.status, reply.body);
           return;
         }

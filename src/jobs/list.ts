@@ -1,4 +1,5 @@
 import type { AppDeps } from '../http/deps';
+import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
 import type { Job } from './jobs';
 
@@ -6,6 +7,8 @@ import type { Job } from './jobs';
 export function serverJobs(deps: AppDeps): Job[] {
   return [
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
+    // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
+    { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     {
       // Keeps the WAL file from growing without bound on a quiet machine and refreshes planner statistics.
       name: 'database-maintenance',

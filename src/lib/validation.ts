@@ -23,10 +23,30 @@ export function toIssues(issues: readonly v.BaseIssue<unknown>[]): ValidationIss
   return issues.map((i) => ({ path: issuePath(i), message: issueMessage(i) }));
 }
 
+const strictEntries = (schema: AnySchema) =>
+  (schema as { type?: string }).type === 'strict_object' ? (schema as { entries?: Record<string, unknown> }).entries : undefined;
+
+/**
+ * Valibot's strictObject reports only the first unknown key even with abortEarly off. For a strict
+ * top-level object (every request body) add the rest, so `{ name, email }` names both.
+ */
+function otherUnknownTopLevelKeys(schema: AnySchema, input: unknown, issues: ValidationIssue[]): ValidationIssue[] {
+  const entries = strictEntries(schema);
+  if (!entries || !input || typeof input !== 'object' || Array.isArray(input)) return [];
+  const reported = new Set(issues.map((i) => i.path));
+  return Object.keys(input)
+    .filter((key) => !(key in entries) && !reported.has(key))
+    .map((key) => ({ path: key, message: 'unknown field' }));
+}
+
 /** Parses or throws 400 VALIDATION_FAILED listing every issue (not just the first). */
 export function parseInput<S extends AnySchema>(schema: S, input: unknown, pathPrefix = ''): v.InferOutput<S> {
+  // Valibot's object schemas take an array as an object, so a `[]` body would pass as `{}`.
+  if (Array.isArray(input) && strictEntries(schema)) throw validationFailed([{ path: pathPrefix, message: 'must be a JSON object' }]);
   const result = v.safeParse(schema, input, { abortEarly: false });
   if (result.success) return result.output;
-  const issues = toIssues(result.issues).map((i) => ({ ...i, path: pathPrefix && i.path ? `${pathPrefix}.${i.path}` : pathPrefix || i.path }));
+  const found = toIssues(result.issues);
+  const all = [...found, ...otherUnknownTopLevelKeys(schema, input, found)];
+  const issues = all.map((i) => ({ ...i, path: pathPrefix && i.path ? `${pathPrefix}.${i.path}` : pathPrefix || i.path }));
   throw validationFailed(issues);
 }

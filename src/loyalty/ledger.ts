@@ -52,14 +52,11 @@ export interface BalanceChangeResult {
  * below zero, the card's earning limits on awards — then writes the ledger row and the balance
  * together and emits the events. A refusal throws before anything is written.
  *
- * Called inside a caller's transaction (an idempotent request) it joins it as a savepoint, and the
- * caller wakes the delivery worker after its own commit.
+ * Called inside a caller's transaction (an idempotent request) it joins it as a savepoint; the
+ * outbox wakes the delivery worker once the outermost transaction has committed.
  */
 export function changeBalance(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
-  const ownsTransaction = !deps.db.inTransaction;
-  const result = deps.db.transaction(() => apply(deps, input))();
-  if (ownsTransaction && result.events.length > 0) deps.afterCommit.eventsWritten();
-  return result;
+  return deps.db.transaction(() => apply(deps, input))();
 }
 
 function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {

@@ -1,0 +1,182 @@
+import { decimalsFor, type Card } from '../cards/model';
+import { getOrgCard } from '../cards/service';
+import type { Config } from '../config';
+import type { AfterCommitHooks } from '../http/deps';
+import type { Db } from '../db/open';
+import { emitEvent } from '../events/outbox';
+import { conflict, validationFailed } from '../http/errors';
+import type { Clock } from '../lib/clock';
+import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { newId, randomToken } from '../lib/ids';
+import { hasAtMostDecimals, toHundredths } from '../lib/money';
+import { ledgerRepo, type Channel } from '../loyalty/repo';
+import { mergeCustomFields, validateCustomFields } from './custom-fields';
+import type { Customer, Namespace } from './model';
+import { findByEmail, findByPhone } from './refs';
+import { customersRepo } from './repo';
+import { installUrl } from './resource';
+import { assertRoomForTestCustomer } from './test-mode';
+
+export interface EnrollDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'installBaseUrl'>;
+  afterCommit: AfterCommitHooks;
+}
+
+export interface EnrollRequest {
+  externalCustomerId: string;
+  cardId: string;
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  /** Units (validated against the card here); only used when a customer is created. */
+  initialPoints?: number;
+  customFields?: Record<string, unknown>;
+}
+
+export type LinkSkippedReason = 'external_id_taken' | 'already_has_external_id';
+export type MatchedBy = 'externalCustomerId' | 'email' | 'phone';
+
+/** The enroll result of spec 2.3; `linkSkippedReason` is absent (not null) when linked. */
+export interface EnrollResult {
+  passUserId: string;
+  externalCustomerId: string | null;
+  cardId: string;
+  result: 'created' | 'matched';
+  matchedBy: MatchedBy | null;
+  linked: boolean;
+  linkSkippedReason?: LinkSkippedReason;
+  installUrl: string;
+  status: Customer['status'];
+}
+
+/**
+ * Attaches `sentId` to a matched customer, or says why it cannot (spec 4.4):
+ * - already_has_external_id: the customer carries a different id (checked first: it is a property
+ *   of the matched record itself, so a retry can never change the answer);
+ * - external_id_taken: another customer holds the sent id. Enroll resolves by externalCustomerId
+ *   before anything else, so on this server that holder would have been the match (or a 409
+ *   EXTERNAL_ID_ON_OTHER_CARD); the case exists for two racing enrolls (decisions §7), which
+ *   SQLite's serialised writes rule out. It is tested by calling this function directly.
+ * Runs inside the caller's transaction.
+ */
+export function linkExternalId(deps: { db: Db; clock: Clock }, n: Namespace, matched: Customer, sentId: string): { linked: true } | { linked: false; reason: LinkSkippedReason } {
+  if (matched.externalId === sentId) return { linked: true };
+  if (matched.externalId !== null) return { linked: false, reason: 'already_has_external_id' };
+  const repo = customersRepo(deps.db);
+  const holder = repo.findByExternalId(n, sentId);
+  if (holder && holder.id !== matched.id) return { linked: false, reason: 'external_id_taken' };
+  repo.setExternalId(matched.id, sentId, deps.clock.now());
+  return { linked: true };
+}
+
+/** Whole units on stamp, point and level cards; up to 2 decimals on store credit (decisions §1). */
+function openingBalance(card: Card, initialPoints: number | undefined): number {
+  if (initialPoints === undefined) return 0;
+  if (!hasAtMostDecimals(initialPoints, decimalsFor(card.passType))) {
+    throw validationFailed([{ path: 'initialPoints', message: `must be a whole number on a ${card.passType}` }]);
+  }
+  return toHundredths(initialPoints);
+}
+
+/** The resolution order of spec 4.4: the id across the org, then email, then phone on the card. */
+function findMatch(db: Db, n: Namespace, card: Card, req: EnrollRequest): { customer: Customer; by: MatchedBy } | null {
+  const byId = customersRepo(db).findByExternalId(n, req.externalCustomerId);
+  if (byId) {
+    if (byId.cardId !== card.id) {
+      throw conflict('EXTERNAL_ID_ON_OTHER_CARD', `${req.externalCustomerId} is on a customer of card ${byId.cardId}`, { cardId: byId.cardId, passUserId: byId.id });
+    }
+    return { customer: byId, by: 'externalCustomerId' };
+  }
+  const byEmail = req.email ? findByEmail(db, n, req.email, card.id) : undefined;
+  if (byEmail) return { customer: byEmail, by: 'email' };
+  const byPhone = req.phone ? findByPhone(db, n, req.phone, card.id) : undefined;
+  if (byPhone) return { customer: byPhone, by: 'phone' };
+  return null;
+}
+
+function createCustomer(
+  deps: EnrollDeps,
+  n: Namespace,
+  card: Card,
+  req: EnrollRequest,
+  created: { fields: Customer['customFields']; opening: number; channel: Channel; idempotencyKey: string | null },
+): Customer {
+  const { fields, opening, channel, idempotencyKey } = created;
+  assertRoomForTestCustomer(deps.db, n);
+  const now = deps.clock.now();
+  const customer: Customer = {
+    id: randomToken(24),
+    orgId: n.orgId,
+    cardId: card.id,
+    livemode: n.livemode,
+    externalId: req.externalCustomerId,
+    name: req.name || null,
+    email: req.email || null,
+    emailNorm: normalizeEmail(req.email),
+    phone: req.phone || null,
+    phoneNorm: normalizePhone(req.phone),
+    customFields: fields,
+    status: 'pending_install',
+    installCode: randomToken(32),
+    scanCode: randomToken(24),
+    balance: opening,
+    passVersion: 1,
+    passUpdatedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  customersRepo(deps.db).insert(customer);
+  if (opening > 0) {
+    // The opening balance is a ledger row like any other, so balance == sum of the ledger. It is
+    // not an award (earning limits ignore it) and emits no balance.updated (decisions §2).
+    ledgerRepo(deps.db).insert({
+      id: newId('tx'), orgId: n.orgId, customerId: customer.id, livemode: n.livemode, kind: 'initial', change: opening, balanceAfter: opening,
+      isAward: false, source: channel, note: null, idempotencyKey, details: null, createdAt: now,
+    });
+  }
+  emitEvent(deps, {
+    orgId: n.orgId, livemode: n.livemode, type: 'customer.enrolled', customerId: customer.id,
+    data: { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id },
+  });
+  return customer;
+}
+
+/**
+ * Enrolls or matches a customer (spec 4.4, decisions §2) in one synchronous transaction: every
+ * check runs before the first write, so a refusal writes nothing. On a match nothing is reset
+ * and name, email and phone are not written; customFields are.
+ */
+export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollRequest, options: { channel: Channel; idempotencyKey: string | null }): EnrollResult {
+  return deps.db.transaction((): EnrollResult => {
+    const card = getOrgCard(deps, n.orgId, req.cardId);
+    const opening = openingBalance(card, req.initialPoints);
+    const fields = req.customFields ? validateCustomFields(card, req.customFields) : {};
+    const match = findMatch(deps.db, n, card, req);
+
+    if (!match) {
+      const created = createCustomer(deps, n, card, req, { fields, opening, ...options });
+      return {
+        passUserId: created.id, externalCustomerId: created.externalId, cardId: card.id, result: 'created', matchedBy: null, linked: true,
+        installUrl: installUrl(deps.config, created), status: created.status,
+      };
+    }
+
+    const { customer, by } = match;
+    const { merged, changed } = mergeCustomFields(customer.customFields, fields);
+    if (changed) customersRepo(deps.db).setCustomFields(customer.id, merged, deps.clock.now());
+    const link = linkExternalId(deps, n, customer, req.externalCustomerId);
+    return {
+      passUserId: customer.id,
+      externalCustomerId: link.linked ? req.externalCustomerId : customer.externalId,
+      cardId: card.id,
+      result: 'matched',
+      matchedBy: by,
+      linked: link.linked,
+      ...(link.linked ? {} : { linkSkippedReason: link.reason }),
+      installUrl: installUrl(deps.config, customer),
+      status: customer.status,
+    };
+  })();
+}

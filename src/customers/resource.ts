@@ -1,0 +1,53 @@
+import type { Card } from '../cards/model';
+import type { Config } from '../config';
+import { isoTime } from '../lib/clock';
+import { balanceObject, type BalanceObject } from '../loyalty/balance';
+import type { Customer, CustomerStatus, CustomFieldValue } from './model';
+
+/**
+ * The link that installs this customer's pass (decisions §1). The code is the customer's own
+ * random install token, never the passUserId, so links cannot be enumerated.
+ */
+export function installUrl(config: Pick<Config, 'installBaseUrl'>, customer: Pick<Customer, 'cardId' | 'installCode'>): string {
+  return `${config.installBaseUrl}/get-pass/${encodeURIComponent(customer.cardId)}?code=${encodeURIComponent(customer.installCode)}`;
+}
+
+export interface CustomerResourceBody {
+  externalCustomerId: string | null;
+  passUserId: string;
+  cardId: string;
+  cardType: Card['passType'];
+  balance: BalanceObject;
+  installed: boolean;
+  installUrl: string;
+  status: CustomerStatus;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  customFields: Record<string, CustomFieldValue>;
+  livemode: boolean;
+  createdAt: string;
+}
+
+/**
+ * The customer as every read answers it (GET /v1/customers/{ref}, lookup): spec 4.6 plus
+ * decisions §2. One function, so the ledger, wallet and console show the same customer.
+ */
+export function customerResource(customer: Customer, card: Card, config: Pick<Config, 'installBaseUrl'>): CustomerResourceBody {
+  return {
+    externalCustomerId: customer.externalId,
+    passUserId: customer.id,
+    cardId: customer.cardId,
+    cardType: card.passType,
+    balance: balanceObject(card, customer.balance),
+    installed: customer.status === 'installed',
+    installUrl: installUrl(config, customer),
+    status: customer.status,
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    customFields: customer.customFields,
+    livemode: customer.livemode,
+    createdAt: isoTime(customer.createdAt),
+  };
+}

@@ -1,0 +1,115 @@
+import * as v from 'valibot';
+import { PASS_TYPES } from '../cards/model';
+import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
+import { RESERVED_REF_PREFIXES } from './refs';
+
+// --- Requests ---
+
+export const ExternalCustomerId = v.pipe(
+  v.string(),
+  v.minLength(1, 'must be 1 to 255 characters'),
+  v.maxLength(255, 'must be 1 to 255 characters'),
+  v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
+  v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
+);
+
+// Values are judged by the card's questions (custom-fields.ts), which gives the spec's own codes;
+// here only "an object of entries" is checked. v.record alone takes an array (and turns it into
+// an object before any check sees it), so the array test runs on the raw input beside it.
+export const CustomFieldsInput = v.pipe(
+  v.intersect([v.record(v.string(), v.unknown()), v.custom<Record<string, unknown>>((value) => !Array.isArray(value), 'must be an object')]),
+  v.description('Map from question key (matched case-insensitively) to a string, number or boolean. Keys name, email, phone, status and custom are reserved.'),
+);
+
+const optionalText = (max: number, description: string) =>
+  v.optional(v.pipe(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(max))), v.description(description)));
+
+export const EnrollBody = v.strictObject({
+  externalCustomerId: ExternalCustomerId,
+  cardId: v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description('Card to enroll on; must belong to your organisation')),
+  name: optionalText(200, 'Written only when a customer is created'),
+  email: optionalText(254, 'Matched case-insensitively among the customers of `cardId`; written only when a customer is created'),
+  phone: optionalText(50, 'E.164 (`+` and country code) to match among the customers of `cardId`; a national-format number never matches and is no error. Written only when a customer is created'),
+  initialPoints: v.optional(
+    v.pipe(
+      v.number(),
+      v.finite(),
+      v.minValue(0),
+      v.maxValue(MAX_UNITS),
+      v.check((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals'),
+      v.description('Opening stamps or points of a NEW customer (ignored on a match): whole units, store credit up to 2 decimals'),
+    ),
+  ),
+  customFields: v.optional(CustomFieldsInput),
+});
+export type EnrollInput = v.InferOutput<typeof EnrollBody>;
+
+export const PatchCustomerBody = v.strictObject({
+  externalCustomerId: v.optional(ExternalCustomerId),
+  customFields: v.optional(CustomFieldsInput),
+});
+
+export const RefParams = v.strictObject({
+  ref: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description('`<externalCustomerId>`, `pu_<passUserId>`, `email:<email>` or `phone:<E.164>` (a `+` may be sent as `%2B`)'),
+  ),
+});
+
+// Repeated parameters arrive as arrays; the handler answers them with the spec's own codes.
+const singleQueryValue = (name: string) =>
+  v.optional(v.pipe(v.union([v.string(), v.array(v.string())]), v.description(`Give once; repeating it is 400 ${name.toUpperCase()}_MUST_BE_A_SINGLE_VALUE`)));
+
+export const LookupQuery = v.strictObject({
+  email: singleQueryValue('email'),
+  phone: singleQueryValue('phone'),
+});
+
+// --- Responses ---
+
+const Balance = v.pipe(
+  v.union([v.object({ stamps: v.number() }), v.object({ points: v.number() }), v.object({ points: v.number(), level: v.string() })]),
+  v.description('stamp cards `{ stamps }`, point and prepaid cards `{ points }`, level cards `{ points, level }`'),
+);
+
+const Status = v.picklist(['pending_install', 'installed']);
+
+export const CustomerResource = v.object({
+  externalCustomerId: v.nullable(v.string()),
+  passUserId: v.string(),
+  cardId: v.string(),
+  cardType: v.picklist(PASS_TYPES),
+  balance: Balance,
+  installed: v.boolean(),
+  installUrl: v.string(),
+  status: Status,
+  name: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  customFields: v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])),
+  livemode: v.boolean(),
+  createdAt: v.pipe(v.string(), v.description('ISO 8601 UTC')),
+});
+
+export const EnrollResult = v.object({
+  passUserId: v.string(),
+  externalCustomerId: v.pipe(
+    v.nullable(v.string()),
+    v.description('The id now on the customer; with `already_has_external_id` the id it already carried, not the one sent'),
+  ),
+  cardId: v.string(),
+  result: v.picklist(['created', 'matched']),
+  matchedBy: v.nullable(v.picklist(['externalCustomerId', 'email', 'phone'])),
+  linked: v.pipe(v.boolean(), v.description('Whether the sent externalCustomerId is now attached')),
+  linkSkippedReason: v.optional(v.pipe(v.picklist(['external_id_taken', 'already_has_external_id']), v.description('Present only when linked is false'))),
+  installUrl: v.string(),
+  status: Status,
+});
+
+export const PatchCustomerResult = v.object({
+  passUserId: v.string(),
+  externalCustomerId: v.nullable(v.string()),
+  cardId: v.string(),
+  updated: v.pipe(v.array(v.picklist(['externalCustomerId', 'customFields'])), v.description('Only the fields actually written')),
+});

@@ -1,0 +1,45 @@
+import type { Card } from '../cards/model';
+import type { Db } from '../db/open';
+import { ApiError } from '../http/errors';
+import type { Clock } from '../lib/clock';
+import type { Namespace } from './model';
+import { purgeRepo } from './purge-repo';
+import { customersRepo } from './repo';
+
+// The test-key sandbox (spec 5 and 8, decisions §5): test customers live apart from live ones,
+// at most 100 per org, removed 30 days after creation, their passes marked as test passes.
+
+export const TEST_CUSTOMER_LIMIT = 100;
+export const TEST_CUSTOMER_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The name a pass shows: test passes say so, so nobody mistakes one for a real card. */
+export function passDisplayName(card: Pick<Card, 'name'>, livemode: boolean): string {
+  return livemode ? card.name : `TEST · ${card.name}`;
+}
+
+/** 409 TEST_CUSTOMER_LIMIT (spec 7 body) when a test key would create customer 101. Matching is never limited. */
+export function assertRoomForTestCustomer(db: Db, n: Namespace): void {
+  if (n.livemode) return;
+  if (customersRepo(db).count(n) < TEST_CUSTOMER_LIMIT) return;
+  throw new ApiError(409, 'TEST_CUSTOMER_LIMIT', {
+    errorName: 'TEST_CUSTOMER_LIMIT',
+    detail: `this organisation already has ${TEST_CUSTOMER_LIMIT} test customers; existing ones can still be matched and updated, and each is removed 30 days after its creation`,
+  });
+}
+
+/**
+ * Removes test customers older than 30 days with everything that belongs to them (ledger rows,
+ * events, deliveries), one transaction per customer so the sweep never holds the write lock long.
+ * A pass already on a phone simply stops updating (spec 3).
+ */
+export function sweepTestCustomers(deps: { db: Db; clock: Clock }): number {
+  const customers = customersRepo(deps.db);
+  const purge = purgeRepo(deps.db);
+  const remove = deps.db.transaction((id: string) => {
+    purge.removeTestCustomerEvents(id);
+    customers.remove(id);
+  });
+  const ids = customers.testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);
+  for (const id of ids) remove(id);
+  return ids.length;
+}

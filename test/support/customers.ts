@@ -1,0 +1,82 @@
+import type { Db } from '../../src/db/open';
+import type { Customer } from '../../src/customers/model';
+import { customersRepo } from '../../src/customers/repo';
+import { normalizeEmail, normalizePhone } from '../../src/lib/contact';
+import { randomToken } from '../../src/lib/ids';
+import type { TestApp, TestResponse } from './app';
+
+/** POST /api/v1/customers with a key, optionally under an Idempotency-Key. */
+export function enroll(app: TestApp, key: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<TestResponse> {
+  return app.request('POST', '/api/v1/customers', { key, body, headers: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {} });
+}
+
+export interface TablesSnapshot {
+  customers: unknown[];
+  transactions: unknown[];
+  events: unknown[];
+  deliveries: unknown[];
+}
+
+/** Every row a customer write could touch, so "nothing written" is a deepEqual of two snapshots. */
+export function snapshot(db: Db): TablesSnapshot {
+  const all = (table: string) => db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all();
+  return { customers: all('customers'), transactions: all('transactions'), events: all('events'), deliveries: all('webhook_deliveries') };
+}
+
+export function count(db: Db, table: 'customers' | 'transactions' | 'events' | 'webhook_deliveries', where = '1 = 1', ...params: unknown[]): number {
+  return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }).n;
+}
+
+/**
+ * A customer written straight through the repo: the prepared state for what the API alone cannot
+ * produce, such as two customers of one card sharing an email (the sign-up form and the counter
+ * can create those; enroll would match the first).
+ */
+export function insertCustomer(app: TestApp, input: { orgId: string; cardId: string; livemode?: boolean; externalId?: string | null; email?: string; phone?: string }): Customer {
+  const now = app.clock.now();
+  const customer: Customer = {
+    id: randomToken(24),
+    orgId: input.orgId,
+    cardId: input.cardId,
+    livemode: input.livemode ?? true,
+    externalId: input.externalId ?? null,
+    name: null,
+    email: input.email ?? null,
+    emailNorm: normalizeEmail(input.email),
+    phone: input.phone ?? null,
+    phoneNorm: normalizePhone(input.phone),
+    customFields: {},
+    status: 'pending_install',
+    installCode: randomToken(32),
+    scanCode: randomToken(24),
+    balance: 0,
+    passVersion: 1,
+    passUpdatedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  customersRepo(app.db).insert(customer);
+  return customer;
+}
+
+/** An active endpoint subscribed to everything, so events get delivery rows (the webhooks API is another feature). */
+export function insertWebhook(app: TestApp, orgId: string, livemode: boolean): string {
+  const id = `we_${randomToken(20)}`;
+  app.db
+    .prepare(`INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at) VALUES (?, ?, ?, 'http://127.0.0.1:9/hook', '["*"]', 'active', 'whsec_test', ?, ?)`)
+    .run(id, orgId, livemode ? 1 : 0, app.clock.now(), app.clock.now());
+  return id;
+}
+
+/** The customer's events, oldest first, with the envelope parsed. */
+export function eventsOf(db: Db, customerId: string): { type: string; livemode: boolean; envelope: any }[] {
+  const rows = db.prepare('SELECT type, livemode, payload FROM events WHERE customer_id = ? ORDER BY rowid').all(customerId) as { type: string; livemode: number; payload: string }[];
+  return rows.map((r) => ({ type: r.type, livemode: r.livemode === 1, envelope: JSON.parse(r.payload) }));
+}
+
+export function ledgerOf(db: Db, customerId: string): { kind: string; change: number; balanceAfter: number; isAward: boolean; source: string; idempotencyKey: string | null }[] {
+  const rows = db.prepare('SELECT kind, change, balance_after, is_award, source, idempotency_key FROM transactions WHERE customer_id = ? ORDER BY rowid').all(customerId) as {
+    kind: string; change: number; balance_after: number; is_award: number; source: string; idempotency_key: string | null;
+  }[];
+  return rows.map((r) => ({ kind: r.kind, change: r.change, balanceAfter: r.balance_after, isAward: r.is_award === 1, source: r.source, idempotencyKey: r.idempotency_key }));
+}
