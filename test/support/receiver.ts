@@ -91,3 +91,15 @@ export function verifySignature(secret: string, header: string, rawBody: string,
   const given = Buffer.from(parts.v1, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * Waits until `check` holds, polling every 10 ms. The deadline only turns a hang into a clear
+ * failure; nothing asserts how fast it happens.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, what = 'the condition', deadlineMs = 10_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what} after ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
