@@ -8,6 +8,7 @@ import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
+import { createDeliveryWorker } from './webhooks/worker';
 
 export interface RunningServer {
   url: string;
@@ -21,11 +22,13 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const afterCommit: AfterCommitHooks = { eventsWritten() {} };
+  const webhooks = createDeliveryWorker({ db, clock, log, config });
+  // A committed change reaches a healthy receiver at once; the sweep job is the safety net.
+  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake() };
   const deps: AppDeps = { db, clock, log, config, afterCommit };
 
   const demo = createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps);
+  const jobs = serverJobs(deps, { webhooks });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -51,6 +54,8 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        // After the last request: attempts in flight finish (bounded) and are recorded before the database closes.
+        await webhooks.stop();
         db.close();
       })();
       return stopping;

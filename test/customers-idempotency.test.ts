@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
+
+// Only the sweeps under test run here; no delivery worker exists in these apps.
+const NO_WORKERS = { webhooks: { sweep: () => 0 } };
 import { silentLogger } from '../src/lib/log';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, ledgerOf, snapshot } from './support/customers';
@@ -13,7 +16,7 @@ describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () =
   let n = 0;
   const uid = (p = 'idem') => `${p}-${++n}`;
   const patch = (ref: string, body: unknown, key: string) => app.request('PATCH', `/api/v1/customers/${ref}`, { key: org.keys.live, body, headers: { 'Idempotency-Key': key } });
-  const sweepIdempotency = () => runJob(serverJobs(app.deps).find((j) => j.name === 'idempotency-sweep')!, silentLogger);
+  const sweepIdempotency = () => runJob(serverJobs(app.deps, NO_WORKERS).find((j) => j.name === 'idempotency-sweep')!, silentLogger);
   before(async () => {
     app = await startTestApp();
     org = seedStandardOrg(app);

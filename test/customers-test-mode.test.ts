@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { passDisplayName, TEST_CUSTOMER_LIMIT } from '../src/customers/test-mode';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
+
+// Only the sweeps under test run here; no delivery worker exists in these apps.
+const NO_WORKERS = { webhooks: { sweep: () => 0 } };
 import { silentLogger } from '../src/lib/log';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, eventsOf, insertWebhook, ledgerOf, snapshot } from './support/customers';
@@ -103,7 +106,7 @@ describe('test mode: 100 test customers per org', () => {
 describe('test mode: the 30-day sweep', () => {
   let app: TestApp;
   let org: StandardOrg;
-  const sweep = () => runJob(serverJobs(app.deps).find((j) => j.name === 'test-customer-sweep')!, silentLogger);
+  const sweep = () => runJob(serverJobs(app.deps, NO_WORKERS).find((j) => j.name === 'test-customer-sweep')!, silentLogger);
   before(async () => {
     app = await startTestApp();
     org = seedStandardOrg(app);
@@ -111,7 +114,7 @@ describe('test mode: the 30-day sweep', () => {
   after(() => app.close());
 
   it('is a scheduled server job', () => {
-    const job = serverJobs(app.deps).find((j) => j.name === 'test-customer-sweep');
+    const job = serverJobs(app.deps, NO_WORKERS).find((j) => j.name === 'test-customer-sweep');
     assert.ok(job, 'registered in src/jobs/list.ts');
     assert.match(job.schedule, /^\S+ \S+ \S+ \S+ \S+$/);
   });

@@ -1,11 +1,24 @@
 import type { AppDeps } from '../http/deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
+import type { DeliveryWorker } from '../webhooks/worker';
 import type { Job } from './jobs';
 
+/** Long-lived workers some jobs drive. */
+export interface Background {
+  webhooks: Pick<DeliveryWorker, 'sweep'>;
+}
+
 /** Every scheduled job of the server, in one list. */
-export function serverJobs(deps: AppDeps): Job[] {
+export function serverJobs(deps: AppDeps, background: Background): Job[] {
   return [
+    {
+      // Due retries, expired leases (a crashed or killed server's claims) and deliveries written by
+      // another process. The query is one index probe, so every second costs nothing.
+      name: 'webhook-deliveries',
+      schedule: '* * * * * *',
+      run: () => ({ started: background.webhooks.sweep() }),
+    },
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },

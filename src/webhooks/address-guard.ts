@@ -1,0 +1,69 @@
+import dns from 'node:dns';
+import { BlockList, type LookupFunction } from 'node:net';
+
+// WEBHOOK_BLOCK_PRIVATE (decisions §4): for operators hosting several merchants, a webhook URL
+// must not reach the server's own network. The check runs on the address the socket actually
+// connects to (see guardedLookup), so a hostname that resolves differently later cannot slip by.
+
+type Kind = 'cloud metadata' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'shared (CGNAT)' | 'multicast' | 'reserved';
+
+const RANGES: [Kind, string, number, 'ipv4' | 'ipv6'][] = [
+  // Metadata first: it sits inside link-local and CGNAT, and naming it is clearer.
+  ['cloud metadata', '169.254.169.254', 32, 'ipv4'],
+  ['cloud metadata', '100.100.100.200', 32, 'ipv4'],
+  ['cloud metadata', 'fd00:ec2::254', 128, 'ipv6'],
+  ['unspecified', '0.0.0.0', 8, 'ipv4'],
+  ['loopback', '127.0.0.0', 8, 'ipv4'],
+  ['private', '10.0.0.0', 8, 'ipv4'],
+  ['private', '172.16.0.0', 12, 'ipv4'],
+  ['private', '192.168.0.0', 16, 'ipv4'],
+  ['shared (CGNAT)', '100.64.0.0', 10, 'ipv4'],
+  ['link-local', '169.254.0.0', 16, 'ipv4'],
+  ['reserved', '192.0.0.0', 24, 'ipv4'],
+  ['reserved', '198.18.0.0', 15, 'ipv4'],
+  ['multicast', '224.0.0.0', 4, 'ipv4'],
+  ['reserved', '240.0.0.0', 4, 'ipv4'],
+  ['unspecified', '::', 128, 'ipv6'],
+  ['loopback', '::1', 128, 'ipv6'],
+  ['private', 'fc00::', 7, 'ipv6'],
+  ['link-local', 'fe80::', 10, 'ipv6'],
+  ['multicast', 'ff00::', 8, 'ipv6'],
+];
+
+// One BlockList per kind, so the refusal can say which rule matched. BlockList also matches
+// IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) against the IPv4 rules.
+const LISTS = new Map<Kind, BlockList>();
+for (const [kind, network, prefix, family] of RANGES) {
+  const list = LISTS.get(kind) ?? new BlockList();
+  list.addSubnet(network, prefix, family);
+  LISTS.set(kind, list);
+}
+
+/** Why an address may not be called with WEBHOOK_BLOCK_PRIVATE on, or null when it may. */
+export function blockedKind(address: string): Kind | null {
+  const family = address.includes(':') ? 'ipv6' : 'ipv4';
+  for (const [kind, list] of LISTS) if (list.check(address, family)) return kind;
+  return null;
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'ADDRESS_BLOCKED';
+  constructor(host: string, address: string, kind: Kind) {
+    super(`refused ${host === address ? address : `${host} (${address})`}: a ${kind} address, and WEBHOOK_BLOCK_PRIVATE is on`);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+/** A dns.lookup that refuses blocked addresses; given to the HTTP request, it vets the connected address. */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, options, (err, address, family) => {
+    if (err) return callback(err, address, family);
+    // Node asks for every address (options.all) when it may try several; refuse if any is blocked.
+    const entries = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
+    for (const entry of entries) {
+      const kind = blockedKind(entry.address);
+      if (kind) return callback(new BlockedAddressError(hostname, entry.address, kind), address, family);
+    }
+    callback(null, address, family);
+  });
+};

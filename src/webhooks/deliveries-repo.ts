@@ -1,0 +1,186 @@
+import type { Db } from '../db/open';
+import { perConnection } from '../db/per-connection';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface AttemptRow {
+  deliveryId: string;
+  number: number;
+  status: 'succeeded' | 'failed';
+  responseCode: number | null;
+  error: string | null;
+  durationMs: number;
+  at: number;
+}
+
+export interface DeliveryRow {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  replayOf: string | null;
+  createdAt: number;
+}
+
+/** What the worker needs to send one claimed delivery. */
+export interface ClaimCandidate {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  attemptCount: number;
+  url: string;
+  secret: string;
+  payload: string;
+}
+
+interface RawDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  replay_of: string | null;
+  created_at: number;
+}
+
+interface RawAttempt {
+  delivery_id: string;
+  number: number;
+  status: 'succeeded' | 'failed';
+  response_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  at: number;
+}
+
+const mapDelivery = (r: RawDelivery): DeliveryRow => ({
+  id: r.id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status,
+  attemptCount: r.attempt_count,
+  nextAttemptAt: r.next_attempt_at,
+  leaseUntil: r.lease_until,
+  replayOf: r.replay_of,
+  createdAt: r.created_at,
+});
+
+const mapAttempt = (r: RawAttempt): AttemptRow => ({
+  deliveryId: r.delivery_id,
+  number: r.number,
+  status: r.status,
+  responseCode: r.response_code,
+  error: r.error,
+  durationMs: r.duration_ms,
+  at: r.at,
+});
+
+const DELIVERY_COLUMNS = `d.id, d.webhook_id, d.event_id, e.type AS event_type, d.status, d.attempt_count, d.next_attempt_at,
+  d.lease_until, d.replay_of, d.created_at`;
+
+function createDeliveriesRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempt_count, next_attempt_at, replay_of, created_at)
+     VALUES (@id, @webhookId, @eventId, 'pending', 0, @now, @replayOf, @now)`,
+  );
+  const byId = db.prepare<[string], RawDelivery>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
+  );
+  // A delivery belongs to the org and mode of its endpoint; the replay route looks it up through that.
+  const inScope = db.prepare<{ id: string; orgId: string; livemode: number }, RawDelivery>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+       JOIN events e ON e.id = d.event_id
+       JOIN webhooks w ON w.id = d.webhook_id
+     WHERE d.id = @id AND w.org_id = @orgId AND w.livemode = @livemode`,
+  );
+  const ofWebhook = db.prepare<{ webhookId: string; limit: number }, RawDelivery>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.webhook_id = @webhookId ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`,
+  );
+  const attemptsOf = db.prepare<[string], RawAttempt>(
+    'SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
+  );
+  // Stops an endpoint's queue: what has not been sent will not be (decisions §4), and says so.
+  const failPending = db.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL
+     WHERE webhook_id = @webhookId AND status = 'pending'`,
+  );
+
+  // Due: pending, its time has come, and nobody holds a live lease on it (an expired lease is a
+  // crashed or stopped worker's). Deliveries this process is sending now, and endpoints already at
+  // their concurrency bound, are left out so a busy endpoint cannot crowd the others out of the batch.
+  const due = db.prepare<{ now: number; inFlight: string; fullWebhooks: string; limit: number }, ClaimCandidate>(
+    `SELECT d.id, d.webhook_id AS webhookId, d.event_id AS eventId, e.type AS eventType, d.attempt_count AS attemptCount,
+            w.url, w.secret, e.payload
+     FROM webhook_deliveries d
+       JOIN webhooks w ON w.id = d.webhook_id
+       JOIN events e ON e.id = d.event_id
+     WHERE d.status = 'pending' AND d.next_attempt_at <= @now
+       AND (d.lease_until IS NULL OR d.lease_until <= @now)
+       AND w.status = 'active'
+       AND d.id NOT IN (SELECT value FROM json_each(@inFlight))
+       AND d.webhook_id NOT IN (SELECT value FROM json_each(@fullWebhooks))
+     ORDER BY d.next_attempt_at, d.created_at, d.rowid
+     LIMIT @limit`,
+  );
+  const lease = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id = @id');
+  const state = db.prepare<[string], { status: DeliveryStatus }>('SELECT status FROM webhook_deliveries WHERE id = ?');
+  const insertAttempt = db.prepare(
+    `INSERT OR IGNORE INTO webhook_attempts (delivery_id, number, status, response_code, error, duration_ms, at)
+     VALUES (@deliveryId, @number, @status, @responseCode, @error, @durationMs, @at)`,
+  );
+  const finish = db.prepare(
+    `UPDATE webhook_deliveries
+     SET status = @status, attempt_count = @attemptCount, next_attempt_at = @nextAttemptAt, lease_until = NULL
+     WHERE id = @id`,
+  );
+
+  return {
+    insert(row: { id: string; webhookId: string; eventId: string; now: number; replayOf: string | null }) {
+      insert.run(row);
+    },
+    findById(id: string): DeliveryRow | undefined {
+      const row = byId.get(id);
+      return row && mapDelivery(row);
+    },
+    findInScope(orgId: string, livemode: boolean, id: string): DeliveryRow | undefined {
+      const row = inScope.get({ id, orgId, livemode: livemode ? 1 : 0 });
+      return row && mapDelivery(row);
+    },
+    listForWebhook(webhookId: string, limit: number): DeliveryRow[] {
+      return ofWebhook.all({ webhookId, limit }).map(mapDelivery);
+    },
+    attemptsFor(deliveryIds: string[]): AttemptRow[] {
+      return deliveryIds.length === 0 ? [] : attemptsOf.all(JSON.stringify(deliveryIds)).map(mapAttempt);
+    },
+    failPending(webhookId: string): number {
+      return failPending.run({ webhookId }).changes;
+    },
+    due(input: { now: number; inFlight: string[]; fullWebhooks: string[]; limit: number }): ClaimCandidate[] {
+      return due.all({ ...input, inFlight: JSON.stringify(input.inFlight), fullWebhooks: JSON.stringify(input.fullWebhooks) });
+    },
+    lease(id: string, leaseUntil: number) {
+      lease.run({ id, leaseUntil });
+    },
+    status(id: string): DeliveryStatus | undefined {
+      return state.get(id)?.status;
+    },
+    insertAttempt(row: AttemptRow) {
+      insertAttempt.run(row);
+    },
+    finish(row: { id: string; status: DeliveryStatus; attemptCount: number; nextAttemptAt: number | null }) {
+      finish.run(row);
+    },
+  };
+}
+
+export const deliveriesRepo = perConnection(createDeliveriesRepo);

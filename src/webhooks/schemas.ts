@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { EVENT_TYPES } from '../events/types';
+
+// --- Requests ---
+
+const isHttpUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+const WebhookUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.maxLength(2048),
+  v.check(isHttpUrl, 'must be an absolute http(s) URL'),
+  v.description('Absolute http(s) URL that receives the deliveries'),
+);
+
+export const SUBSCRIBABLE = [...EVENT_TYPES, '*'] as const;
+
+const EventList = v.pipe(
+  v.array(v.picklist(SUBSCRIBABLE)),
+  v.minLength(1, 'must list at least one event type'),
+  // "*" already means every type; mixing it with names would make the subscription ambiguous to read.
+  v.check((list) => !list.includes('*') || list.every((e) => e === '*'), 'send ["*"] alone for every event type'),
+  v.transform((list) => [...new Set(list)]),
+  v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all`),
+);
+
+export const CreateWebhookBody = v.strictObject({ url: WebhookUrl, events: EventList });
+
+export const PatchWebhookBody = v.strictObject({
+  url: v.optional(WebhookUrl),
+  events: v.optional(EventList),
+  status: v.optional(v.pipe(v.picklist(['active', 'disabled']), v.description('A disabled endpoint receives nothing; its pending deliveries stop'))),
+});
+
+export const WebhookIdParams = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+export const DeliveryIdParams = v.strictObject({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+
+export const MAX_DELIVERY_PAGE = 100;
+export const DeliveriesQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(MAX_DELIVERY_PAGE),
+      v.description(`How many deliveries, newest first (default 50, at most ${MAX_DELIVERY_PAGE})`),
+    ),
+    '50',
+  ),
+});
+
+// --- Responses ---
+
+const iso = v.pipe(v.string(), v.description('ISO 8601 UTC timestamp'));
+
+export const WebhookResource = v.object({
+  id: v.pipe(v.string(), v.description('we_…')),
+  url: v.string(),
+  events: v.array(v.picklist(SUBSCRIBABLE)),
+  status: v.picklist(['active', 'disabled']),
+  livemode: v.pipe(v.boolean(), v.description('false for a test key’s endpoints, which receive only test events')),
+  createdAt: iso,
+  updatedAt: iso,
+});
+
+export const CreatedWebhookResource = v.object({
+  ...WebhookResource.entries,
+  secret: v.pipe(v.string(), v.description('whsec_… signing secret. Shown only in this response: store it now')),
+});
+
+export const AttemptResource = v.object({
+  number: v.pipe(v.number(), v.description('1 to 3')),
+  status: v.picklist(['succeeded', 'failed']),
+  responseCode: v.pipe(v.nullable(v.number()), v.description('null on a timeout, a refused address or a network error')),
+  error: v.pipe(v.nullable(v.string()), v.description('Why the attempt failed; null when it succeeded')),
+  durationMs: v.number(),
+  at: iso,
+});
+
+export const DeliveryResource = v.object({
+  id: v.pipe(v.string(), v.description('wd_…')),
+  webhookId: v.string(),
+  eventId: v.pipe(v.string(), v.description('The event’s id: the same on every retry and replay, so receivers deduplicate on it')),
+  eventType: v.picklist(EVENT_TYPES),
+  status: v.pipe(v.picklist(['pending', 'succeeded', 'failed']), v.description('pending until a 2xx (succeeded) or the last attempt failed (failed)')),
+  attempts: v.array(AttemptResource),
+  nextAttemptAt: v.pipe(v.nullable(iso), v.description('When the next attempt is due; null once final')),
+  replayOf: v.pipe(v.nullable(v.string()), v.description('The delivery this one replays')),
+  createdAt: iso,
+});

@@ -1,0 +1,139 @@
+import { noAfterCommit } from '../src/http/deps';
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockedKind } from '../src/webhooks/address-guard';
+import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
+import { leaseMs, maxAttempts, nextAttemptAt } from '../src/webhooks/policy';
+import { seedStandardOrg } from './support/app';
+import { startReceiver, type Receiver } from './support/receiver';
+import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
+
+describe('webhook worker', () => {
+  let app: WebhookTestApp | undefined;
+  let receiver: Receiver | undefined;
+  afterEach(async () => {
+    await app?.close();
+    await receiver?.close();
+    app = receiver = undefined;
+  });
+
+  async function setUp(env: Record<string, string> = {}) {
+    app = await startWebhookApp(env);
+    receiver = await startReceiver();
+    const org = seedStandardOrg(app);
+    const endpoint = await createEndpoint(app, org.keys.live, receiver.url);
+    const emit = (wake = true) =>
+      produce(wake ? app!.deps : { db: app!.db, clock: app!.clock, afterCommit: noAfterCommit }, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
+    const deliveries = async () => (await app!.request('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: org.keys.live })).body;
+    return { app, receiver, org, endpoint, emit, deliveries };
+  }
+
+  it('records a null response code when the receiver is slower than WEBHOOK_TIMEOUT_MS', async () => {
+    const { app, receiver, emit, deliveries } = await setUp({ WEBHOOK_TIMEOUT_MS: '150' });
+    receiver.answer(() => 'hang');
+    emit();
+    await app.worker.idle();
+    const [d] = await deliveries();
+    assert.equal(d.status, 'pending');
+    assert.equal(d.attempts[0].status, 'failed');
+    assert.equal(d.attempts[0].responseCode, null);
+    assert.equal(d.attempts[0].error, 'no response within 150 ms');
+    receiver.release();
+  });
+
+  it('WEBHOOK_BLOCK_PRIVATE=true refuses loopback addresses, literal or resolved, as failed attempts', async () => {
+    const { app, receiver, org, emit, deliveries } = await setUp({ WEBHOOK_BLOCK_PRIVATE: 'true' });
+    const byName = await createEndpoint(app, org.keys.live, receiver.url.replace('127.0.0.1', 'localhost'));
+    emit();
+    await app.worker.idle();
+    assert.equal(receiver.requests.length, 0, 'nothing reached the receiver');
+    const [literal] = await deliveries();
+    assert.equal(literal.attempts[0].responseCode, null);
+    assert.equal(literal.attempts[0].error, 'refused 127.0.0.1: a loopback address, and WEBHOOK_BLOCK_PRIVATE is on');
+    const [resolved] = (await app.request('GET', `/api/v1/webhooks/${byName.id}/deliveries`, { key: org.keys.live })).body;
+    assert.match(resolved.attempts[0].error, /^refused localhost \((127\.0\.0\.1|::1)\): a loopback address, and WEBHOOK_BLOCK_PRIVATE is on$/);
+  });
+
+  const addresses: [string, string | null][] = [
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['10.20.30.40', 'private'],
+    ['172.31.255.1', 'private'],
+    ['192.168.1.10', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['169.254.169.254', 'cloud metadata'],
+    ['fd00:ec2::254', 'cloud metadata'],
+    ['169.254.10.1', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['100.64.0.1', 'shared (CGNAT)'],
+    ['0.0.0.0', 'unspecified'],
+    ['8.8.8.8', null],
+    ['172.32.0.1', null],
+    ['2606:4700:4700::1111', null],
+  ];
+  for (const [address, kind] of addresses) {
+    it(`classifies ${address} as ${kind ?? 'public'}`, () => assert.equal(blockedKind(address), kind));
+  }
+
+  it('the retry schedule and lease are pure functions of the settings', () => {
+    assert.equal(maxAttempts([10_000, 60_000]), 3);
+    assert.equal(nextAttemptAt(1, 1_000, [10_000, 60_000]), 11_000);
+    assert.equal(nextAttemptAt(2, 1_000, [10_000, 60_000]), 61_000);
+    assert.equal(nextAttemptAt(3, 1_000, [10_000, 60_000]), null);
+    assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
+  });
+
+  it('leaves a delivery under a live lease alone and takes it up once the lease expires (a dead worker’s claim)', async () => {
+    const { app, receiver, emit, deliveries } = await setUp();
+    const event = emit(false);
+    const [d] = await deliveries();
+    // What a worker killed mid-attempt leaves behind: a pending row under its lease.
+    deliveriesRepo(app.db).lease(d.id, app.clock.now() + 7_000);
+    assert.equal(app.worker.sweep(), 0);
+    app.clock.advance(7_000);
+    assert.equal(app.worker.sweep(), 1);
+    await app.worker.idle();
+    assert.deepEqual(receiver.eventIds(), [event.id]);
+    const [after] = await deliveries();
+    assert.equal(after.status, 'succeeded');
+    assert.deepEqual(after.attempts.map((a: { number: number }) => a.number), [1], 'the interrupted attempt is sent again under its number');
+  });
+
+  it('the sweep also finds deliveries whose commit never woke the worker (another process wrote them)', async () => {
+    const { app, receiver, emit } = await setUp();
+    const event = emit(false);
+    await app.worker.idle();
+    assert.equal(receiver.requests.length, 0);
+    assert.equal(app.worker.sweep(), 1);
+    await app.worker.idle();
+    assert.deepEqual(receiver.eventIds(), [event.id]);
+  });
+
+  it('stop() takes no new work and waits for the attempt in flight, which is recorded', async () => {
+    const { app, receiver, emit, deliveries } = await setUp();
+    receiver.answer(() => ({ status: 200, delayMs: 100 }));
+    emit();
+    await receiver.waitFor(1);
+    await app.worker.stop(5_000);
+    const [d] = await deliveries();
+    assert.equal(d.status, 'succeeded');
+    emit();
+    assert.equal(app.worker.sweep(), 0, 'a stopped worker claims nothing');
+    assert.equal(receiver.requests.length, 1);
+  });
+
+  it('stop() is bounded: past the grace period it interrupts the attempt, records it failed and keeps its retry', async () => {
+    const { app, receiver, emit, deliveries } = await setUp();
+    receiver.answer(() => 'hang');
+    emit();
+    await receiver.waitFor(1);
+    await app.worker.stop(50);
+    const [d] = await deliveries();
+    assert.equal(d.status, 'pending');
+    assert.notEqual(d.nextAttemptAt, null);
+    assert.equal(d.attempts[0].responseCode, null);
+    assert.match(d.attempts[0].error, /^interrupted: the server shut down/);
+    receiver.release();
+  });
+});
