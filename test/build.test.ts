@@ -20,7 +20,7 @@ function npmRunBuild(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-describe('the bundled script', () => {
+describe('the bundled script', { timeout: 60_000 }, () => {
   const dir = tempDir('wl-dist-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -25,7 +25,8 @@ function oneLine(stderr: string): string {
   return stderr.trim();
 }
 
-describe('wallet-loyalty CLI', () => {
+// Child processes: a generous per-suite limit turns a hung process into a failure, not a stuck CI.
+describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
   const dir = tempDir();
   const dbFile = path.join(dir, 'wallet-loyalty.db');
   let seeded: { orgs: { orgId: string; cards: { ref: string; cardId: string }[]; keys: { deviceName: string; mode: string; key: string }[] }[] };
@@ -161,22 +162,31 @@ describe('wallet-loyalty CLI', () => {
       // A writer keeps changing the card (with the legacy live key) while the backup runs.
       let writes = 0;
       let stopWriting = false;
+      let writerDone = false;
       const writer = (async () => {
-        for (let i = 0; !stopWriting && i < 100_000; i++) {
-          const res = await patch(seededKeys[2]!.key, i % 2 === 0 ? 'memberNo' : null);
-          assert.equal(res.status, 200);
-          await res.arrayBuffer();
-          writes++;
+        try {
+          for (let i = 0; !stopWriting && i < 100_000; i++) {
+            const res = await patch(seededKeys[2]!.key, i % 2 === 0 ? 'memberNo' : null);
+            assert.equal(res.status, 200);
+            await res.arrayBuffer();
+            writes++;
+          }
+        } finally {
+          writerDone = true;
         }
       })();
-      while (writes < 20) await new Promise((resolve) => setImmediate(resolve));
+      const writesReach = async (n: number) => {
+        while (writes < n && !writerDone) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await writesReach(20);
       const writesAtStart = writes;
       const target = path.join(dir, 'copy', 'backup.db');
       const backup = await runCli(['backup', target, '--data', dir]);
       const writesAtEnd = writes;
-      while (writes < writesAtEnd + 20) await new Promise((resolve) => setImmediate(resolve));
+      await writesReach(writesAtEnd + 20);
       stopWriting = true;
       await writer;
+      assert.ok(writes >= writesAtEnd + 20, 'the server went on writing after the backup');
       assert.equal(backup.code, 0, backup.stderr);
       assert.match(backup.stdout, /backed up .* to .*backup\.db/);
       assert.ok(writesAtEnd > writesAtStart, 'the server kept writing while the backup ran');
@@ -211,7 +221,7 @@ describe('wallet-loyalty CLI', () => {
   });
 });
 
-describe('wallet-loyalty serve on an empty data folder', () => {
+describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -259,6 +259,41 @@ describe('order of checks (decisions §7): route → key → rate limit → scop
   }
 });
 
+describe('logs', () => {
+  it('write one JSON line per request with its request id, method, path, status and time', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('info', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      const ok = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+      const refused = await app.request('GET', '/api/v1/cards');
+      const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.equal(entries.length, 2);
+      assert.deepEqual(
+        entries.map((e) => [e.level, e.requestId, e.method, e.path, e.status, typeof e.ms, typeof e.time]),
+        [
+          ['info', ok.headers.get('x-request-id'), 'GET', '/api/v1/cards', 200, 'number', 'string'],
+          ['info', refused.headers.get('x-request-id'), 'GET', '/api/v1/cards', 401, 'number', 'string'],
+        ],
+      );
+      assert.ok(!lines.join('\n').includes(org.keys.live), 'keys never reach the log');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('stay quiet below LOG_LEVEL', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('warn', (line) => lines.push(line)) });
+    try {
+      await app.request('GET', '/api/v1/cards');
+      assert.deepEqual(lines, []);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('unexpected errors', () => {
   it('are logged with the request id and answered as an opaque 500', async () => {
     const lines: string[] = [];
