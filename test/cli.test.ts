@@ -246,7 +246,8 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
       await server.stop('SIGKILL');
     }
 
-    const again = new ServeProcess(['--data', dir, '--port', String(await freePort())]);
+    // Second start, as the bare command: serve is the default.
+    const again = new ServeProcess(['--data', dir, '--port', String(await freePort())], { defaultCommand: true });
     try {
       await again.listening();
       assert.deepEqual(await again.stop('SIGTERM'), { code: 0, signal: null });

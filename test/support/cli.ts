@@ -67,8 +67,9 @@ export class ServeProcess {
   stderr = '';
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[], options: { env?: Record<string, string>; script?: string } = {}) {
-    this.child = spawn(process.execPath, [options.script ?? BIN, 'serve', ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `defaultCommand` runs the bare `wallet-loyalty [options]`, which serves too. */
+  constructor(args: string[], options: { env?: Record<string, string>; script?: string; defaultCommand?: boolean } = {}) {
+    this.child = spawn(process.execPath, [options.script ?? BIN, ...(options.defaultCommand ? [] : ['serve']), ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
