@@ -32,8 +32,8 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
   let seeded: { orgs: { orgId: string; cards: { ref: string; cardId: string }[]; keys: { deviceName: string; mode: string; key: string }[] }[] };
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('--help prints the commands', async () => {
-    const res = await runCli(['--help']);
+  it('npx wallet-loyalty --help prints the commands (the package.json bin)', async () => {
+    const res = await runCli(['--help'], { npx: true });
     assert.equal(res.code, 0);
     for (const command of ['serve', 'seed <file.json>', 'key create', 'key list', 'key revoke', 'backup <file>']) assert.ok(res.stdout.includes(command), command);
   });

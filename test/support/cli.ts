@@ -35,10 +35,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one command to completion. `script` defaults to bin/wallet-loyalty.mjs. */
-export function runCli(args: string[], options: { env?: Record<string, string>; script?: string } = {}): Promise<CliResult> {
+/** Runs one command to completion: `node bin/wallet-loyalty.mjs …` (or `script`), or through `npx wallet-loyalty …`. */
+export function runCli(args: string[], options: { env?: Record<string, string>; script?: string; npx?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.script ?? BIN, ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = options.npx ? ['npx', ['--no-install', 'wallet-loyalty', ...args]] : [process.execPath, [options.script ?? BIN, ...args]];
+    const child = spawn(command, commandArgs, { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
