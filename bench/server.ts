@@ -15,6 +15,8 @@ import { applySeed, parseSeedFile } from '../src/seed/service';
 import { BENCH_SEED, type BenchMessage, type ServerMessage } from './protocol';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wl-bench-'));
+// However the process ends (stop, a failed start, the parent gone), the temp database goes.
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 // Limits far above what the bench sends: it measures the service, not the limiter's refusals.
 const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000', LOG_LEVEL: 'warn' });
 const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
@@ -34,7 +36,6 @@ function shutdown() {
   server.close();
   server.closeAllConnections();
   db.close();
-  rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 }
 
