@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/open';
@@ -78,18 +79,27 @@ function printDemo(demo: DemoCredentials, publicUrl: string) {
 }
 
 async function serve(config: Readonly<Config>) {
-  const server = await startServer(config);
-  process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);
-  if (server.demo) printDemo(server.demo, config.publicUrl);
+  const started = startServer(config).catch((err: NodeJS.ErrnoException) => {
+    if (err.syscall === 'listen') throw new UsageError(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message} (set --port / PORT or --host / HOST)`);
+    throw err;
+  });
+  // Handlers go in before anything is printed: a supervisor that reacts to the first line must
+  // not meet Node's default SIGTERM (an abrupt kill) in the moment before they exist.
   const shutdown = (signal: string) => {
     process.stdout.write(`${signal}: shutting down\n`);
-    server.stop().then(
-      () => process.exit(0),
-      (err: unknown) => fail(`shutdown failed: ${String(err)}`),
-    );
+    started
+      .then((server) => server.stop())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => fail(`shutdown failed: ${String(err)}`),
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+
+  const server = await started;
+  process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);
+  if (server.demo) printDemo(server.demo, config.publicUrl);
 }
 
 function seed(config: Readonly<Config>, file: string | undefined) {
@@ -145,16 +155,20 @@ function key(config: Readonly<Config>, positionals: string[], values: ReturnType
 
 async function backup(config: Readonly<Config>, target: string | undefined) {
   if (!target) throw new UsageError('backup needs a target file: wallet-loyalty backup <file>');
+  if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
+  const file = path.resolve(target);
+  if (file === config.dbFile) throw new UsageError('the backup target is the database itself');
+  mkdirSync(path.dirname(file), { recursive: true });
   // A plain connection (no migration): the online backup API copies a consistent snapshot
   // page by page while the server keeps writing.
   const db = new Database(config.dbFile, { fileMustExist: true });
   applyPragmas(db);
   try {
-    await db.backup(target);
+    await db.backup(file);
   } finally {
     db.close();
   }
-  process.stdout.write(`backed up ${config.dbFile} to ${target}\n`);
+  process.stdout.write(`backed up ${config.dbFile} to ${file}\n`);
 }
 
 export async function runCli(argv: string[]): Promise<void> {

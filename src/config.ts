@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { LogLevel } from './lib/log';
 
@@ -50,7 +51,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
   const name = (envName: string, flag?: string) => (flag && flags[flag] !== undefined ? `--${flag}` : envName);
 
   const port = integer(read('PORT', 'port') ?? '3000', name('PORT', 'port'), 0, 65535);
-  const host = read('HOST', 'host') ?? '127.0.0.1';
+  const host = hostName(read('HOST', 'host') ?? '127.0.0.1', name('HOST', 'host'));
   const dataDir = path.resolve(read('DATA_DIR', 'data') ?? './data');
   const publicUrl = url(read('PUBLIC_URL') ?? `http://localhost:${port}`, 'PUBLIC_URL');
   const installBaseUrl = url(read('INSTALL_BASE_URL') ?? publicUrl, 'INSTALL_BASE_URL');
@@ -96,16 +97,28 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
   return deepFreeze(config);
 }
 
+/** The bad value as one quoted line, so the error stays one line whatever the value holds. */
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
+}
+
 function integer(raw: string, name: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`Invalid setting ${name}: expected a whole number from ${min} to ${max}, got "${raw}"`);
+    throw new ConfigError(`Invalid setting ${name}: expected a whole number from ${min} to ${max}, got ${shown(raw)}`);
   }
   return Number(raw);
 }
 
+function hostName(raw: string, name: string): string {
+  if (isIP(raw) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(raw)) {
+    throw new ConfigError(`Invalid setting ${name}: expected an IP address or host name, got ${shown(raw)}`);
+  }
+  return raw;
+}
+
 function oneOf<T extends string>(raw: string, name: string, allowed: readonly T[]): T {
   const match = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
-  if (!match) throw new ConfigError(`Invalid setting ${name}: expected one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!match) throw new ConfigError(`Invalid setting ${name}: expected one of ${allowed.join(', ')}, got ${shown(raw)}`);
   return match;
 }
 
@@ -113,7 +126,7 @@ function boolean(raw: string, name: string): boolean {
   const value = raw.toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;
-  throw new ConfigError(`Invalid setting ${name}: expected true or false, got "${raw}"`);
+  throw new ConfigError(`Invalid setting ${name}: expected true or false, got ${shown(raw)}`);
 }
 
 function url(raw: string, name: string): string {
@@ -121,10 +134,10 @@ function url(raw: string, name: string): string {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got "${raw}"`);
+    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got ${shown(raw)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got "${raw}"`);
+    throw new ConfigError(`Invalid setting ${name}: expected an absolute http(s) URL, got ${shown(raw)}`);
   }
   return raw.replace(/\/+$/, '');
 }
@@ -132,7 +145,7 @@ function url(raw: string, name: string): string {
 function delays(raw: string, name: string): number[] {
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length !== 2 || parts.some((p) => !/^\d+$/.test(p))) {
-    throw new ConfigError(`Invalid setting ${name}: expected two waits in milliseconds like "10000,60000", got "${raw}"`);
+    throw new ConfigError(`Invalid setting ${name}: expected two waits in milliseconds like "10000,60000", got ${shown(raw)}`);
   }
   return parts.map(Number);
 }

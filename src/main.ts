@@ -27,17 +27,25 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake() };
   const deps: AppDeps = { db, clock, log, config, afterCommit };
 
+  // Listen first: if the port is taken, nothing is written — in particular no demo org whose
+  // credentials would never be shown (they are printed once, after a successful start).
+  const app = createApp(deps);
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.port, config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
   const demo = createDemoOrgIfEmpty(deps);
   const jobs = serverJobs(deps, { webhooks });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
-
-  const app = createApp(deps);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -5,9 +5,10 @@ import { migrations as defaultSteps, type MigrationStep } from './migrations';
 
 const BASE_VERSION = 1;
 
-// schema.sql sits at the project root in a checkout and beside the bundle in dist/.
+// schema.sql sits beside the bundle in dist/ and at the project root in a checkout (src/db/../../).
+// The bundle's own copy comes first: from dist/, ../../ already points outside the project.
 function readBaseSchema(): string {
-  const candidates = ['../../schema.sql', './schema.sql', '../schema.sql'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const candidates = ['./schema.sql', '../../schema.sql'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`schema.sql not found (looked in ${candidates.join(', ')})`);
   return readFileSync(found, 'utf8');

@@ -6,11 +6,17 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 const parseJson = bodyParser({
   enableTypes: ['json'],
+  // The same media types readJsonBody lets through: application/json and any */*+json.
+  extendTypes: { json: ['+json'] },
   jsonLimit: `${BODY_LIMIT_BYTES}b`,
   strict: true,
   onerror(err: Error & { status?: number; type?: string }) {
     if (err.status === 413 || err.type === 'entity.too.large') {
       throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `request bodies are limited to ${BODY_LIMIT_BYTES} bytes` });
+    }
+    if (err.status === 415) {
+      // An unknown Content-Encoding: the bytes cannot be read as JSON at all.
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the body as UTF-8 application/json (gzip, deflate or br encoding allowed)' });
     }
     throw new ApiError(400, 'INVALID_JSON', { detail: 'the request body is not a JSON object or array' });
   },

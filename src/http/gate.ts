@@ -44,9 +44,8 @@ export function authenticate(ctx: Context, deps: AppDeps, limiter: RateLimiter, 
   const key = raw ? authenticateKey(deps, raw) : null;
   if (!key) {
     limitAnonymous(ctx, deps, limiter);
-    throw new ApiError(401, raw ? 'INVALID_API_KEY' : 'MISSING_API_KEY', {
-      detail: raw ? 'the X-Api-Key header does not hold an active key' : 'send your key in the X-Api-Key header',
-    });
+    // decisions §5: the 401 message is the code itself, so `message === 'INVALID_API_KEY'` holds too.
+    throw new ApiError(401, raw ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
   }
   applyRateLimit(ctx, limiter, `key:${key.id}`, key.mode === 'live' ? deps.config.rateLimit.live : deps.config.rateLimit.test);
   if (!key.scopes.includes(scope)) {

@@ -87,7 +87,22 @@ function operation(def: RouteDef): Json {
 
 /** The OpenAPI 3.1 document, built from the same definitions that validate requests. */
 export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json {
-  const paths: Record<string, Json> = {};
+  const paths: Record<string, Json> = {
+    // The document describes itself too, so every /api route is in it.
+    '/api/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['Meta'],
+        summary: 'This OpenAPI 3.1 document',
+        description: 'Needs no key; limited per client address like other calls without a key.',
+        security: [],
+        responses: {
+          200: { description: 'The document', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+          429: { description: COMMON_ERRORS[429], headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      },
+    },
+  };
   for (const def of defs) {
     const path = openApiPath(def.path);
     paths[path] = { ...(paths[path] ?? {}), [def.method.toLowerCase()]: operation(def) };

@@ -16,6 +16,8 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
 function issueMessage(issue: v.BaseIssue<unknown>): string {
   // Valibot words an unknown key of a strict object as "Expected never"; say what it means.
   if (issue.type === 'strict_object' && issue.expected === 'never') return 'unknown field';
+  // …and a missing key as `Invalid key: Expected "name" but received undefined`.
+  if (issue.kind === 'schema' && (issue.type === 'object' || issue.type === 'strict_object') && issue.received === 'undefined') return 'required';
   return issue.message;
 }
 

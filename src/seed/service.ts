@@ -3,6 +3,7 @@ import { createCard, type CardDeps } from '../cards/service';
 import { createApiKey } from '../keys/service';
 import type { Mode } from '../keys/scopes';
 import { toIssues } from '../lib/validation';
+import { orgsRepo } from '../orgs/repo';
 import { createAdmin, createOrg } from '../orgs/service';
 import { SeedFile, type SeedFileInput } from './schema';
 
@@ -10,26 +11,54 @@ export interface SeedResult {
   orgs: { orgId: string; cards: { ref: string | null; cardId: string }[]; keys: { deviceName: string; mode: Mode; key: string }[] }[];
 }
 
+/** A seed file that cannot be applied; the message is one line naming the field. */
 export class SeedError extends Error {}
 
 /** Validates a parsed seed file; the error's one line names the first bad field. */
 export function parseSeedFile(input: unknown): SeedFileInput {
   const result = v.safeParse(SeedFile, input, { abortEarly: false });
-  if (result.success) return result.output;
-  const first = toIssues(result.issues)[0]!;
-  const more = result.issues.length > 1 ? ` (and ${result.issues.length - 1} more)` : '';
-  throw new SeedError(`${first.path || 'seed file'}: ${first.message}${more}`);
+  if (!result.success) {
+    const first = toIssues(result.issues)[0]!;
+    const more = result.issues.length > 1 ? ` (and ${result.issues.length - 1} more)` : '';
+    throw new SeedError(`${first.path || 'seed file'}: ${first.message}${more}`);
+  }
+  checkUnique(result.output);
+  return result.output;
+}
+
+/** Card refs are unique within an org (they name the cards in the output); admin emails in the file. */
+function checkUnique(file: SeedFileInput): void {
+  const emails = new Map<string, string>();
+  file.orgs.forEach((org, o) => {
+    const refs = new Set<string>();
+    org.cards.forEach((card, c) => {
+      if (card.ref === undefined) return;
+      if (refs.has(card.ref)) throw new SeedError(`orgs[${o}].cards[${c}].ref: "${card.ref}" is used twice in this org`);
+      refs.add(card.ref);
+    });
+    org.admins.forEach((admin, a) => {
+      const email = admin.email.toLowerCase();
+      const where = `orgs[${o}].admins[${a}].email`;
+      if (emails.has(email)) throw new SeedError(`${where}: ${admin.email} is already given at ${emails.get(email)}`);
+      emails.set(email, where);
+    });
+  });
 }
 
 /** Creates everything in the file in one transaction: all of it, or (on any error) nothing. */
 export function applySeed(deps: CardDeps, file: SeedFileInput): SeedResult {
   return deps.db.transaction(() => ({
-    orgs: file.orgs.map((orgSeed) => {
+    orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
-      for (const admin of orgSeed.admins) createAdmin(deps, { orgId: org.id, email: admin.email, password: admin.password });
+      orgSeed.admins.forEach((admin, a) => {
+        if (orgsRepo(deps.db).adminEmailTaken(admin.email.toLowerCase())) {
+          throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already a console login in this database`);
+        }
+        createAdmin(deps, { orgId: org.id, email: admin.email, password: admin.password });
+      });
       const cards = orgSeed.cards.map((config) => ({ ref: config.ref ?? null, cardId: createCard(deps, org.id, config).id }));
-      const keys = orgSeed.keys.map((k) => {
-        const created = createApiKey(deps, { orgId: org.id, deviceName: k.deviceName, mode: k.mode, scopes: k.scopes, legacy: k.legacy });
+      const keys = orgSeed.keys.map((k, i) => {
+        const created = createApiKey(deps, { orgId: org.id, deviceName: k.deviceName ?? `key-${i + 1}`, mode: k.mode, scopes: k.scopes, legacy: k.legacy });
         return { deviceName: created.deviceName, mode: created.mode, key: created.key };
       });
       return { orgId: org.id, cards, keys };

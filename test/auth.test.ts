@@ -1,0 +1,159 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createApiKey } from '../src/keys/service';
+import { revokeApiKey } from '../src/keys/admin';
+import { hashKey } from '../src/keys/key-format';
+import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+
+// Authentication (spec 5, decisions §5): X-Api-Key, key modes, revocation, scopes, last_used_at.
+
+describe('API keys', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  let revoked: string;
+  let wrongMode: string;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+    const key = createApiKey(app.deps, { orgId: org.orgId, deviceName: 'old till', mode: 'live' });
+    revokeApiKey(app.deps, key.id);
+    revoked = key.key;
+    // A real key with its mode segment flipped: well-formed, but no such key exists.
+    wrongMode = org.keys.live.replace('psk_live_', 'psk_test_');
+  });
+  after(() => app.close());
+
+  const unauthorized: { name: string; headers: Record<string, string>; message: string }[] = [
+    { name: 'no header', headers: {}, message: 'MISSING_API_KEY' },
+    { name: 'an empty header', headers: { 'X-Api-Key': '' }, message: 'MISSING_API_KEY' },
+    { name: 'only spaces', headers: { 'X-Api-Key': '   ' }, message: 'MISSING_API_KEY' },
+    { name: 'a malformed key', headers: { 'X-Api-Key': 'hello' }, message: 'INVALID_API_KEY' },
+    { name: 'a bearer token instead', headers: { 'X-Api-Key': 'Bearer abc' }, message: 'INVALID_API_KEY' },
+    { name: 'a well-formed unknown live key', headers: { 'X-Api-Key': `psk_live_${'A'.repeat(32)}` }, message: 'INVALID_API_KEY' },
+    { name: 'a well-formed unknown legacy key', headers: { 'X-Api-Key': `psk_${'a'.repeat(40)}` }, message: 'INVALID_API_KEY' },
+    { name: 'a key truncated by one character', headers: {}, message: 'INVALID_API_KEY' },
+    { name: 'a revoked key', headers: {}, message: 'INVALID_API_KEY' },
+    { name: 'a real key with another mode segment', headers: {}, message: 'INVALID_API_KEY' },
+    { name: 'the key in Authorization instead of X-Api-Key', headers: {}, message: 'MISSING_API_KEY' },
+  ];
+  const dynamicHeaders = (name: string): Record<string, string> => {
+    if (name === 'a key truncated by one character') return { 'X-Api-Key': org.keys.live.slice(0, -1) };
+    if (name === 'a revoked key') return { 'X-Api-Key': revoked };
+    if (name === 'a real key with another mode segment') return { 'X-Api-Key': wrongMode };
+    if (name === 'the key in Authorization instead of X-Api-Key') return { Authorization: `Bearer ${org.keys.live}` };
+    return {};
+  };
+  for (const c of unauthorized) {
+    it(`401 for ${c.name}, with the documented body`, async () => {
+      const res = await app.request('GET', '/api/v1/cards', { headers: { ...c.headers, ...dynamicHeaders(c.name) } });
+      assert.equal(res.status, 401);
+      assert.deepEqual(res.body, { statusCode: 401, error: 'Unauthorized', message: c.message });
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    });
+  }
+
+  const modes: { name: string; key: (o: StandardOrg) => string; cardsStatus: number; patchStatus: number }[] = [
+    { name: 'a live key (psk_live_…) reads and may change a card', key: (o) => o.keys.live, cardsStatus: 200, patchStatus: 200 },
+    { name: 'a test key (psk_test_…) reads but is refused the live-only change', key: (o) => o.keys.test, cardsStatus: 200, patchStatus: 400 },
+    { name: 'a legacy key (psk_<hex>) is a live key', key: (o) => o.keys.legacy, cardsStatus: 200, patchStatus: 200 },
+  ];
+  for (const c of modes) {
+    it(`mode: ${c.name}`, async () => {
+      const key = c.key(org);
+      const list = await app.request('GET', '/api/v1/cards', { key });
+      assert.equal(list.status, c.cardsStatus);
+      assert.equal(list.body.length, 4);
+      const patch = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, { key, body: { identifierQuestionKey: null } });
+      assert.equal(patch.status, c.patchStatus, patch.text);
+      if (c.patchStatus === 400) assert.match(patch.body.message, /^NOT_AVAILABLE_IN_TEST_MODE/);
+    });
+  }
+
+  it('the key formats are what decisions §5 names', () => {
+    assert.match(org.keys.live, /^psk_live_[0-9A-Za-z]{32}$/);
+    assert.match(org.keys.test, /^psk_test_[0-9A-Za-z]{32}$/);
+    assert.match(org.keys.legacy, /^psk_[0-9a-f]{40}$/);
+  });
+
+  it('stores only a SHA-256 of each key, never the raw key', () => {
+    const rows = app.db.prepare('SELECT * FROM api_keys WHERE org_id = ?').all(org.orgId) as Record<string, unknown>[];
+    const dump = JSON.stringify(rows);
+    for (const raw of Object.values(org.keys)) assert.ok(!dump.includes(raw), 'raw key stored');
+    for (const row of rows) assert.match(String(row.key_hash), /^[0-9a-f]{64}$/);
+  });
+
+  const scopeCases: { name: string; scopes: string[]; method: string; path: (o: StandardOrg) => string; body?: unknown; missing?: string }[] = [
+    { name: 'cards:read lists cards', scopes: ['cards:read'], method: 'GET', path: () => '/api/v1/cards' },
+    { name: 'no cards:read: 403', scopes: ['customers:read', 'cards:write'], method: 'GET', path: () => '/api/v1/cards', missing: 'cards:read' },
+    { name: 'cards:write changes a card', scopes: ['cards:write'], method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, body: { identifierQuestionKey: null } },
+    { name: 'no cards:write: 403', scopes: ['cards:read'], method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, body: { identifierQuestionKey: null }, missing: 'cards:write' },
+  ];
+  for (const c of scopeCases) {
+    it(`scopes: ${c.name}`, async () => {
+      const key = createApiKey(app.deps, { orgId: org.orgId, deviceName: `scoped ${c.name}`, scopes: c.scopes as never }).key;
+      const res = await app.request(c.method, c.path(org), { key, body: c.body });
+      if (c.missing) {
+        assert.equal(res.status, 403);
+        assert.deepEqual(res.body, { statusCode: 403, error: 'Forbidden', message: `Missing scope(s): ${c.missing}` });
+      } else {
+        assert.equal(res.status, 200, res.text);
+      }
+    });
+  }
+
+  it('a key made without scopes has all six', async () => {
+    const row = app.db.prepare("SELECT scopes FROM api_keys WHERE org_id = ? AND device_name = 'live'").get(org.orgId) as { scopes: string };
+    assert.deepEqual(JSON.parse(row.scopes).sort(), ['cards:read', 'cards:write', 'customers:read', 'customers:write', 'loyalty:write', 'webhooks:manage']);
+  });
+
+  it('a key never reaches another org: the same card id is 403 CARD_NOT_IN_ORG', async () => {
+    const other = seedStandardOrg(app, 'Elsewhere');
+    const res = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, { key: other.keys.live, body: { identifierQuestionKey: null } });
+    assert.equal(res.status, 403);
+    assert.match(res.body.message, /^CARD_NOT_IN_ORG/);
+  });
+});
+
+describe('last_used_at', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+  });
+  after(() => app.close());
+
+  const lastUsed = (raw: string): number | null => {
+    const row = app.db.prepare('SELECT last_used_at FROM api_keys WHERE key_hash = ?').get(hashKey(raw)) as { last_used_at: number | null } | undefined;
+    assert.ok(row, 'key row');
+    return row.last_used_at;
+  };
+
+  it('is set on first use, kept within a minute, refreshed after it — not written on every request', async () => {
+    const key = org.keys.live;
+    assert.equal(lastUsed(key), null);
+    const start = app.clock.now();
+
+    await app.request('GET', '/api/v1/cards', { key });
+    assert.equal(lastUsed(key), start);
+
+    const changesBefore = (app.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    for (let i = 0; i < 5; i++) {
+      app.clock.advance(10_000);
+      assert.equal((await app.request('GET', '/api/v1/cards', { key })).status, 200);
+    }
+    assert.equal(lastUsed(key), start, 'within a minute the stored time stays');
+    const changesAfter = (app.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    assert.equal(changesAfter, changesBefore, 'five authenticated reads wrote nothing');
+
+    app.clock.advance(10_000); // 60 s after the first use
+    await app.request('GET', '/api/v1/cards', { key });
+    assert.equal(lastUsed(key), start + 60_000);
+  });
+
+  it('is not touched by a refused request', async () => {
+    const key = org.keys.test;
+    await app.request('GET', '/api/v1/cards', { headers: { 'X-Api-Key': key.slice(0, -1) } });
+    assert.equal(lastUsed(key), null);
+  });
+});

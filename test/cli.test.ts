@@ -1,0 +1,291 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { latestVersion } from '../src/db/migrate';
+import { freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
+
+// The operator CLI, run as the real command in a child process (decisions §6).
+
+const EXAMPLE = path.join(ROOT, 'test', 'fixtures', 'seed-example.json');
+
+function countRows(dbFile: string, table: string): number {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** stderr is exactly one line (plus its newline). */
+function oneLine(stderr: string): string {
+  assert.match(stderr, /^[^\n]+\n$/, `expected one line on stderr, got ${JSON.stringify(stderr)}`);
+  return stderr.trim();
+}
+
+// Child processes: a generous per-suite limit turns a hung process into a failure, not a stuck CI.
+describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
+  const dir = tempDir();
+  const dbFile = path.join(dir, 'wallet-loyalty.db');
+  let seeded: { orgs: { orgId: string; cards: { ref: string; cardId: string }[]; keys: { deviceName: string; mode: string; key: string }[] }[] };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('npx wallet-loyalty --help prints the commands (the package.json bin)', async () => {
+    const res = await runCli(['--help'], { npx: true });
+    assert.equal(res.code, 0);
+    for (const command of ['serve', 'seed <file.json>', 'key create', 'key list', 'key revoke', 'backup <file>']) assert.ok(res.stdout.includes(command), command);
+  });
+
+  it('seed accepts the exact example of decisions §6 and prints the documented output', async () => {
+    const res = await runCli(['seed', EXAMPLE, '--data', dir]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr, '');
+    seeded = JSON.parse(res.stdout);
+    assert.deepEqual(Object.keys(seeded), ['orgs']);
+    const [org] = seeded.orgs;
+    assert.deepEqual(Object.keys(org!), ['orgId', 'cards', 'keys']);
+    assert.deepEqual(org!.cards.map((c) => [Object.keys(c), c.ref]), [[['ref', 'cardId'], 'coffee']]);
+    assert.deepEqual(org!.keys.map((k) => [Object.keys(k).join(','), k.deviceName, k.mode]), [
+      ['deviceName,mode,key', 'pos-1', 'test'],
+      ['deviceName,mode,key', 'reader', 'live'],
+      ['deviceName,mode,key', 'old-pos', 'live'],
+    ]);
+    assert.match(org!.keys[0]!.key, /^psk_test_/);
+    assert.match(org!.keys[2]!.key, /^psk_[0-9a-f]{40}$/);
+    assert.equal(countRows(dbFile, 'orgs'), 1);
+  });
+
+  const badSeeds: { name: string; file: () => string; field: RegExp }[] = [
+    { name: 'a bad field', file: () => JSON.stringify({ orgs: [{ name: 'X', cards: [{ name: 'C', passType: 'coupon' }] }] }), field: /^wallet-loyalty: orgs\[0\]\.cards\[0\]\.passType: / },
+    { name: 'an admin the database already has', file: () => readFileSync(EXAMPLE, 'utf8'), field: /^wallet-loyalty: orgs\[0\]\.admins\[0\]\.email: owner@example\.com is already/ },
+    { name: 'malformed JSON', file: () => '{ "orgs": [', field: /^wallet-loyalty: cannot read .*seed\.json: / },
+  ];
+  for (const c of badSeeds) {
+    it(`seed refuses ${c.name}: exit 1, one line naming it, nothing written`, async () => {
+      const file = path.join(dir, 'seed.json');
+      writeFileSync(file, c.file());
+      const orgsBefore = countRows(dbFile, 'orgs');
+      const res = await runCli(['seed', file, '--data', dir]);
+      assert.equal(res.code, 1);
+      assert.equal(res.stdout, '');
+      assert.match(oneLine(res.stderr), c.field);
+      assert.equal(countRows(dbFile, 'orgs'), orgsBefore);
+    });
+  }
+
+  it('seed with a bad file creates no database in an empty data folder', async () => {
+    const empty = tempDir();
+    const file = path.join(empty, 'seed.json');
+    writeFileSync(file, JSON.stringify({ orgs: [{ cards: [] }] }));
+    const res = await runCli(['seed', file, '--data', path.join(empty, 'data')]);
+    assert.equal(res.code, 1);
+    assert.match(oneLine(res.stderr), /orgs\[0\]\.name: required/);
+    assert.equal(existsSync(path.join(empty, 'data')), false);
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  let kept: { id: string; key: string };
+  let revoked: { id: string; key: string };
+  let readOnly: { id: string; key: string };
+  it('key create makes live, test and narrowed keys and shows each raw key once', async () => {
+    const orgId = seeded.orgs[0]!.orgId;
+    const create = async (...args: string[]) => {
+      const res = await runCli(['key', 'create', '--org', orgId, '--data', dir, ...args]);
+      assert.equal(res.code, 0, res.stderr);
+      return JSON.parse(res.stdout);
+    };
+    kept = await create('--name', 'till 2');
+    revoked = await create('--name', 'lost till', '--mode', 'test');
+    readOnly = await create('--name', 'dashboard', '--scopes', 'cards:read');
+    assert.match(kept.key, /^psk_live_/);
+    assert.match(revoked.key, /^psk_test_/);
+    assert.deepEqual((readOnly as unknown as { scopes: string[] }).scopes, ['cards:read']);
+  });
+
+  const badKeyCommands: { name: string; args: () => string[]; message: RegExp }[] = [
+    { name: 'an unknown org', args: () => ['key', 'create', '--org', 'org_nope', '--name', 'x'], message: /no org org_nope/ },
+    { name: 'no name', args: () => ['key', 'create', '--org', seeded.orgs[0]!.orgId], message: /--name/ },
+    { name: 'an unknown scope', args: () => ['key', 'create', '--org', seeded.orgs[0]!.orgId, '--name', 'x', '--scopes', 'cards:read,all'], message: /unknown scope\(s\): all/ },
+    { name: 'a bad mode', args: () => ['key', 'create', '--org', seeded.orgs[0]!.orgId, '--name', 'x', '--mode', 'sandbox'], message: /--mode/ },
+    { name: 'an unknown key id', args: () => ['key', 'revoke', 'key_nope'], message: /KEY_NOT_FOUND/ },
+    { name: 'an unknown action', args: () => ['key', 'rotate'], message: /create, list or revoke/ },
+  ];
+  for (const c of badKeyCommands) {
+    it(`key refuses ${c.name} with one line`, async () => {
+      const keysBefore = countRows(dbFile, 'api_keys');
+      const res = await runCli([...c.args(), '--data', dir]);
+      assert.equal(res.code, 1);
+      assert.match(oneLine(res.stderr), c.message);
+      assert.equal(countRows(dbFile, 'api_keys'), keysBefore);
+    });
+  }
+
+  it('key revoke revokes once; key list shows hints, never raw keys', async () => {
+    const res = await runCli(['key', 'revoke', revoked.id, '--data', dir]);
+    assert.equal(res.code, 0, res.stderr);
+    const again = await runCli(['key', 'revoke', revoked.id, '--data', dir]);
+    assert.equal(again.code, 1);
+    assert.match(oneLine(again.stderr), /KEY_ALREADY_REVOKED/);
+
+    const list = await runCli(['key', 'list', '--org', seeded.orgs[0]!.orgId, '--data', dir]);
+    assert.equal(list.code, 0, list.stderr);
+    const keys = JSON.parse(list.stdout) as { id: string; deviceName: string; mode: string; hint: string; revokedAt: string | null }[];
+    assert.deepEqual(keys.map((k) => k.deviceName), ['pos-1', 'reader', 'old-pos', 'till 2', 'lost till', 'dashboard']);
+    assert.notEqual(keys.find((k) => k.id === revoked.id)!.revokedAt, null);
+    assert.equal(keys.find((k) => k.id === kept.id)!.revokedAt, null);
+    for (const raw of [kept.key, revoked.key, readOnly.key, ...seeded.orgs[0]!.keys.map((k) => k.key)]) assert.ok(!list.stdout.includes(raw), 'a raw key in the listing');
+    assert.ok(keys.every((k) => k.hint.endsWith('…')));
+  });
+
+  it('serve uses the keys; backup copies the database while the server serves and writes; SIGTERM stops it cleanly', async () => {
+    const port = await freePort();
+    const server = new ServeProcess(['--data', dir, '--port', String(port)], { env: { RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000' } });
+    try {
+      const base = await server.listening();
+      assert.doesNotMatch(server.stdout, /First start/, 'an existing database gets no demo org');
+      const get = (key: string) => fetch(`${base}/api/v1/cards`, { headers: { 'X-Api-Key': key } });
+      const seededKeys = seeded.orgs[0]!.keys;
+      assert.equal((await get(seededKeys[0]!.key)).status, 200, 'seeded test key');
+      assert.equal((await get(seededKeys[1]!.key)).status, 403, 'seeded key narrowed to customers:read');
+      assert.equal((await get(kept.key)).status, 200, 'key made by key create');
+      assert.equal((await get(readOnly.key)).status, 200, 'key narrowed to cards:read reads …');
+      const cardId = seeded.orgs[0]!.cards[0]!.cardId;
+      const patch = (key: string, identifierQuestionKey: string | null) =>
+        fetch(`${base}/api/v1/cards/${cardId}`, { method: 'PATCH', headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ identifierQuestionKey }) });
+      assert.equal((await patch(readOnly.key, null)).status, 403, '… but may not write');
+      const refused = await get(revoked.key);
+      assert.equal(refused.status, 401, 'the revoked key is refused');
+      assert.deepEqual(await refused.json(), { statusCode: 401, error: 'Unauthorized', message: 'INVALID_API_KEY' });
+
+      // A writer keeps changing the card (with the legacy live key) while the backup runs.
+      let writes = 0;
+      let stopWriting = false;
+      let writerDone = false;
+      const writer = (async () => {
+        try {
+          for (let i = 0; !stopWriting && i < 100_000; i++) {
+            const res = await patch(seededKeys[2]!.key, i % 2 === 0 ? 'memberNo' : null);
+            assert.equal(res.status, 200);
+            await res.arrayBuffer();
+            writes++;
+          }
+        } finally {
+          writerDone = true;
+        }
+      })();
+      const writesReach = async (n: number) => {
+        while (writes < n && !writerDone) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await writesReach(20);
+      const writesAtStart = writes;
+      const target = path.join(dir, 'copy', 'backup.db');
+      const backup = await runCli(['backup', target, '--data', dir]);
+      const writesAtEnd = writes;
+      await writesReach(writesAtEnd + 20);
+      stopWriting = true;
+      await writer;
+      assert.ok(writes >= writesAtEnd + 20, 'the server went on writing after the backup');
+      assert.equal(backup.code, 0, backup.stderr);
+      assert.match(backup.stdout, /backed up .* to .*backup\.db/);
+      assert.ok(writesAtEnd > writesAtStart, 'the server kept writing while the backup ran');
+
+      const copy = new Database(target, { readonly: true, fileMustExist: true });
+      try {
+        assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+        assert.equal(copy.pragma('user_version', { simple: true }), latestVersion());
+        assert.deepEqual(copy.prepare('SELECT id, name FROM orgs').all(), [{ id: seeded.orgs[0]!.orgId, name: 'Demo Coffee' }]);
+        const card = copy.prepare('SELECT questions FROM cards WHERE id = ?').get(cardId) as { questions: string };
+        assert.equal(JSON.parse(card.questions).length, 2);
+        assert.equal((copy.prepare('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n, 6);
+      } finally {
+        copy.close();
+      }
+
+      const stopped = await server.stop('SIGTERM');
+      assert.deepEqual(stopped, { code: 0, signal: null });
+      assert.match(server.stdout, /SIGTERM: shutting down/);
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  });
+
+  it('backup refuses a data folder without a database, in one line', async () => {
+    const empty = tempDir();
+    const res = await runCli(['backup', path.join(empty, 'b.db'), '--data', path.join(empty, 'none')]);
+    assert.equal(res.code, 1);
+    oneLine(res.stderr);
+    assert.deepEqual(readdirSync(empty), []);
+    rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates the demo org, prints its credentials and a curl that works, once; SIGTERM exits 0', async () => {
+    const port = await freePort();
+    const server = new ServeProcess(['--data', dir, '--port', String(port)]);
+    try {
+      const [, url, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (psk_test_\w+)'/);
+      assert.equal(url, `http://localhost:${port}/api/v1/cards`);
+      assert.match(server.stdout, /^ {2}org +org_\w+$/m);
+      assert.match(server.stdout, /^ {2}test API key +psk_test_\w+$/m);
+      assert.match(server.stdout, /^ {2}console login +\S+@\S+ \/ \S+$/m);
+
+      // Run the printed request exactly as curl would.
+      const res = await fetch(url!, { headers: { 'X-Api-Key': key! } });
+      assert.equal(res.status, 200);
+      const cards = (await res.json()) as { passType: string }[];
+      assert.deepEqual(cards.map((c) => c.passType), ['stamp_card', 'point_card']);
+
+      assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+    } finally {
+      await server.stop('SIGKILL');
+    }
+
+    // Second start, as the bare command: serve is the default.
+    const again = new ServeProcess(['--data', dir, '--port', String(await freePort())], { defaultCommand: true });
+    try {
+      await again.listening();
+      assert.deepEqual(await again.stop('SIGTERM'), { code: 0, signal: null });
+      assert.doesNotMatch(again.stdout, /First start|psk_test_|console login/, 'credentials are printed only once');
+    } finally {
+      await again.stop('SIGKILL');
+    }
+  });
+
+  const refusals: { name: string; args: string[]; env?: Record<string, string>; names: RegExp }[] = [
+    { name: 'a bad setting in the environment', args: [], env: { RATE_LIMIT_LIVE: 'lots' }, names: /Invalid setting RATE_LIMIT_LIVE: / },
+    { name: 'a bad flag value', args: ['--port', 'http'], names: /Invalid setting --port: / },
+    { name: 'an unknown command', args: ['launch'], names: /unknown command "launch"/ },
+  ];
+  for (const c of refusals) {
+    it(`refuses ${c.name} with one line and exit 1, writing nothing`, async () => {
+      const empty = tempDir();
+      const res = await runCli([...c.args, '--data', path.join(empty, 'data')], { env: c.env });
+      assert.equal(res.code, 1);
+      assert.match(oneLine(res.stderr), c.names);
+      assert.equal(existsSync(path.join(empty, 'data')), false);
+      rmSync(empty, { recursive: true, force: true });
+    });
+  }
+
+  it('refuses a port in use with one line, and creates no demo org it could not show', async () => {
+    const empty = tempDir();
+    const holder = new ServeProcess(['--data', path.join(empty, 'first'), '--port', String(await freePort())]);
+    try {
+      const base = await holder.listening();
+      const port = new URL(base).port;
+      const res = await runCli(['serve', '--data', path.join(empty, 'second'), '--port', port]);
+      assert.equal(res.code, 1);
+      assert.match(oneLine(res.stderr), new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
+      assert.equal(countRows(path.join(empty, 'second', 'wallet-loyalty.db'), 'orgs'), 0);
+    } finally {
+      await holder.stop('SIGKILL');
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,326 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { revokeApiKey } from '../src/keys/admin';
+import { createApiKey } from '../src/keys/service';
+import { createLogger } from '../src/lib/log';
+import { seedStandardOrg, startTestApp, type RequestOptions, type StandardOrg, type TestApp, type TestResponse } from './support/app';
+
+// Error shapes (decisions §5) and the order of checks (decisions §7), over the wire.
+
+const BODY_LIMIT = 64 * 1024;
+
+/** Every error body: statusCode (= the HTTP status), error, message; never a stack trace. */
+function assertErrorShape(res: TestResponse): void {
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(typeof res.body, 'object', res.text);
+  assert.equal(res.body.statusCode, res.status);
+  assert.equal(typeof res.body.error, 'string');
+  assert.equal(typeof res.body.message, 'string');
+  assertNoStack(res.text);
+}
+
+function assertNoStack(text: string): void {
+  assert.doesNotMatch(text, /\n\s+at |\bat .*\.(ts|js|mjs):\d+|node_modules|stack/i, 'a stack trace reached the client');
+}
+
+/** A JSON body of exactly `size` bytes: {"identifierQuestionKey":null,"pad":"xxxx…"}. */
+function jsonOfSize(size: number): string {
+  const frame = '{"identifierQuestionKey":null,"pad":""}';
+  return frame.replace('""', `"${'x'.repeat(size - frame.length)}"`);
+}
+
+describe('error shapes', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+  });
+  after(() => app.close());
+
+  const json = { 'Content-Type': 'application/json' };
+  const cases: { name: string; method: string; path: (o: StandardOrg) => string; options: (o: StandardOrg) => RequestOptions; status: number; error: string; message: RegExp; check?: (res: TestResponse) => void }[] = [
+    {
+      name: 'VALIDATION_FAILED lists every issue with its path',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, body: { identifierQuestionKey: 7, name: 'x' } }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^VALIDATION_FAILED: identifierQuestionKey, name$/,
+      check: (res) => {
+        assert.deepEqual(Object.keys(res.body), ['statusCode', 'error', 'message', 'issues']);
+        assert.deepEqual(res.body.issues.map((i: { path: string }) => i.path), ['identifierQuestionKey', 'name']);
+        assert.equal(res.body.issues[1].message, 'unknown field');
+        for (const issue of res.body.issues) assert.equal(typeof issue.message, 'string');
+      },
+    },
+    {
+      name: 'VALIDATION_FAILED for a missing field says it is required',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, body: {} }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^VALIDATION_FAILED: identifierQuestionKey$/,
+      check: (res) => assert.deepEqual(res.body.issues, [{ path: 'identifierQuestionKey', message: 'required' }]),
+    },
+    {
+      name: 'VALIDATION_FAILED for a JSON array where an object belongs',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, body: [] }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^VALIDATION_FAILED: \(body\)$/,
+      check: (res) => assert.deepEqual(res.body.issues, [{ path: '', message: 'must be a JSON object' }]),
+    },
+    {
+      name: 'VALIDATION_FAILED for a path parameter',
+      method: 'PATCH',
+      path: () => `/api/v1/cards/${'c'.repeat(101)}`,
+      options: (o) => ({ key: o.keys.live, body: { identifierQuestionKey: null } }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^VALIDATION_FAILED: cardId$/,
+    },
+    {
+      name: 'INVALID_JSON for malformed JSON',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey": nul', headers: json }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^INVALID_JSON/,
+    },
+    {
+      name: 'INVALID_JSON for a bare JSON scalar',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: 'null', headers: json }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^INVALID_JSON/,
+    },
+    {
+      name: '413 PAYLOAD_TOO_LARGE one byte over 64 KiB',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: jsonOfSize(BODY_LIMIT + 1), headers: json }),
+      status: 413,
+      error: 'Payload Too Large',
+      message: /^PAYLOAD_TOO_LARGE/,
+    },
+    {
+      name: 'exactly 64 KiB is read (and then judged on its fields)',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: jsonOfSize(BODY_LIMIT), headers: json }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^VALIDATION_FAILED: pad$/,
+    },
+    {
+      name: '415 UNSUPPORTED_MEDIA_TYPE for text/plain',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey":null}', headers: { 'Content-Type': 'text/plain' } }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE/,
+    },
+    {
+      name: '415 UNSUPPORTED_MEDIA_TYPE for a form',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: 'identifierQuestionKey=', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE/,
+    },
+    {
+      name: '415 UNSUPPORTED_MEDIA_TYPE for a body without a content type',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey":null}' }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE/,
+    },
+    {
+      name: '415 UNSUPPORTED_MEDIA_TYPE for an unknown Content-Encoding',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey":null}', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'compress' } }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE/,
+    },
+    {
+      name: '404 ROUTE_NOT_FOUND for an unknown path',
+      method: 'GET',
+      path: () => '/api/v1/nothing-here',
+      options: (o) => ({ key: o.keys.live }),
+      status: 404,
+      error: 'Not Found',
+      message: /^ROUTE_NOT_FOUND/,
+    },
+    {
+      name: '404 ROUTE_NOT_FOUND for /api itself',
+      method: 'GET',
+      path: () => '/api',
+      options: () => ({}),
+      status: 404,
+      error: 'Not Found',
+      message: /^ROUTE_NOT_FOUND/,
+    },
+    {
+      name: '405 METHOD_NOT_ALLOWED with Allow for a known path',
+      method: 'DELETE',
+      path: () => '/api/v1/cards',
+      options: (o) => ({ key: o.keys.live }),
+      status: 405,
+      error: 'Method Not Allowed',
+      message: /^METHOD_NOT_ALLOWED/,
+      check: (res) => assert.equal(res.headers.get('allow'), 'GET'),
+    },
+    {
+      name: '405 METHOD_NOT_ALLOWED for GET on a PATCH-only path',
+      method: 'GET',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live }),
+      status: 405,
+      error: 'Method Not Allowed',
+      message: /^METHOD_NOT_ALLOWED/,
+      check: (res) => assert.equal(res.headers.get('allow'), 'PATCH'),
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const res = await app.request(c.method, c.path(org), c.options(org));
+      assert.equal(res.status, c.status, res.text);
+      assertErrorShape(res);
+      assert.equal(res.body.error, c.error);
+      assert.match(res.body.message, c.message);
+      c.check?.(res);
+    });
+  }
+
+  it('a JSON body under a +json media type is read as JSON', async () => {
+    const res = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, {
+      key: org.keys.live,
+      rawBody: '{"identifierQuestionKey":"memberNo"}',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.questions.find((q: { key: string }) => q.key === 'memberNo').isIdentifier, true);
+  });
+
+  it('a response carries X-Request-Id', async () => {
+    const res = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+    assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9A-Za-z]{16}$/);
+  });
+});
+
+describe('order of checks (decisions §7): route → key → rate limit → scope → body → the operation', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  let revoked: string;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+    const key = createApiKey(app.deps, { orgId: org.orgId, deviceName: 'gone' });
+    revokeApiKey(app.deps, key.id);
+    revoked = key.key;
+  });
+  after(() => app.close());
+
+  const badJson = { rawBody: '{oops', headers: { 'Content-Type': 'application/json' } };
+  const cases: { name: string; method: string; path: (o: StandardOrg) => string; options: (o: StandardOrg) => RequestOptions; status: number; message: RegExp }[] = [
+    { name: 'unknown route without a key: 404, not 401', method: 'GET', path: () => '/api/v2/cards', options: () => ({}), status: 404, message: /^ROUTE_NOT_FOUND/ },
+    { name: 'unknown route with a bad key: 404', method: 'POST', path: () => '/api/v1/nope', options: () => ({ headers: { 'X-Api-Key': 'junk' } }), status: 404, message: /^ROUTE_NOT_FOUND/ },
+    { name: 'unknown route with a revoked key: 404', method: 'GET', path: () => '/api/v1/nope', options: () => ({ key: revoked }), status: 404, message: /^ROUTE_NOT_FOUND/ },
+    { name: 'wrong method without a key: 405, not 401', method: 'POST', path: () => '/api/v1/cards', options: () => ({}), status: 405, message: /^METHOD_NOT_ALLOWED/ },
+    { name: 'no key and a malformed body: 401, not 400', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: () => ({ ...badJson }), status: 401, message: /^MISSING_API_KEY$/ },
+    { name: 'revoked key, missing scope and a bad body: 401', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: () => ({ key: revoked, ...badJson }), status: 401, message: /^INVALID_API_KEY$/ },
+    { name: 'missing scope and a malformed body: 403, not 400', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.reader, ...badJson }), status: 403, message: /^Missing scope\(s\): cards:write$/ },
+    { name: 'missing scope on an unknown card: 403 scope, not 404', method: 'PATCH', path: () => '/api/v1/cards/card_nope', options: (o) => ({ key: o.keys.reader, body: { identifierQuestionKey: null } }), status: 403, message: /^Missing scope/ },
+    { name: 'malformed body on an unknown card: 400, not 404', method: 'PATCH', path: () => '/api/v1/cards/card_nope', options: (o) => ({ key: o.keys.live, ...badJson }), status: 400, message: /^INVALID_JSON/ },
+    { name: 'wrong media type with a test key: 415 before the live-only rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }), status: 415, message: /^UNSUPPORTED_MEDIA_TYPE/ },
+    { name: 'invalid body with a test key: 400 VALIDATION_FAILED before NOT_AVAILABLE_IN_TEST_MODE', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: 3 } }), status: 400, message: /^VALIDATION_FAILED/ },
+    { name: 'valid body with a test key: the operation’s own rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: null } }), status: 400, message: /^NOT_AVAILABLE_IN_TEST_MODE/ },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const res = await app.request(c.method, c.path(org), c.options(org));
+      assert.equal(res.status, c.status, res.text);
+      assertErrorShape(res);
+      assert.match(res.body.message, c.message);
+    });
+  }
+});
+
+describe('logs', () => {
+  it('write one JSON line per request with its request id, method, path, status and time', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('info', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      const ok = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+      const refused = await app.request('GET', '/api/v1/cards');
+      const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.equal(entries.length, 2);
+      assert.deepEqual(
+        entries.map((e) => [e.level, e.requestId, e.method, e.path, e.status, typeof e.ms, typeof e.time]),
+        [
+          ['info', ok.headers.get('x-request-id'), 'GET', '/api/v1/cards', 200, 'number', 'string'],
+          ['info', refused.headers.get('x-request-id'), 'GET', '/api/v1/cards', 401, 'number', 'string'],
+        ],
+      );
+      assert.ok(!lines.join('\n').includes(org.keys.live), 'keys never reach the log');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('stay quiet below LOG_LEVEL', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('warn', (line) => lines.push(line)) });
+    try {
+      await app.request('GET', '/api/v1/cards');
+      assert.deepEqual(lines, []);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('unexpected errors', () => {
+  it('are logged with the request id and answered as an opaque 500', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('error', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      app.db.exec('DROP TABLE cards'); // the next query fails in a way no route expects
+      const res = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+
+      assert.equal(res.status, 500);
+      assertErrorShape(res);
+      const requestId = res.headers.get('x-request-id');
+      assert.ok(requestId);
+      assert.deepEqual(Object.keys(res.body), ['statusCode', 'error', 'message', 'requestId']);
+      assert.equal(res.body.error, 'Internal Server Error');
+      assert.equal(res.body.requestId, requestId);
+      assert.match(res.body.message, new RegExp(`^INTERNAL_ERROR: .*${requestId}`));
+      assert.doesNotMatch(res.text, /cards|sqlite|no such table/i, 'the cause stays on the server');
+
+      const logged = lines.map((l) => JSON.parse(l)).find((entry) => entry.msg === 'unhandled error');
+      assert.ok(logged, 'the error was logged');
+      assert.equal(logged.requestId, requestId);
+      assert.match(logged.err.message, /no such table: cards/);
+      assert.match(logged.err.stack, /\n\s+at /, 'the stack goes to the log');
+    } finally {
+      await app.close();
+    }
+  });
+});

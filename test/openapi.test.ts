@@ -1,0 +1,136 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type Router from '@koa/router';
+import { createApp } from '../src/http/app';
+import { openApiPath } from '../src/http/openapi';
+import { apiRoutes } from '../src/http/routes';
+import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+
+// GET /api/openapi.json: a valid OpenAPI 3.1 document, generated from the route definitions,
+// covering every registered /api route with its request and response schemas.
+
+type Json = Record<string, any>;
+
+describe('OpenAPI document', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  let doc: Json;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+    const res = await app.request('GET', '/api/openapi.json');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    doc = res.body;
+  });
+  after(() => app.close());
+
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    assert.deepEqual(result, { valid: true });
+    assert.equal(validator.version, '3.1');
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.servers[0].url, app.config.publicUrl);
+    assert.deepEqual(doc.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  });
+
+  it('documents every route the app registers under /api', () => {
+    // Walk the routers actually mounted on the Koa app, not a list kept beside it.
+    const koa = createApp(app.deps);
+    const routers = koa.middleware.map((mw) => (mw as unknown as { router?: Router }).router).filter((r): r is Router => r !== undefined);
+    assert.ok(routers.length > 0, 'found the mounted routers');
+    const registered = routers.flatMap((router) =>
+      router.stack
+        .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api'))
+        .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => ({ method: m.toLowerCase(), path: openApiPath((layer.path as string).replace(/^\/api/, '')) }))),
+    );
+    assert.ok(registered.length >= apiRoutes().length + 1, 'the definitions and the document route are all mounted');
+    const missing = registered.filter((r) => !doc.paths[r.path]?.[r.method]).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    assert.deepEqual(missing, [], 'registered /api routes missing from the OpenAPI document');
+
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as Json).map((m) => `${m} ${p}`));
+    const extra = documented.filter((d) => !registered.some((r) => `${r.method} ${r.path}` === d));
+    assert.deepEqual(extra, [], 'documented operations that no route serves');
+  });
+
+  it('gives each operation its scope, parameters, request schema and response schemas', () => {
+    const operationIds = new Set<string>();
+    for (const def of apiRoutes()) {
+      const path = openApiPath(def.path);
+      const op = doc.paths[path]?.[def.method.toLowerCase()];
+      const name = `${def.method} ${path}`;
+      assert.ok(op, name);
+      assert.ok(!operationIds.has(op.operationId), `${name}: operationId unique`);
+      operationIds.add(op.operationId);
+      assert.equal(op['x-required-scope'], def.scope, `${name}: scope`);
+      assert.deepEqual(op.security, [{ ApiKey: [] }], `${name}: needs the key`);
+
+      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = op.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      assert.deepEqual(declared, pathParams, `${name}: path parameters`);
+      for (const p of op.parameters) assert.ok(p.schema && typeof p.schema === 'object', `${name}: parameter ${p.name} has a schema`);
+
+      if (def.body) {
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        assert.equal(schema?.type, 'object', `${name}: request body schema`);
+        assert.equal(schema.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
+      } else {
+        assert.equal(op.requestBody, undefined, `${name}: no request body`);
+      }
+
+      const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      assert.ok(success.length > 0, `${name}: a success response`);
+      for (const s of success) assert.ok(op.responses[s].content?.['application/json']?.schema, `${name}: ${s} has a schema`);
+      for (const s of ['400', '401', '403', '429']) {
+        assert.equal(op.responses[s]?.content?.['application/json']?.schema?.$ref, '#/components/schemas/Error', `${name}: ${s} documented`);
+      }
+      for (const [s, response] of Object.entries(op.responses as Record<string, Json>)) {
+        assert.ok(response.headers?.['X-RateLimit-Limit'] && response.headers?.['X-RateLimit-Remaining'], `${name}: ${s} documents the rate-limit headers`);
+      }
+    }
+  });
+
+  it('describes the bodies the server really sends', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'doc', components: doc.components } as Json);
+    const check = (schema: Json, body: unknown, what: string) => {
+      const validate = ajv.compile(withoutDialect(schema));
+      assert.ok(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`);
+    };
+    const responseSchema = (method: string, path: string, status: number) => doc.paths[path][method].responses[status].content['application/json'].schema;
+    const errorSchema = doc.components.schemas.Error;
+
+    const list = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+    assert.equal(list.status, 200);
+    check(responseSchema('get', '/api/v1/cards', 200), list.body, 'GET /v1/cards 200');
+
+    const patchPath = '/api/v1/cards/{cardId}';
+    const body = { identifierQuestionKey: 'memberNo' };
+    check(doc.paths[patchPath].patch.requestBody.content['application/json'].schema, body, 'PATCH body');
+    const patched = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, { key: org.keys.live, body });
+    assert.equal(patched.status, 200);
+    check(responseSchema('patch', patchPath, 200), patched.body, 'PATCH /v1/cards/{cardId} 200');
+
+    const refusals = [
+      await app.request('GET', '/api/v1/cards'),
+      await app.request('GET', '/api/v1/cards', { key: org.keys.reader }),
+      await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, { key: org.keys.live, body: { nope: 1 } }),
+      await app.request('PATCH', '/api/v1/cards/card_nope', { key: org.keys.live, body: { identifierQuestionKey: null } }),
+    ];
+    assert.deepEqual(refusals.map((r) => r.status), [401, 403, 400, 404]);
+    for (const r of refusals) check(errorSchema, r.body, `error ${r.status}`);
+
+    // And the request schema refuses what the server refuses.
+    const validateBody = ajv.compile(withoutDialect(doc.paths[patchPath].patch.requestBody.content['application/json'].schema));
+    assert.equal(validateBody({ nope: 1 }), false);
+    assert.equal(validateBody({ identifierQuestionKey: 5 }), false);
+  });
+});
+
+/** Nested schemas carry their own $schema; Ajv accepts it only at a root it compiles. */
+function withoutDialect(schema: Json): Json {
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === '$schema' ? undefined : value)).replaceAll('"#/components/', '"doc#/components/'));
+}

@@ -1,0 +1,131 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { verifyPassword } from '../src/lib/password';
+import { applySeed, parseSeedFile, SeedError } from '../src/seed/service';
+import { startTestApp, type TestApp } from './support/app';
+
+// The seed file of decisions §6: the exact example is accepted and answered in the documented
+// shape with working keys; every kind of bad file is one line naming the field, and writes nothing.
+
+/** The example of decisions §6, byte for byte. */
+const EXAMPLE_SEED_TEXT = readFileSync(new URL('./fixtures/seed-example.json', import.meta.url), 'utf8');
+const example = () => JSON.parse(EXAMPLE_SEED_TEXT) as any;
+
+describe('seed', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  const counts = () =>
+    Object.fromEntries(['orgs', 'admins', 'cards', 'api_keys'].map((t) => [t, (app.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+
+  it('applies the example of decisions §6 and answers exactly the documented shape', async () => {
+    const result = applySeed(app.deps, parseSeedFile(example()));
+
+    assert.equal(result.orgs.length, 1);
+    const [org] = result.orgs;
+    assert.deepEqual(Object.keys(result), ['orgs']);
+    assert.deepEqual(Object.keys(org!), ['orgId', 'cards', 'keys']);
+    assert.match(org!.orgId, /^org_[0-9A-Za-z]{20}$/);
+    assert.equal(org!.cards.length, 1);
+    assert.deepEqual(Object.keys(org!.cards[0]!), ['ref', 'cardId']);
+    assert.equal(org!.cards[0]!.ref, 'coffee');
+    assert.match(org!.cards[0]!.cardId, /^card_[0-9A-Za-z]{20}$/);
+    assert.deepEqual(org!.keys.map((k) => Object.keys(k)), [['deviceName', 'mode', 'key'], ['deviceName', 'mode', 'key'], ['deviceName', 'mode', 'key']]);
+    assert.deepEqual(org!.keys.map((k) => [k.deviceName, k.mode]), [['pos-1', 'test'], ['reader', 'live'], ['old-pos', 'live']]);
+    const [test, reader, legacy] = org!.keys.map((k) => k.key);
+    assert.match(test!, /^psk_test_[0-9A-Za-z]{32}$/);
+    assert.match(reader!, /^psk_live_[0-9A-Za-z]{32}$/);
+    assert.match(legacy!, /^psk_[0-9a-f]{40}$/);
+
+    // The keys work, with their modes and scopes.
+    const cards = await app.request('GET', '/api/v1/cards', { key: test });
+    assert.equal(cards.status, 200);
+    assert.deepEqual(cards.body, [
+      {
+        cardId: org!.cards[0]!.cardId,
+        name: 'Coffee stamps',
+        passType: 'stamp_card',
+        dataCollectionEnabled: true,
+        questions: [
+          { key: 'memberNo', label: 'Member number', type: 'number', required: true, isIdentifier: false },
+          { key: 'size', label: 'Cup size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'S', label: 'Small' }] },
+        ],
+        reward: { name: 'Free coffee', cost: 10 },
+        levels: [{ name: 'Bronze', minPoints: 0 }, { name: 'Gold', minPoints: 500 }],
+        accrual: { spend: { currency: 'EUR', rate: 0.2 }, items: { latte: 1 } },
+        earningLimits: { waitSeconds: 0, maxPerAward: 5, period: 'day', maxPerPeriod: 20 },
+      },
+    ]);
+    const readerRes = await app.request('GET', '/api/v1/cards', { key: reader });
+    assert.deepEqual(readerRes.body, { statusCode: 403, error: 'Forbidden', message: 'Missing scope(s): cards:read' });
+    const legacyRes = await app.request('PATCH', `/api/v1/cards/${org!.cards[0]!.cardId}`, { key: legacy, body: { identifierQuestionKey: 'memberNo' } });
+    assert.equal(legacyRes.status, 200, 'the legacy key is live and has every scope');
+
+    const admin = app.db.prepare('SELECT org_id, password_hash FROM admins WHERE email = ?').get('owner@example.com') as { org_id: string; password_hash: string };
+    assert.equal(admin.org_id, org!.orgId);
+    assert.ok(verifyPassword('…', admin.password_hash), 'the admin can log in with the given password');
+    assert.ok(!admin.password_hash.includes('…'));
+  });
+
+  it('needs only the names and passType', () => {
+    const result = applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'Bare', cards: [{ name: 'Plain', passType: 'point_card' }], keys: [{}] }] }));
+    assert.deepEqual(result.orgs[0]!.cards.map((c) => c.ref), [null]);
+    assert.deepEqual(result.orgs[0]!.keys.map((k) => [k.deviceName, k.mode]), [['key-1', 'live']]);
+  });
+
+  const bad: { name: string; file: (f: any) => unknown; field: string }[] = [
+    { name: 'not an object', file: () => 'orgs', field: 'seed file' },
+    { name: 'a list instead of the object', file: (f) => f.orgs, field: 'orgs' },
+    { name: 'no orgs', file: () => ({}), field: 'orgs' },
+    { name: 'an empty org list', file: () => ({ orgs: [] }), field: 'orgs' },
+    { name: 'an unknown top-level field', file: (f) => ({ ...f, users: [] }), field: 'users' },
+    { name: 'an org without a name', file: (f) => (delete f.orgs[0].name, f), field: 'orgs[0].name' },
+    { name: 'a blank org name', file: (f) => ((f.orgs[0].name = '  '), f), field: 'orgs[0].name' },
+    { name: 'a card without passType', file: (f) => (delete f.orgs[0].cards[0].passType, f), field: 'orgs[0].cards[0].passType' },
+    { name: 'an unknown passType', file: (f) => ((f.orgs[0].cards[0].passType = 'coupon'), f), field: 'orgs[0].cards[0].passType' },
+    { name: 'an unknown card field', file: (f) => ((f.orgs[0].cards[0].colour = 'red'), f), field: 'orgs[0].cards[0].colour' },
+    { name: 'a fractional reward on a stamp card', file: (f) => ((f.orgs[0].cards[0].reward.cost = 2.5), f), field: 'orgs[0].cards[0].reward.cost' },
+    { name: 'a negative reward', file: (f) => ((f.orgs[0].cards[0].reward.cost = -1), f), field: 'orgs[0].cards[0].reward.cost' },
+    { name: 'levels not starting at 0', file: (f) => ((f.orgs[0].cards[0].levels[0].minPoints = 10), f), field: 'orgs[0].cards[0].levels' },
+    { name: 'a lowercase currency', file: (f) => ((f.orgs[0].cards[0].accrual.spend.currency = 'eur'), f), field: 'orgs[0].cards[0].accrual.spend.currency' },
+    { name: 'a period without maxPerPeriod', file: (f) => (delete f.orgs[0].cards[0].earningLimits.maxPerPeriod, f), field: 'orgs[0].cards[0].earningLimits.maxPerPeriod' },
+    { name: 'a select question without options', file: (f) => (delete f.orgs[0].cards[0].questions[1].options, f), field: 'orgs[0].cards[0].questions[1].options' },
+    { name: 'an unknown question type', file: (f) => ((f.orgs[0].cards[0].questions[0].type = 'colour'), f), field: 'orgs[0].cards[0].questions[0].type' },
+    { name: 'a reserved question key', file: (f) => ((f.orgs[0].cards[0].questions[0].key = 'Email'), f), field: 'orgs[0].cards[0].questions[0].key' },
+    { name: 'an optional identifier question', file: (f) => ((f.orgs[0].cards[0].questions[0] = { ...f.orgs[0].cards[0].questions[0], required: false, isIdentifier: true }), f), field: 'orgs[0].cards[0].questions[0].isIdentifier' },
+    { name: 'an unknown key mode', file: (f) => ((f.orgs[0].keys[0].mode = 'sandbox'), f), field: 'orgs[0].keys[0].mode' },
+    { name: 'a legacy test key', file: (f) => ((f.orgs[0].keys[2].mode = 'test'), f), field: 'orgs[0].keys[2].mode' },
+    { name: 'an unknown scope', file: (f) => ((f.orgs[0].keys[1].scopes = ['customers:read', 'everything']), f), field: 'orgs[0].keys[1].scopes[1]' },
+    { name: 'an admin email that is no email', file: (f) => ((f.orgs[0].admins[0].email = 'owner'), f), field: 'orgs[0].admins[0].email' },
+    { name: 'an empty admin password', file: (f) => ((f.orgs[0].admins[0].password = ''), f), field: 'orgs[0].admins[0].password' },
+    { name: 'a card ref used twice in an org', file: (f) => (f.orgs[0].cards.push({ ref: 'coffee', name: 'Second', passType: 'point_card' }), f), field: 'orgs[0].cards[1].ref' },
+    { name: 'an admin email given twice', file: (f) => (f.orgs.push({ name: 'Second shop', admins: [{ email: 'OWNER@example.com', password: 'x' }] }), f), field: 'orgs[1].admins[0].email' },
+  ];
+  for (const c of bad) {
+    it(`refuses ${c.name}: one line naming ${c.field}, nothing written`, () => {
+      const before = counts();
+      assert.throws(
+        () => applySeed(app.deps, parseSeedFile(c.file(example()))),
+        (err: unknown) => {
+          assert.ok(err instanceof SeedError, String(err));
+          assert.ok(!err.message.includes('\n'), 'one line');
+          assert.ok(err.message.startsWith(`${c.field}: `), err.message);
+          return true;
+        },
+      );
+      assert.deepEqual(counts(), before);
+    });
+  }
+
+  it('refuses an admin email the database already has, and rolls back the orgs before it', () => {
+    applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'First', admins: [{ email: 'taken@example.com', password: 'pw' }] }] }));
+    const before = counts();
+    const file = { orgs: [{ name: 'Would be written first', cards: [{ name: 'C', passType: 'stamp_card' }], keys: [{ deviceName: 'k' }] }, { name: 'Clash', admins: [{ email: 'Taken@Example.com', password: 'pw' }] }] };
+    assert.throws(() => applySeed(app.deps, parseSeedFile(file)), (err: unknown) => err instanceof SeedError && err.message.startsWith('orgs[1].admins[0].email: '));
+    assert.deepEqual(counts(), before);
+  });
+});
