@@ -7,17 +7,17 @@ import type { RateLimiter } from './rate-limit';
 import type { Auth } from './route';
 
 /**
- * Applies one rate-limit decision: the X-RateLimit headers go on every /api response, and a
- * refusal becomes 429 RATE_LIMITED with Retry-After.
+ * Takes one request from a bucket: the X-RateLimit headers go on every /api response, and a
+ * refusal becomes 429 RATE_LIMITED with Retry-After. `who` words the limit in the message.
  */
-export function applyRateLimit(ctx: Context, limiter: RateLimiter, bucket: string, limit: number): void {
+function takeOrRefuse(ctx: Context, limiter: RateLimiter, bucket: string, limit: number, who: string): void {
   const decision = limiter.take(bucket, limit);
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
   if (!decision.allowed) {
     throw new ApiError(429, 'RATE_LIMITED', {
       errorName: 'RATE_LIMITED',
-      exactMessage: `RATE_LIMITED: this key may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
+      exactMessage: `RATE_LIMITED: ${who} may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
     });
   }
@@ -25,17 +25,7 @@ export function applyRateLimit(ctx: Context, limiter: RateLimiter, bucket: strin
 
 /** Requests without a valid key share a bucket per client address, so guessing keys is slow too. */
 export function limitAnonymous(ctx: Context, deps: AppDeps, limiter: RateLimiter): void {
-  const limit = deps.config.rateLimit.anonymous;
-  const decision = limiter.take(`ip:${ctx.ip}`, limit);
-  ctx.set('X-RateLimit-Limit', String(decision.limit));
-  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
-  if (!decision.allowed) {
-    throw new ApiError(429, 'RATE_LIMITED', {
-      errorName: 'RATE_LIMITED',
-      exactMessage: `RATE_LIMITED: unauthenticated clients may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
-      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-    });
-  }
+  takeOrRefuse(ctx, limiter, `ip:${ctx.ip}`, deps.config.rateLimit.anonymous, 'unauthenticated clients');
 }
 
 /** Order of checks (decisions §7): key (401) → rate limit (429) → scope (403). */
@@ -47,7 +37,7 @@ export function authenticate(ctx: Context, deps: AppDeps, limiter: RateLimiter, 
     // decisions §5: the 401 message is the code itself, so `message === 'INVALID_API_KEY'` holds too.
     throw new ApiError(401, raw ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
   }
-  applyRateLimit(ctx, limiter, `key:${key.id}`, key.mode === 'live' ? deps.config.rateLimit.live : deps.config.rateLimit.test);
+  takeOrRefuse(ctx, limiter, `key:${key.id}`, key.mode === 'live' ? deps.config.rateLimit.live : deps.config.rateLimit.test, 'this key');
   if (!key.scopes.includes(scope)) {
     throw new ApiError(403, 'MISSING_SCOPE', { exactMessage: `Missing scope(s): ${scope}` });
   }
