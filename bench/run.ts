@@ -41,7 +41,59 @@ export const SCENARIOS: Scenario[] = [
     expectStatus: 200,
     request: (ctx) => ({ method: 'GET', path: '/api/v1/cards', headers: { 'X-Api-Key': ctx.key('bench live') } }),
   },
+  {
+    // Each request creates a customer: the transaction writes the customer, its event and its idempotency record.
+    name: 'POST /api/v1/customers (new customer, Idempotency-Key)',
+    requests: 3000,
+    concurrency: 20,
+    expectStatus: 201,
+    request: (ctx, i) => ({
+      method: 'POST',
+      path: '/api/v1/customers',
+      headers: { 'X-Api-Key': ctx.key('bench live'), 'Idempotency-Key': `enroll-${RUN}-${i}` },
+      body: { externalCustomerId: `bench-${RUN}-${i}`, cardId: ctx.card('points'), email: `c${i}-${RUN}@bench.example` },
+    }),
+  },
+  {
+    // The hot path at a till: an award on one of a hundred existing customers (ledger row, balance, event).
+    name: 'POST /api/v1/customers/{ref}/earn (points)',
+    requests: 5000,
+    concurrency: 20,
+    expectStatus: 201,
+    async prepare(ctx) {
+      for (let c = 0; c < EARN_CUSTOMERS; c++) {
+        const status = await send(ctx.url, {
+          method: 'POST',
+          path: '/api/v1/customers',
+          headers: { 'X-Api-Key': ctx.key('bench live') },
+          body: { externalCustomerId: `earner-${RUN}-${c}`, cardId: ctx.card('points') },
+        });
+        if (status !== 201) throw new Error(`preparing earn customers failed with ${status}`);
+      }
+    },
+    request: (ctx, i) => ({
+      method: 'POST',
+      path: `/api/v1/customers/earner-${RUN}-${i % EARN_CUSTOMERS}/earn`,
+      headers: { 'X-Api-Key': ctx.key('bench live') },
+      body: { type: 'points', from: 'spend', spend: { amount: 4.5, currency: 'EUR' } },
+    }),
+  },
+  {
+    name: 'GET /api/v1/customers/{ref} (by email)',
+    requests: 5000,
+    concurrency: 20,
+    expectStatus: 200,
+    request: (ctx, i) => ({
+      method: 'GET',
+      path: `/api/v1/customers/email:c${i % 3000}-${RUN}@bench.example`,
+      headers: { 'X-Api-Key': ctx.key('bench live') },
+    }),
+  },
 ];
+
+/** Ids of this run, so scenarios that create customers never collide with the warm-up's. */
+const RUN = Date.now().toString(36);
+const EARN_CUSTOMERS = 100;
 
 const WARMUP_REQUESTS = 200;
 /** A run that takes longer than this is stopped: the bench must always end by itself. */
