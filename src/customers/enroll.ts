@@ -7,9 +7,10 @@ import { emitEvent } from '../events/outbox';
 import { conflict, validationFailed } from '../http/errors';
 import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { newId, randomToken } from '../lib/ids';
+import { randomToken } from '../lib/ids';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
-import { ledgerRepo, type Channel } from '../loyalty/repo';
+import { changeBalance } from '../loyalty/ledger';
+import type { Channel } from '../loyalty/repo';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
 import { findByEmail, findByPhone } from './refs';
@@ -121,26 +122,25 @@ function createCustomer(
     status: 'pending_install',
     installCode: randomToken(32),
     scanCode: randomToken(24),
-    balance: opening,
+    balance: 0,
     passVersion: 1,
     passUpdatedAt: now,
     createdAt: now,
     updatedAt: now,
   };
   customersRepo(deps.db).insert(customer);
+  let opened = customer;
   if (opening > 0) {
-    // The opening balance is a ledger row like any other, so balance == sum of the ledger. It is
-    // not an award (earning limits ignore it) and emits no balance.updated (decisions §2).
-    ledgerRepo(deps.db).insert({
-      id: newId('tx'), orgId: n.orgId, customerId: customer.id, livemode: n.livemode, kind: 'initial', change: opening, balanceAfter: opening,
-      isAward: false, source: channel, note: null, idempotencyKey, details: null, createdAt: now,
-    });
+    // The opening balance goes through the one balance-change function like every other change:
+    // a ledger row, so balance == sum of the ledger. Kind `initial` is no award (earning limits
+    // ignore it) and emits no balance.updated (decisions §2).
+    opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, idempotencyKey, field: 'initialPoints' }).customer;
   }
   emitEvent(deps, {
     orgId: n.orgId, livemode: n.livemode, type: 'customer.enrolled', customerId: customer.id,
     data: { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id },
   });
-  return customer;
+  return opened;
 }
 
 /**
