@@ -8,6 +8,8 @@ import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
+import { loadWalletServices, type WalletServices } from './wallet/services';
+import { createPassUpdateWorker, type PassUpdateWorker } from './wallet/updates/worker';
 
 export interface RunningServer {
   url: string;
@@ -20,12 +22,17 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  // Wallet credentials first: a broken setting stops the start before anything is opened.
+  const wallet = loadWalletServices(config, clock);
+  logWalletState(wallet, log, clock);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const afterCommit: AfterCommitHooks = { eventsWritten() {} };
-  const deps: AppDeps = { db, clock, log, config, afterCommit };
+  let passUpdates: PassUpdateWorker | undefined;
+  const afterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued: () => passUpdates?.wake() };
+  const deps: AppDeps = { db, clock, log, config, afterCommit, wallet };
+  passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
 
   const demo = createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps);
+  const jobs = serverJobs(deps, { passUpdates });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -51,9 +58,20 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        // Lets a push in flight finish and closes the APNs session; unsent rows wait in the queue.
+        await passUpdates.stop();
         db.close();
       })();
       return stopping;
     },
   };
+}
+
+function logWalletState(wallet: WalletServices, log: Logger, clock: Clock): void {
+  log.info('wallet passes', { apple: wallet.apple ? wallet.apple.passTypeId : 'off', google: wallet.google ? wallet.google.issuerId : 'off' });
+  const expires = wallet.apple?.certificateNotAfter.getTime();
+  // Apple pass certificates last a year; an expired one silently stops every pass update.
+  if (expires !== undefined && expires - clock.now() < 30 * 24 * 3600_000) {
+    log.warn('wallet: the Apple pass certificate expires soon; renew it in the developer portal', { expires: new Date(expires).toISOString() });
+  }
 }
