@@ -81,6 +81,7 @@ describe('Apple web service: registration', () => {
     assert.equal(typeof all.body.lastUpdated, 'string');
     assert.equal((await app.request('GET', serials('dev1', all.body.lastUpdated))).status, 204);
     assert.equal((await app.request('GET', serials('unknownDevice'))).status, 204);
+    assert.equal((await app.request('GET', '/wallet/v1/devices/dev1/registrations/pass.com.other.type')).status, 204);
 
     app.clock.advance(5000);
     changeBalance(app, customer.id, 300);

@@ -89,10 +89,13 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
 
   // No authentication by Apple's design: the device library id is the device's own secret.
   router.get(DEVICE_PASSES, (ctx) => {
-    const { deviceLibraryId = '' } = ctx.params;
-    const apple = appleFor(ctx);
-    if (!apple) return;
-    const passes = walletRepo(db).devicePasses(deviceLibraryId, apple.passTypeId);
+    const { deviceLibraryId = '', passTypeId = '' } = ctx.params;
+    if (!deps.wallet.apple) {
+      ctx.status = 404;
+      return;
+    }
+    // Another pass type simply has no passes here (this endpoint has no token to refuse).
+    const passes = walletRepo(db).devicePasses(deviceLibraryId, passTypeId);
     const sinceText = typeof ctx.query.passesUpdatedSince === 'string' ? ctx.query.passesUpdatedSince : '';
     const since = /^\d{1,16}$/.test(sinceText) ? Number(sinceText) : undefined;
     const updated = since === undefined ? passes : passes.filter((p) => p.modifiedAt > since);
