@@ -9,6 +9,8 @@ import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { createDeliveryWorker } from './webhooks/worker';
+import { loadWalletServices, type WalletServices } from './wallet/services';
+import { createPassUpdateWorker } from './wallet/updates/worker';
 
 export interface RunningServer {
   url: string;
@@ -21,11 +23,15 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  // Wallet credentials first: a broken setting stops the start before anything is opened.
+  const wallet = loadWalletServices(config, clock);
+  logWalletState(wallet, log, clock);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
-  // A committed change reaches a healthy receiver at once; the sweep job is the safety net.
-  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake() };
-  const deps: AppDeps = { db, clock, log, config, afterCommit };
+  const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
+  // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
+  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake() };
+  const deps: AppDeps = { db, clock, log, config, afterCommit, wallet };
 
   // Listen first: if the port is taken, nothing is written — in particular no demo org whose
   // credentials would never be shown (they are printed once, after a successful start).
@@ -42,7 +48,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   }
 
   const demo = createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps, { webhooks });
+  const jobs = serverJobs(deps, { webhooks, passUpdates });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -62,11 +68,21 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        // After the last request: attempts in flight finish (bounded) and are recorded before the database closes.
-        await webhooks.stop();
+        // After the last request: attempts in flight finish (bounded) and are recorded before the
+        // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
+        await Promise.all([webhooks.stop(), passUpdates.stop()]);
         db.close();
       })();
       return stopping;
     },
   };
+}
+
+function logWalletState(wallet: WalletServices, log: Logger, clock: Clock): void {
+  log.info('wallet passes', { apple: wallet.apple ? wallet.apple.passTypeId : 'off', google: wallet.google ? wallet.google.issuerId : 'off' });
+  const expires = wallet.apple?.certificateNotAfter.getTime();
+  // Apple pass certificates last a year; an expired one silently stops every pass update.
+  if (expires !== undefined && expires - clock.now() < 30 * 24 * 3600_000) {
+    log.warn('wallet: the Apple pass certificate expires soon; renew it in the developer portal', { expires: new Date(expires).toISOString() });
+  }
 }

@@ -7,4 +7,70 @@ export interface MigrationStep {
   sql: string;
 }
 
-export const migrations: MigrationStep[] = [];
+export const migrations: MigrationStep[] = [
+  {
+    version: 2,
+    name: 'wallet passes: tokens, Apple registrations, Google objects, callback nonces, pass-update queue',
+    sql: `
+-- One row per customer whose pass was issued: the ApplePass token never changes once handed out,
+-- because devices keep the pass and authenticate with it for as long as they hold it.
+CREATE TABLE wallet_passes (
+  customer_id  TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
+  auth_token   TEXT NOT NULL CHECK (length(auth_token) >= 16),
+  created_at   INTEGER NOT NULL
+);
+
+-- Apple Wallet web service registrations: one per device and pass. The push token belongs to the
+-- device; devices resend it on every registration, so it is kept on each row.
+CREATE TABLE wallet_apple_registrations (
+  device_library_id  TEXT NOT NULL,
+  pass_type_id       TEXT NOT NULL,
+  customer_id        TEXT NOT NULL REFERENCES customers(id) ON DELETE CASCADE, -- the pass serial
+  push_token         TEXT NOT NULL,
+  created_at         INTEGER NOT NULL,
+  updated_at         INTEGER NOT NULL,
+  PRIMARY KEY (device_library_id, pass_type_id, customer_id)
+);
+CREATE INDEX wallet_apple_registrations_customer ON wallet_apple_registrations (customer_id);
+CREATE INDEX wallet_apple_registrations_token ON wallet_apple_registrations (push_token);
+
+-- Google Wallet loyalty objects we handed out in a save link. saved_at is set by the 'save'
+-- callback and cleared by 'del'; only objects that may exist at Google are PATCHed.
+CREATE TABLE wallet_google_objects (
+  customer_id     TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
+  object_id       TEXT NOT NULL UNIQUE,
+  class_id        TEXT NOT NULL,
+  link_issued_at  INTEGER NOT NULL,
+  saved_at        INTEGER
+);
+
+-- Google retries callbacks: a nonce seen before is acknowledged without acting again. Kept until
+-- the message expires, after which the signature check refuses a replay anyway.
+CREATE TABLE wallet_google_nonces (
+  nonce        TEXT PRIMARY KEY,
+  expires_at   INTEGER NOT NULL,
+  received_at  INTEGER NOT NULL
+);
+CREATE INDEX wallet_google_nonces_expiry ON wallet_google_nonces (expires_at);
+
+-- The durable pass-update queue, written inside the balance change's transaction. One row per
+-- customer: changes coalesce (a phone only needs to learn that the pass changed, not how often).
+-- generation tells the worker whether a newer change arrived while it was pushing.
+CREATE TABLE wallet_pass_updates (
+  customer_id      TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
+  generation       INTEGER NOT NULL DEFAULT 1,
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at  INTEGER,              -- NULL once given up (a new change revives the row)
+  lease_until      INTEGER,              -- set while a worker holds the row; expires after a crash
+  last_error       TEXT,
+  queued_at        INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL
+);
+CREATE INDEX wallet_pass_updates_due ON wallet_pass_updates (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
+-- Install codes are looked up by their first characters (a selector) and the whole code is then
+-- compared in constant time, so response timing never depends on how much of a secret matched.
+CREATE INDEX customers_install_selector ON customers (substr(install_code, 1, 8));
+`,
+  },
+];

@@ -8,6 +8,7 @@ import { limitAnonymous } from './gate';
 import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
+import { walletRouter } from '../wallet/http/router';
 
 /** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
@@ -25,6 +26,8 @@ export function createApp(deps: AppDeps): Koa {
     sendJson(ctx, 200, openApiDocument);
   });
   app.use(api.routes());
+  // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
+  app.use(walletRouter(deps, limiter).routes());
 
   // Nothing matched under /api: a known path with another method is 405, anything else 404.
   app.use(async (ctx: Context, next: Next) => {

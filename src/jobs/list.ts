@@ -2,23 +2,30 @@ import type { AppDeps } from '../http/deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
 import type { DeliveryWorker } from '../webhooks/worker';
+import type { PassUpdateWorker } from '../wallet/updates/worker';
+import { sweepGoogleNonces } from '../wallet/sweeps';
 import type { Job } from './jobs';
 
-/** Long-lived workers some jobs drive. */
-export interface Background {
+/** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
+export interface ServerWorkers {
   webhooks: Pick<DeliveryWorker, 'sweep'>;
+  passUpdates: Pick<PassUpdateWorker, 'wake'>;
 }
 
 /** Every scheduled job of the server, in one list. */
-export function serverJobs(deps: AppDeps, background: Background): Job[] {
+export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
   return [
     {
       // Due retries, expired leases (a crashed or killed server's claims) and deliveries written by
       // another process. The query is one index probe, so every second costs nothing.
       name: 'webhook-deliveries',
       schedule: '* * * * * *',
-      run: () => ({ started: background.webhooks.sweep() }),
+      run: () => ({ started: workers.webhooks.sweep() }),
     },
+    // Retries that came due, and rows whose worker died holding them (expired lease). A wake, not
+    // an awaited run: a slow APNs must hold up neither the start nor the next tick.
+    { name: 'wallet-pass-updates', schedule: '* * * * *', run: () => workers.passUpdates.wake() },
+    { name: 'wallet-nonce-sweep', schedule: '23 * * * *', run: () => ({ deleted: sweepGoogleNonces(deps) }) },
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },

@@ -1,0 +1,64 @@
+// One customer's signed Apple pass, as served by the install page and by the web service.
+import type { Card } from '../../cards/model';
+import type { Config } from '../../config';
+import type { Customer } from '../../customers/model';
+import type { Db } from '../../db/open';
+import type { Clock } from '../../lib/clock';
+import { randomToken } from '../../lib/ids';
+import { orgsRepo } from '../../orgs/repo';
+import { passContent } from '../pass-content';
+import { walletRepo } from '../repo';
+import type { AppleCredentials } from './credentials';
+import { buildApplePass } from './pass-builder';
+
+export interface PassDeps {
+  db: Db;
+  clock: Clock;
+  config: Readonly<Config>;
+}
+
+/** Devices append /v1/... to this. */
+export const webServiceUrl = (config: Readonly<Config>) => `${config.publicUrl}/wallet`;
+
+/** The pass's ApplePass token: 32 random base62 characters, made once and then kept forever. */
+export function passAuthToken(deps: PassDeps, customerId: string): string {
+  return deps.db.transaction(() => walletRepo(deps.db).ensureAuthToken(customerId, randomToken(32), deps.clock.now()))();
+}
+
+/** When what the pass shows last changed: the customer's data or the card's design and name. */
+export function passModifiedAt(card: Card, customer: Customer): number {
+  return Math.max(customer.passUpdatedAt, card.updatedAt);
+}
+
+export function organizationName(db: Db, card: Card): string {
+  return orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
+}
+
+export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
+  const content = passContent(card, customer, organizationName(deps.db, card));
+  const design = card.design ?? {};
+  return buildApplePass(
+    {
+      // The passUserId: stable for the customer's life, and what the web service looks up.
+      serialNumber: customer.id,
+      authenticationToken: passAuthToken(deps, customer.id),
+      webServiceURL: webServiceUrl(deps.config),
+      organizationName: content.organizationName,
+      description: `${content.cardName} loyalty card`,
+      cardName: content.cardName,
+      testMode: content.testMode,
+      balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
+      fields: content.details,
+      backFields: content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [],
+      barcodeMessage: content.scanCode,
+      barcodeAltText: content.scanCode,
+      colors: {
+        ...(design.backgroundColor ? { background: design.backgroundColor } : {}),
+        ...(design.foregroundColor ? { foreground: design.foregroundColor } : {}),
+        ...(design.labelColor ? { label: design.labelColor } : {}),
+      },
+      ...(design.logoText ? { logoText: design.logoText } : {}),
+    },
+    apple,
+  );
+}

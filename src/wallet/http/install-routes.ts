@@ -1,0 +1,66 @@
+// GET /get-pass/:cardId?code=<installCode>: the install link of decisions §1. A missing or wrong
+// code shows the card's public page and nothing about any customer. A valid code hands the pass
+// to the wallet the browser can take, or offers every way that is configured.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Card } from '../../cards/model';
+import { cardsRepo } from '../../cards/repo';
+import type { Customer } from '../../customers/model';
+import { limitAnonymous } from '../../http/gate';
+import type { RateLimiter } from '../../http/rate-limit';
+import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
+import { issueGoogleSaveLink } from '../google/customer-objects';
+import { findCustomerByInstallCode } from '../install-code';
+import { passContent } from '../pass-content';
+import { APPLE_SETTINGS, GOOGLE_SETTINGS } from '../services';
+import type { WalletDeps } from './deps';
+import { sendPage } from './html';
+import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
+import { sendPkpass } from './pkpass';
+import { platformOf } from './user-agent';
+
+const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
+
+export const webPassPath = (code: string) => `/pass/${encodeURIComponent(code)}`;
+
+export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
+  router.get('/get-pass/:cardId', async (ctx) => {
+    // Guessing codes is hopeless (they are long and random), and slow on top.
+    limitAnonymous(ctx, deps, limiter);
+    const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
+    if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
+    const code = query(ctx, 'code');
+    const customer = findCustomerByInstallCode(deps.db, code, card.id);
+    if (!customer || !code) return sendPage(ctx, card.name, cardPublicBody(card));
+
+    const { apple, google } = deps.wallet;
+    const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));
+    if ((wanted === 'apple' || wanted === 'ios') && apple) {
+      return sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, passModifiedAt(card, customer));
+    }
+    if ((wanted === 'google' || wanted === 'android') && google) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Referrer-Policy', 'no-referrer');
+      return ctx.redirect(issueGoogleSaveLink(deps, google, card, customer));
+    }
+    return sendChoice(ctx, deps, card, customer, code);
+  });
+}
+
+function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {
+  const { apple, google } = deps.wallet;
+  const self = (wallet: string) => `/get-pass/${encodeURIComponent(card.id)}?code=${encodeURIComponent(code)}&wallet=${wallet}`;
+  const content = passContent(card, customer, organizationName(deps.db, card));
+  sendPage(
+    ctx,
+    content.title,
+    installChoiceBody({
+      title: content.title,
+      ...(apple ? { appleUrl: self('apple') } : {}),
+      ...(google ? { googleUrl: self('google') } : {}),
+      webPassUrl: webPassPath(code),
+      ...(!apple && !google ? { missingSettings: { apple: APPLE_SETTINGS, google: GOOGLE_SETTINGS } } : {}),
+    }),
+    { private: true },
+  );
+}

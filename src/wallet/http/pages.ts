@@ -1,0 +1,101 @@
+// The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
+import type { Card } from '../../cards/model';
+import { parseColor } from '../colors';
+import type { PassContent } from '../pass-content';
+import { html, raw, type Markup } from './html';
+
+export function notFoundBody(): Markup {
+  return html`<h1>Card not found</h1><p class="note">This link does not lead to a loyalty card. Please check it, or ask at the counter.</p>`;
+}
+
+/** The card's public page: names the card only, never a customer. */
+export function cardPublicBody(card: Card): Markup {
+  return html`<h1>${card.name}</h1>
+<p>To join, please ask at the counter: the staff will add you and give you a personal link to your card.</p>
+<p class="note">Online sign-up for this card is not open yet.</p>`;
+}
+
+export interface InstallChoice {
+  title: string;
+  appleUrl?: string;
+  googleUrl?: string;
+  webPassUrl: string;
+  /** Settings the operator must set before wallet passes can be issued (none configured). */
+  missingSettings?: { apple: readonly string[]; google: readonly string[] };
+}
+
+export function installChoiceBody(choice: InstallChoice): Markup {
+  const missing = choice.missingSettings;
+  return html`<h1>${choice.title}</h1>
+${choice.appleUrl ? html`<a class="button" href="${choice.appleUrl}">Add to Apple Wallet</a>` : ''}
+${choice.googleUrl ? html`<a class="button" href="${choice.googleUrl}">Add to Google Wallet</a>` : ''}
+<a class="button secondary" href="${choice.webPassUrl}">Show my card in the browser</a>
+${
+  missing
+    ? html`<p class="note">Wallet passes are not set up on this server yet, so the card is shown in the browser for now.
+The operator must configure Apple Wallet (${list(missing.apple)}) and/or Google Wallet (${list(missing.google)}); see "Wallet passes" in the README.</p>`
+    : ''
+}`;
+}
+
+const list = (names: readonly string[]) => names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`);
+
+/** Card colours as CSS variables; parseColor only ever yields rgb(r, g, b), safe inside CSS. */
+export function cardCss(card: Card): string {
+  const bg = card.design?.backgroundColor ? parseColor(card.design.backgroundColor).css : undefined;
+  const fg = card.design?.foregroundColor ? parseColor(card.design.foregroundColor).css : undefined;
+  return bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '';
+}
+
+export function webPassBody(content: PassContent, qr: string): Markup {
+  return html`<div class="card">
+  <div class="label">${content.organizationName}</div>
+  <h1 id="title">${content.title}</h1>
+  <div class="label" id="balance-label">${content.balance.label}</div>
+  <div class="balance" id="balance">${content.balance.text}</div>
+  <div class="details" id="details">${detailsMarkup(content)}</div>
+  <div class="qr">${raw(qr)}<div class="code">${content.scanCode}</div></div>
+</div>
+<p class="note">Show this code at the counter. The balance refreshes by itself.</p>`;
+}
+
+function detailsMarkup(content: PassContent): Markup {
+  return html`${content.details.map((d) => html`<div><div class="label">${d.label}</div><div data-key="${d.key}">${d.value}</div></div>`)}`;
+}
+
+/**
+ * Refreshes balance and details every 15 s from the JSON endpoint. Writes text only
+ * (textContent), so nothing the server sends is ever parsed as markup.
+ */
+export function webPassScript(balanceUrl: string): string {
+  return `
+(function () {
+  var url = ${JSON.stringify(balanceUrl).replace(/</g, '\\u003c')};
+  function set(id, text) { var el = document.getElementById(id); if (el && el.textContent !== text) el.textContent = text; }
+  function refresh() {
+    fetch(url, { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
+      if (!data) return;
+      set('balance', data.balance.text);
+      set('balance-label', data.balance.label);
+      var box = document.getElementById('details');
+      box.textContent = '';
+      data.details.forEach(function (d) {
+        var item = document.createElement('div');
+        var label = document.createElement('div');
+        label.className = 'label';
+        label.textContent = d.label;
+        var value = document.createElement('div');
+        value.setAttribute('data-key', d.key);
+        value.textContent = d.value;
+        item.appendChild(label);
+        item.appendChild(value);
+        box.appendChild(item);
+      });
+      document.body.setAttribute('data-refreshed', String(Date.now()));
+    }).catch(function () {});
+  }
+  setInterval(refresh, 15000);
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) refresh(); });
+})();
+`;
+}

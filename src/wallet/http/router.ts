@@ -1,0 +1,23 @@
+// Every public wallet route, outside /api: install link, web pass, Apple's web service, Google's
+// callback. Bound explicitly, so `grep` finds each path in its file.
+import Router from '@koa/router';
+import type { AppDeps } from '../../http/deps';
+import type { RateLimiter } from '../../http/rate-limit';
+import { loadWalletServices } from '../services';
+import { bindAppleWebService } from './apple-routes';
+import type { WalletDeps } from './deps';
+import { bindGoogleRoutes } from './google-routes';
+import { bindInstallRoutes } from './install-routes';
+import { bindWebPassRoutes } from './web-pass-routes';
+
+export function walletRouter(deps: AppDeps, limiter: RateLimiter): Router {
+  // main.ts loads the wallets once and shares them with the update worker; a bare createApp
+  // (tests, tools) loads them from its config.
+  const walletDeps: WalletDeps = { ...deps, wallet: deps.wallet ?? loadWalletServices(deps.config, deps.clock) };
+  const router = new Router();
+  bindInstallRoutes(router, walletDeps, limiter);
+  bindWebPassRoutes(router, walletDeps, limiter);
+  bindAppleWebService(router, walletDeps);
+  bindGoogleRoutes(router, walletDeps);
+  return router;
+}

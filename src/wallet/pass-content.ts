@@ -1,0 +1,82 @@
+// What a customer's pass shows, decided once for the Apple pass, the Google object and the web
+// pass, so the three can never disagree about a balance or a level.
+import type { Card } from '../cards/model';
+import type { Customer } from '../customers/model';
+import { levelFor } from '../loyalty/balance';
+import { fromHundredths } from '../lib/money';
+import type { LoyaltyBalance } from './google/objects';
+import { TEST_MODE_PREFIX } from './test-mode';
+
+export interface PassDetail {
+  key: string;
+  label: string;
+  value: string;
+  /** Lock-screen notice on Apple when this value changes (contains %@). */
+  changeMessage?: string;
+}
+
+export interface PassContent {
+  /** The card name as the holder sees it (TEST · prefix in test mode). */
+  title: string;
+  cardName: string;
+  organizationName: string;
+  testMode: boolean;
+  balance: {
+    label: string;
+    /** As shown on the web pass, e.g. "7" or "12.50". */
+    text: string;
+    /** pass.json primary field value: numbers for counters, a fixed 2-decimal string for credit. */
+    appleValue: number | string;
+    changeMessage: string;
+    google: LoyaltyBalance;
+  };
+  /** Level and reward progress; at most four (the storeCard front holds four). */
+  details: PassDetail[];
+  scanCode: string;
+  holderName: string | null;
+}
+
+export function passContent(card: Card, customer: Customer, organizationName: string): PassContent {
+  const testMode = !customer.livemode;
+  const units = fromHundredths(customer.balance);
+  return {
+    title: (testMode ? TEST_MODE_PREFIX : '') + card.name,
+    cardName: card.name,
+    organizationName,
+    testMode,
+    balance: balanceOf(card, customer.balance, units),
+    details: detailsOf(card, customer.balance),
+    scanCode: customer.scanCode,
+    holderName: customer.name,
+  };
+}
+
+function balanceOf(card: Card, hundredths: number, units: number): PassContent['balance'] {
+  switch (card.passType) {
+    case 'stamp_card':
+      return { label: 'Stamps', text: String(units), appleValue: units, changeMessage: 'You now have %@ stamps.', google: { int: units } };
+    case 'prepaid_card': {
+      // Store credit keeps its cents on every surface: "12.50", never 12.5.
+      const text = (hundredths / 100).toFixed(2);
+      return { label: 'Credit', text, appleValue: text, changeMessage: 'Your credit is now %@.', google: { string: text } };
+    }
+    default:
+      return { label: 'Points', text: String(units), appleValue: units, changeMessage: 'You now have %@ points.', google: { int: units } };
+  }
+}
+
+function detailsOf(card: Card, balance: number): PassDetail[] {
+  const details: PassDetail[] = [];
+  if (card.passType === 'level_card') {
+    const level = levelFor(card, balance);
+    if (level) details.push({ key: 'level', label: 'Level', value: level.name, changeMessage: 'Your level is now %@.' });
+    const next = card.levels?.find((l) => l.minPoints > balance);
+    if (next) details.push({ key: 'nextLevel', label: `Next: ${next.name}`, value: `${fromHundredths(next.minPoints - balance)} to go` });
+  }
+  if (card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card')) {
+    const { name, cost } = card.reward;
+    const value = balance >= cost ? 'Ready to redeem' : `${fromHundredths(balance)} of ${fromHundredths(cost)}`;
+    details.push({ key: 'reward', label: name, value, changeMessage: `${name}: %@` });
+  }
+  return details;
+}

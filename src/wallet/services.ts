@@ -1,0 +1,62 @@
+// Which wallets this server can issue passes for, loaded once at start from the operator's
+// settings. A wallet whose settings are all unset is simply off; a partial or broken setup stops
+// the start with one line naming the setting (decisions §6), instead of broken passes later.
+import { ConfigError, type Config } from '../config';
+import type { Clock } from '../lib/clock';
+import { loadAppleCredentials, REQUIRED_APPLE_SETTINGS, type AppleCredentials } from './apple/credentials';
+import { createRootKeysCache, type RootKeysCache } from './google/root-keys';
+import { loadServiceAccount, type GoogleServiceAccount } from './google/service-account';
+
+export const APPLE_SETTINGS = REQUIRED_APPLE_SETTINGS;
+export const GOOGLE_SETTINGS = ['GOOGLE_ISSUER_ID', 'GOOGLE_SERVICE_ACCOUNT_FILE'] as const;
+
+export interface GoogleWallet {
+  issuerId: string;
+  serviceAccount: GoogleServiceAccount;
+  rootKeys: RootKeysCache;
+}
+
+export interface WalletServices {
+  apple: AppleCredentials | null;
+  google: GoogleWallet | null;
+}
+
+export function loadWalletServices(config: Readonly<Config>, clock: Clock): WalletServices {
+  return { apple: loadApple(config), google: loadGoogle(config, clock) };
+}
+
+function loadApple(config: Readonly<Config>): AppleCredentials | null {
+  const a = config.apple;
+  let result;
+  try {
+    result = loadAppleCredentials({
+      APPLE_PASS_TYPE_ID: a.passTypeId,
+      APPLE_TEAM_ID: a.teamId,
+      APPLE_PASS_CERT: a.certFile,
+      APPLE_PASS_KEY: a.keyFile,
+      APPLE_WWDR_CERT: a.wwdrFile,
+      APPLE_PASS_KEY_PASSPHRASE: a.keyPassphrase,
+    });
+  } catch (err) {
+    throw new ConfigError(`Invalid setting ${(err as Error).message}`);
+  }
+  if (result.configured) return result;
+  if (result.missing.length === APPLE_SETTINGS.length) return null;
+  throw new ConfigError(`Apple Wallet is partly configured: also set ${result.missing.join(', ')} (or unset all APPLE_* settings)`);
+}
+
+function loadGoogle(config: Readonly<Config>, clock: Clock): GoogleWallet | null {
+  const { issuerId, serviceAccountFile } = config.google;
+  if (!issuerId && !serviceAccountFile) return null;
+  if (!issuerId || !serviceAccountFile) {
+    throw new ConfigError(`Google Wallet is partly configured: set both ${GOOGLE_SETTINGS.join(' and ')} (or neither)`);
+  }
+  if (!/^\d+$/.test(issuerId)) throw new ConfigError(`Invalid setting GOOGLE_ISSUER_ID: expected the digits of your issuer id, got "${issuerId}"`);
+  let serviceAccount: GoogleServiceAccount;
+  try {
+    serviceAccount = loadServiceAccount(serviceAccountFile);
+  } catch (err) {
+    throw new ConfigError(`Invalid setting ${(err as Error).message}`);
+  }
+  return { issuerId, serviceAccount, rootKeys: createRootKeysCache(config.google.rootKeysUrl, clock) };
+}

@@ -1,0 +1,141 @@
+// Wallet test helpers on top of the HTTP harness: settings for the offline Apple chain and the
+// fake Google servers, customers written straight into the database (enrolment is another
+// feature), a balance change done the way the ledger does it, and .pkpass inspection.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Customer } from '../../src/customers/model';
+import { customersRepo } from '../../src/customers/repo';
+import { newId, randomToken } from '../../src/lib/ids';
+import { ledgerRepo } from '../../src/loyalty/repo';
+import { queuePassUpdate } from '../../src/wallet/updates/queue';
+import type { TestApp } from './app';
+import type { AppleTestChain, FakeGoogle, ServiceAccountFixture } from './wallet-fixtures';
+
+export const ISSUER_ID = '3388000000022222222';
+
+export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+export const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+export const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+export function appleEnv(chain: AppleTestChain, apnsUrl?: string): Record<string, string> {
+  return { ...chain.settings(), ...(apnsUrl ? { APNS_URL: apnsUrl } : {}) };
+}
+
+/** Writes the service-account key file and points every Google URL at the fake. */
+export function googleEnv(google: FakeGoogle, account: ServiceAccountFixture): Record<string, string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'wallet-sa-')), 'service-account.json');
+  writeFileSync(file, JSON.stringify(account.json));
+  return {
+    GOOGLE_ISSUER_ID: ISSUER_ID,
+    GOOGLE_SERVICE_ACCOUNT_FILE: file,
+    // The documented base, suffix included, as an operator would copy it.
+    GOOGLE_WALLET_API_URL: `${google.baseUrl}/walletobjects/v1`,
+    GOOGLE_ROOT_KEYS_URL: google.rootKeysUrl,
+  };
+}
+
+/** A customer as enrolment would leave it: random codes, opening balance with its ledger row. */
+export function createCustomer(
+  app: TestApp,
+  input: { orgId: string; cardId: string; livemode?: boolean; name?: string | null; balance?: number },
+): Customer {
+  const now = app.clock.now();
+  const customer: Customer = {
+    id: randomToken(22),
+    orgId: input.orgId,
+    cardId: input.cardId,
+    livemode: input.livemode ?? true,
+    externalId: null,
+    name: input.name === undefined ? 'Ana Pereira' : input.name,
+    email: null,
+    emailNorm: null,
+    phone: null,
+    phoneNorm: null,
+    customFields: {},
+    status: 'pending_install',
+    installCode: randomToken(24),
+    scanCode: randomToken(12),
+    balance: input.balance ?? 0,
+    passVersion: 1,
+    passUpdatedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  app.db.transaction(() => {
+    customersRepo(app.db).insert(customer);
+    if (customer.balance !== 0) ledgerRow(app, customer, customer.balance, customer.balance, 'initial');
+  })();
+  return customer;
+}
+
+function ledgerRow(app: TestApp, customer: Customer, change: number, balanceAfter: number, kind: 'initial' | 'earn') {
+  ledgerRepo(app.db).insert({
+    id: newId('tx'), orgId: customer.orgId, customerId: customer.id, livemode: customer.livemode, kind, change, balanceAfter,
+    isAward: change > 0, source: 'api', note: null, idempotencyKey: null, details: null, createdAt: app.clock.now(),
+  });
+}
+
+/**
+ * A balance change the way the ledger's one balance-change function makes it: balance, ledger row
+ * and pass-update row in one transaction, then the after-commit wake-up.
+ */
+export function changeBalance(app: TestApp, customerId: string, newBalance: number): void {
+  app.db.transaction(() => {
+    const customer = customersRepo(app.db).findByPassUserId(customerId)!;
+    customersRepo(app.db).setBalance(customerId, newBalance, app.clock.now());
+    ledgerRow(app, customer, newBalance - customer.balance, newBalance, 'earn');
+    queuePassUpdate(app.db, app.clock, customerId);
+  })();
+  app.deps.afterCommit.passUpdatesQueued?.();
+}
+
+export const reload = (app: TestApp, customerId: string) => customersRepo(app.db).findByPassUserId(customerId);
+
+export async function getBytes(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+export interface UnzippedPass {
+  dir: string;
+  files: Map<string, Buffer>;
+  pass: Record<string, any>;
+}
+
+let unzipped = 0;
+const work = mkdtempSync(join(tmpdir(), 'wallet-unzip-'));
+
+/** Unzips with Debian's unzip, as a person inspecting the file would. */
+export function unzipPass(pkpass: Buffer): UnzippedPass {
+  const dir = join(work, `p${++unzipped}`);
+  writeFileSync(`${dir}.pkpass`, pkpass);
+  execFileSync('unzip', ['-q', `${dir}.pkpass`, '-d', dir]);
+  const files = new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+  return { dir, files, pass: JSON.parse(files.get('pass.json')!.toString('utf8')) };
+}
+
+export const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
+
+/** Every file but manifest and signature, with its SHA-1: what manifest.json must say. */
+export function expectedManifest(files: Map<string, Buffer>): Record<string, string> {
+  return Object.fromEntries([...files].filter(([n]) => n !== 'manifest.json' && n !== 'signature').map(([n, d]) => [n, sha1(d)]));
+}
+
+export function opensslVerify(dir: string, rootCertPath: string, manifest = 'manifest.json') {
+  return spawnSync('openssl', ['smime', '-verify', '-inform', 'DER', '-binary', '-content', join(dir, manifest),
+    '-CAfile', rootCertPath, '-purpose', 'any', '-in', join(dir, 'signature'), '-out', '/dev/null'], { encoding: 'utf8' });
+}
+
+/** Writes a manifest claiming another pass.json, for the tamper check. */
+export function writeTamperedManifest(pass: UnzippedPass): string {
+  const manifest = JSON.parse(pass.files.get('manifest.json')!.toString('utf8'));
+  manifest['pass.json'] = sha1(Buffer.from('{"tampered":true}'));
+  writeFileSync(join(pass.dir, 'manifest.tampered.json'), JSON.stringify(manifest));
+  return 'manifest.tampered.json';
+}
+
+/** The HTML without its per-response CSP nonce, so two pages can be compared whole. */
+export const withoutNonce = (html: string) => html.replace(/nonce-[A-Za-z0-9+/=]+|nonce="[A-Za-z0-9+/=]+"/g, 'NONCE');

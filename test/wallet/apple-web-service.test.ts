@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Customer } from '../../src/customers/model';
+import { customersRepo } from '../../src/customers/repo';
+import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
+import {
+  appleEnv, changeBalance, createCustomer, expectedManifest, getBytes, IPHONE_UA, opensslVerify, reload, unzipPass, writeTamperedManifest,
+} from '../support/wallet-app';
+import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
+
+let chain: AppleTestChain;
+let app: TestApp;
+let org: StandardOrg;
+
+before(async () => {
+  chain = createAppleTestChain();
+  app = await startTestApp({ env: appleEnv(chain) });
+  org = seedStandardOrg(app);
+});
+after(async () => {
+  await app.close();
+  chain.cleanup();
+});
+
+/** What a device does first: download the pass and read its token from pass.json. */
+async function installedPass(customer: Customer): Promise<{ token: string; serial: string }> {
+  const res = await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA });
+  const { pass } = unzipPass(res.bytes);
+  return { token: pass.authenticationToken, serial: pass.serialNumber };
+}
+
+const registration = (device: string, serial: string, passTypeId = chain.passTypeId) => `/wallet/v1/devices/${device}/registrations/${passTypeId}/${serial}`;
+const serials = (device: string, since?: string) =>
+  `/wallet/v1/devices/${device}/registrations/${chain.passTypeId}${since === undefined ? '' : `?passesUpdatedSince=${since}`}`;
+const auth = (token: string) => ({ Authorization: `ApplePass ${token}` });
+
+describe('Apple web service: registration', () => {
+  let customer: Customer;
+  let token: string;
+  before(async () => {
+    customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, balance: 200 });
+    ({ token } = await installedPass(customer));
+  });
+
+  test('refuses without a valid ApplePass token, for another pass type and an unknown serial (401), changing nothing', async () => {
+    const body = { pushToken: 'push-1' };
+    const refused: Array<[string, Record<string, string>]> = [
+      [registration('dev1', customer.id), {}],
+      [registration('dev1', customer.id), auth('x'.repeat(32))],
+      [registration('dev1', customer.id), { Authorization: `Bearer ${token}` }],
+      [registration('dev1', customer.id), auth(token.slice(0, -1))],
+      [registration('dev1', customer.id, 'pass.com.other.type'), auth(token)],
+      [registration('dev1', 'unknownSerial'), auth(token)],
+    ];
+    for (const [path, headers] of refused) {
+      assert.equal((await app.request('POST', path, { headers, body })).status, 401, `${path} ${JSON.stringify(headers)}`);
+    }
+    assert.equal(reload(app, customer.id)!.status, 'pending_install');
+    assert.equal((await app.request('GET', serials('dev1'))).status, 204);
+  });
+
+  test('first registration: 201 and the customer becomes installed; again: 200', async () => {
+    const first = await app.request('POST', registration('dev1', customer.id), { headers: auth(token), body: { pushToken: 'push-1' } });
+    assert.equal(first.status, 201);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+    const again = await app.request('POST', registration('dev1', customer.id), { headers: { Authorization: `applepass ${token}` }, body: { pushToken: 'push-1' } });
+    assert.equal(again.status, 200);
+    const secondDevice = await app.request('POST', registration('dev2', customer.id), { headers: auth(token), body: { pushToken: 'push-2' } });
+    assert.equal(secondDevice.status, 201);
+  });
+
+  test('a body without pushToken is 400', async () => {
+    assert.equal((await app.request('POST', registration('dev3', customer.id), { headers: auth(token), body: {} })).status, 400);
+  });
+
+  test('serial numbers: 200 with a string lastUpdated, then 204 when nothing changed since that tag', async () => {
+    const all = await app.request('GET', serials('dev1'));
+    assert.equal(all.status, 200);
+    assert.match(all.headers.get('content-type')!, /^application\/json/);
+    assert.deepEqual(all.body.serialNumbers, [customer.id]);
+    assert.equal(typeof all.body.lastUpdated, 'string');
+    assert.equal((await app.request('GET', serials('dev1', all.body.lastUpdated))).status, 204);
+    assert.equal((await app.request('GET', serials('unknownDevice'))).status, 204);
+    assert.equal((await app.request('GET', '/wallet/v1/devices/dev1/registrations/pass.com.other.type')).status, 204);
+
+    app.clock.advance(5000);
+    changeBalance(app, customer.id, 300);
+    const changed = await app.request('GET', serials('dev1', all.body.lastUpdated));
+    assert.equal(changed.status, 200);
+    assert.deepEqual(changed.body, { serialNumbers: [customer.id], lastUpdated: String(app.clock.now()) });
+  });
+
+  test('unregister: 200; the last device gone sets pending_install', async () => {
+    assert.equal((await app.request('DELETE', registration('dev1', customer.id), { headers: auth('y'.repeat(32)) })).status, 401);
+    assert.equal((await app.request('DELETE', registration('dev1', customer.id), { headers: auth(token) })).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'installed', 'dev2 still holds the pass');
+    assert.equal((await app.request('GET', serials('dev1'))).status, 204);
+    assert.equal((await app.request('DELETE', registration('dev2', customer.id), { headers: auth(token) })).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'pending_install');
+    // Unregistering what is not registered is still fine for the device.
+    assert.equal((await app.request('DELETE', registration('dev2', customer.id), { headers: auth(token) })).status, 200);
+    assert.equal((await app.request('POST', registration('dev2', customer.id), { headers: auth(token), body: { pushToken: 'push-2' } })).status, 201);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+  });
+
+  test('a device log is accepted', async () => {
+    const res = await app.request('POST', '/wallet/v1/log', { body: { logs: ['[2026-01-01] Web service error for pass.x: 500'] } });
+    assert.equal(res.status, 200);
+  });
+});
+
+describe('Apple web service: latest pass', () => {
+  let customer: Customer;
+  let token: string;
+  const passPath = (serial: string, passTypeId = chain.passTypeId) => `/wallet/v1/passes/${passTypeId}/${serial}`;
+  before(async () => {
+    customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, livemode: false, balance: 4000 });
+    ({ token } = await installedPass(customer));
+  });
+
+  test('200 with the signed pass and Last-Modified; 401 without the token', async () => {
+    assert.equal((await getBytes(app.url + passPath(customer.id))).status, 401);
+    assert.equal((await getBytes(app.url + passPath(customer.id), auth('z'.repeat(32)))).status, 401);
+    assert.equal((await getBytes(app.url + passPath(customer.id, 'pass.com.other'), auth(token))).status, 401);
+    const res = await getBytes(app.url + passPath(customer.id), auth(token));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/vnd.apple.pkpass');
+    assert.equal(res.headers.get('last-modified'), new Date(Math.floor(customer.passUpdatedAt / 1000) * 1000).toUTCString());
+    const unzipped = unzipPass(res.bytes);
+    assert.deepEqual(JSON.parse(unzipped.files.get('manifest.json')!.toString('utf8')), expectedManifest(unzipped.files));
+    assert.equal(opensslVerify(unzipped.dir, chain.rootCertPath).status, 0);
+    assert.notEqual(opensslVerify(unzipped.dir, chain.rootCertPath, writeTamperedManifest(unzipped)).status, 0);
+    assert.equal(unzipped.pass.logoText, 'TEST · Points');
+    assert.equal(unzipped.pass.authenticationToken, token);
+    assert.equal(unzipped.pass.storeCard.primaryFields[0].value, 40);
+  });
+
+  test('304 on If-Modified-Since at whole-second precision; 200 once the balance changed', async () => {
+    // A change 700 ms into a second: Last-Modified says the second, and must still count as current.
+    app.clock.set(Math.floor(app.clock.now() / 1000) * 1000 + 10_700);
+    changeBalance(app, customer.id, 5000);
+    const fresh = await getBytes(app.url + passPath(customer.id), auth(token));
+    const lastModified = fresh.headers.get('last-modified')!;
+    assert.equal(Date.parse(lastModified), Math.floor(app.clock.now() / 1000) * 1000);
+    assert.equal(unzipPass(fresh.bytes).pass.storeCard.primaryFields[0].value, 50);
+    const same = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': lastModified });
+    assert.equal(same.status, 304);
+    assert.equal(same.bytes.length, 0);
+
+    app.clock.advance(1000);
+    changeBalance(app, customer.id, 6000);
+    const changed = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': lastModified });
+    assert.equal(changed.status, 200);
+    assert.equal(unzipPass(changed.bytes).pass.storeCard.primaryFields[0].value, 60);
+  });
+
+  test('after the customer is deleted every endpoint still answers: 401 or 204', async () => {
+    const gone = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, livemode: false });
+    const pass = await installedPass(gone);
+    assert.equal((await app.request('POST', registration('devX', gone.id), { headers: auth(pass.token), body: { pushToken: 'p' } })).status, 201);
+    app.db.transaction(() => customersRepo(app.db).remove(gone.id))();
+    assert.equal((await getBytes(app.url + passPath(gone.id), auth(pass.token))).status, 401);
+    assert.equal((await app.request('GET', serials('devX'))).status, 204);
+    assert.equal((await app.request('POST', registration('devX', gone.id), { headers: auth(pass.token), body: { pushToken: 'p' } })).status, 401);
+    assert.equal((await app.request('DELETE', registration('devX', gone.id), { headers: auth(pass.token) })).status, 401);
+  });
+});

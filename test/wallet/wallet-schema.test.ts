@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { test } from 'node:test';
+import { applyPragmas } from '../../src/db/open';
+import { migrate } from '../../src/db/migrate';
+import { findCustomerByInstallCode, MIN_INSTALL_CODE_LENGTH } from '../../src/wallet/install-code';
+import { walletRepo } from '../../src/wallet/repo';
+
+function versionOneDatabase() {
+  const db = new Database(':memory:');
+  applyPragmas(db);
+  migrate(db, []);
+  db.exec(`INSERT INTO orgs VALUES ('org_1', 'Org', 0);
+    INSERT INTO cards (id, org_id, name, pass_type, created_at, updated_at) VALUES ('card_1', 'org_1', 'Card', 'stamp_card', 0, 0);
+    INSERT INTO customers (id, org_id, card_id, livemode, install_code, scan_code, balance, pass_updated_at, created_at, updated_at)
+    VALUES ('cus_1', 'org_1', 'card_1', 1, 'abcdefgh12345678XYZ', 'scan1', 500, 0, 0, 0);`);
+  return db;
+}
+
+test('step 2 brings a version 1 database with customers to version 2, data intact', () => {
+  const db = versionOneDatabase();
+  assert.equal(db.pragma('user_version', { simple: true }), 1);
+  assert.deepEqual(migrate(db), { from: 1, to: 2 });
+  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'wallet_%' ORDER BY name").all().map((r) => r.name);
+  assert.deepEqual(tables, ['wallet_apple_registrations', 'wallet_google_nonces', 'wallet_google_objects', 'wallet_pass_updates', 'wallet_passes']);
+  assert.equal(db.prepare<[], { balance: number }>("SELECT balance FROM customers WHERE id = 'cus_1'").get()!.balance, 500);
+  // Tokens shorter than Apple's 16 characters cannot be stored.
+  assert.throws(() => db.prepare("INSERT INTO wallet_passes VALUES ('cus_1', 'short', 0)").run(), /CHECK constraint/);
+  // Deleting a customer takes its wallet rows along.
+  walletRepo(db).ensureAuthToken('cus_1', 'x'.repeat(32), 0);
+  db.prepare("DELETE FROM customers WHERE id = 'cus_1'").run();
+  assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_passes').get()!.n, 0);
+});
+
+test('install codes are found through the selector index and compared whole', () => {
+  const db = versionOneDatabase();
+  migrate(db);
+  const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id, install_code FROM customers WHERE substr(install_code, 1, 8) = ? LIMIT 16").all('abcdefgh');
+  assert.match(JSON.stringify(plan), /customers_install_selector/);
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ')?.id, 'cus_1');
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ', 'card_1')?.id, 'cus_1');
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ', 'card_2'), undefined);
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XY'), undefined, 'same selector, different code');
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ'.slice(0, MIN_INSTALL_CODE_LENGTH - 1)), undefined);
+  assert.equal(findCustomerByInstallCode(db, undefined), undefined);
+});

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config';
+import { createFakeClock } from '../../src/lib/clock';
+import { loadWalletServices } from '../../src/wallet/services';
+import { appleEnv } from '../support/wallet-app';
+import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
+
+let chain: AppleTestChain;
+before(() => {
+  chain = createAppleTestChain();
+});
+after(() => chain.cleanup());
+
+const load = (env: Record<string, string>) => loadWalletServices(loadConfig({ DATA_DIR: '/tmp/unused', ...env }), createFakeClock());
+
+test('no wallet settings: both wallets off, nothing thrown', () => {
+  assert.deepEqual(load({}), { apple: null, google: null });
+});
+
+test('a full Apple setup is loaded', () => {
+  const wallet = load(appleEnv(chain));
+  assert.equal(wallet.apple?.passTypeId, chain.passTypeId);
+  assert.equal(wallet.google, null);
+});
+
+test('partial or broken setups stop the start with one line naming the setting', () => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ APPLE_PASS_TYPE_ID: chain.passTypeId }, /^Apple Wallet is partly configured: also set APPLE_TEAM_ID, APPLE_PASS_CERT, APPLE_PASS_KEY, APPLE_WWDR_CERT/],
+    [{ ...appleEnv(chain), APPLE_PASS_KEY: chain.otherRsaKeyPath }, /^Invalid setting APPLE_PASS_KEY: the key in .* does not belong to the certificate/],
+    [{ ...appleEnv(chain), APPLE_WWDR_CERT: chain.otherWwdrCertPath }, /^Invalid setting APPLE_WWDR_CERT: .*did not issue the pass certificate/],
+    [{ GOOGLE_ISSUER_ID: '3388000000022222222' }, /^Google Wallet is partly configured: set both GOOGLE_ISSUER_ID and GOOGLE_SERVICE_ACCOUNT_FILE/],
+    [{ GOOGLE_ISSUER_ID: 'issuer', GOOGLE_SERVICE_ACCOUNT_FILE: chain.passKeyPath }, /^Invalid setting GOOGLE_ISSUER_ID: expected the digits/],
+    [{ GOOGLE_ISSUER_ID: '3388000000022222222', GOOGLE_SERVICE_ACCOUNT_FILE: chain.passKeyPath }, /^Invalid setting GOOGLE_SERVICE_ACCOUNT_FILE: .*not JSON/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => load(env), (err: unknown) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'));
+  }
+});
