@@ -4,10 +4,8 @@ import http from 'node:http';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
 
-// Only the sweeps under test run here; no delivery worker exists in these apps.
-const NO_WORKERS = { webhooks: { sweep: () => 0 } };
 import { silentLogger } from '../src/lib/log';
-import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, ledgerOf, snapshot } from './support/customers';
 
 describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () => {

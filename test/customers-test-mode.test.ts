@@ -4,10 +4,8 @@ import { passDisplayName, TEST_CUSTOMER_LIMIT } from '../src/customers/test-mode
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
 
-// Only the sweeps under test run here; no delivery worker exists in these apps.
-const NO_WORKERS = { webhooks: { sweep: () => 0 } };
 import { silentLogger } from '../src/lib/log';
-import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, eventsOf, insertWebhook, ledgerOf, snapshot } from './support/customers';
 
 const DAY = 24 * 3600_000;

@@ -1,3 +1,4 @@
+import { wakeAfterCommit } from '../db/after-commit';
 import type { Db } from '../db/open';
 import type { AfterCommitHooks } from '../http/deps';
 import type { Clock } from '../lib/clock';
@@ -6,23 +7,6 @@ import { newId } from '../lib/ids';
 import { fanOutToWebhooks } from '../webhooks/fanout';
 import { eventsRepo } from './repo';
 import type { EventEnvelope, EventType } from './types';
-
-// Databases with a wake-up already queued: one wake per transaction, however many events it writes.
-const wakeQueued = new WeakSet<Db>();
-
-/**
- * Wakes the delivery worker once the current transaction has committed. Every write here is one
- * synchronous transaction, so a microtask queued inside it runs only after the commit (or the
- * rollback, after which the worker simply finds nothing new).
- */
-function wakeAfterCommit(deps: { db: Db; afterCommit: AfterCommitHooks }): void {
-  if (wakeQueued.has(deps.db)) return;
-  wakeQueued.add(deps.db);
-  queueMicrotask(() => {
-    wakeQueued.delete(deps.db);
-    deps.afterCommit.eventsWritten();
-  });
-}
 
 /**
  * Writes an event to the outbox and one delivery row per subscribed active endpoint. Call it
@@ -46,6 +30,6 @@ export function emitEvent(
     createdAt: now,
   });
   fanOutToWebhooks(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
-  wakeAfterCommit(deps);
+  wakeAfterCommit(deps.db, 'events', () => deps.afterCommit.eventsWritten());
   return envelope;
 }

@@ -20,7 +20,7 @@ export interface AfterCommitHooks {
   /** New outbox rows exist: wake the delivery worker. */
   eventsWritten(): void;
   /** queuePassUpdate rows were committed: wake the wallet pass-update worker. */
-  passUpdatesQueued?(): void;
+  passUpdatesQueued(): void;
 }
 
-export const noAfterCommit: AfterCommitHooks = { eventsWritten() {} };
+export const noAfterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued() {} };

@@ -7,6 +7,7 @@ import type { AppDeps } from '../http/deps';
 import { badRequest, notFound, validationFailed } from '../http/errors';
 import { newId } from '../lib/ids';
 import { fromHundredths, MAX_UNITS } from '../lib/money';
+import { queuePassUpdate } from '../wallet/updates/queue';
 import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
 import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow } from './repo';
@@ -105,9 +106,10 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
 
   let updated = customer;
   if (change !== 0) {
-    // setBalance bumps pass_version: this is where the pass learns that it changed. Whatever else
-    // must follow every balance change on a pass (a queued wallet update) belongs beside it.
+    // setBalance bumps pass_version, and the queued update pushes the new balance to the
+    // customer's wallets once this transaction commits: every channel's change reaches the pass.
     customers.setBalance(customer.id, after, now);
+    queuePassUpdate(deps, customer.id);
     updated = { ...customer, balance: after, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
   }
 

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/open';
 import { createApp } from '../../src/http/app';
-import type { AfterCommitHooks, AppDeps } from '../../src/http/deps';
+import { noAfterCommit, type AfterCommitHooks, type AppDeps } from '../../src/http/deps';
 import { createFakeClock, type FakeClock } from '../../src/lib/clock';
 import { silentLogger, type Logger } from '../../src/lib/log';
 import { applySeed, parseSeedFile, type SeedResult } from '../../src/seed/service';
@@ -42,13 +42,13 @@ export interface TestApp {
  * A fresh database file and createApp(deps) on a real socket (port 0): tests speak the same wire
  * a client does. The clock is fake; move it with `clock.advance`.
  */
-export async function startTestApp(options: { env?: Record<string, string>; afterCommit?: AfterCommitHooks; log?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; afterCommit?: Partial<AfterCommitHooks>; log?: Logger } = {}): Promise<TestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wl-test-'));
   // Generous default limits so only the rate-limit tests meet them.
   const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_LIVE: '1000', RATE_LIMIT_TEST: '1000', RATE_LIMIT_ANONYMOUS: '1000', ...options.env });
   const db = openDatabase(config.dbFile);
   const clock = createFakeClock();
-  const deps: AppDeps = { db, clock, log: options.log ?? silentLogger, config, afterCommit: options.afterCommit ?? { eventsWritten() {} } };
+  const deps: AppDeps = { db, clock, log: options.log ?? silentLogger, config, afterCommit: { ...noAfterCommit, ...options.afterCommit } };
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -93,6 +93,9 @@ export async function startTestApp(options: { env?: Record<string, string>; afte
     },
   };
 }
+
+/** For tests that run one scheduled job: the workers the job list drives, doing nothing. */
+export const NO_WORKERS = { webhooks: { sweep: () => 0 }, passUpdates: { wake: () => {} } };
 
 /** One org with a card of every type and keys of every kind: the usual starting point. */
 export const STANDARD_SEED = {

@@ -1,6 +1,6 @@
 // Wallet test helpers on top of the HTTP harness: settings for the offline Apple chain and the
 // fake Google servers, customers written straight into the database (enrolment is another
-// feature), a balance change done the way the ledger does it, and .pkpass inspection.
+// feature), a balance change through the ledger, and .pkpass inspection.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,8 @@ import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import { newId, randomToken } from '../../src/lib/ids';
 import { ledgerRepo } from '../../src/loyalty/repo';
-import { queuePassUpdate } from '../../src/wallet/updates/queue';
+import { cardsRepo } from '../../src/cards/repo';
+import { changeBalance as changeLedgerBalance } from '../../src/loyalty/ledger';
 import type { TestApp } from './app';
 import type { AppleTestChain, FakeGoogle, ServiceAccountFixture } from './wallet-fixtures';
 
@@ -79,17 +80,14 @@ function ledgerRow(app: TestApp, customer: Customer, change: number, balanceAfte
 }
 
 /**
- * A balance change the way the ledger's one balance-change function makes it: balance, ledger row
- * and pass-update row in one transaction, then the after-commit wake-up.
+ * A balance change through the ledger's one balance-change function, as the console would make it
+ * (an absolute balance in hundredths): balance, ledger row and pass-update row in one transaction,
+ * and the worker woken once it commits (through `app.deps.afterCommit`).
  */
-export function changeBalance(app: TestApp, customerId: string, newBalance: number): void {
-  app.db.transaction(() => {
-    const customer = customersRepo(app.db).findByPassUserId(customerId)!;
-    customersRepo(app.db).setBalance(customerId, newBalance, app.clock.now());
-    ledgerRow(app, customer, newBalance - customer.balance, newBalance, 'earn');
-    queuePassUpdate(app.db, app.clock, customerId);
-  })();
-  app.deps.afterCommit.passUpdatesQueued?.();
+export function changeBalance(app: Pick<TestApp, 'db' | 'deps'>, customerId: string, newBalance: number): void {
+  const customer = customersRepo(app.db).findByPassUserId(customerId)!;
+  const card = cardsRepo(app.db).findById(customer.cardId)!;
+  changeLedgerBalance(app.deps, { customer, card, kind: 'adjust', change: { to: newBalance }, isAward: false, source: 'console', field: 'balance' });
 }
 
 export const reload = (app: TestApp, customerId: string) => customersRepo(app.db).findByPassUserId(customerId);

@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
+import { noAfterCommit } from '../../src/http/deps';
 import { loadWalletServices } from '../../src/wallet/services';
 import { FIRST_RETRY_MS, MAX_ATTEMPTS, retryDelayMs } from '../../src/wallet/updates/backoff';
 import { queuePassUpdate } from '../../src/wallet/updates/queue';
@@ -33,7 +34,7 @@ before(async () => {
   app = await startTestApp({
     env: { ...appleEnv(chain, apns.url), ...googleEnv(google, account) },
     // As main.ts wires it: a committed balance change wakes the worker.
-    afterCommit: { eventsWritten() {}, passUpdatesQueued: () => worker.wake() },
+    afterCommit: { passUpdatesQueued: () => worker.wake() },
   });
   org = seedStandardOrg(app);
   worker = newWorker();
@@ -77,8 +78,8 @@ const queued = (customerId: string) => passUpdatesRepo(app.db).find(customerId);
 describe('queuePassUpdate', () => {
   test('runs only inside the balance change transaction and coalesces repeated changes', () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
-    assert.throws(() => queuePassUpdate(app.db, app.clock, customer.id), /inside the transaction/);
-    const noWake = { ...app, deps: { ...app.deps, afterCommit: { eventsWritten() {} } } };
+    assert.throws(() => queuePassUpdate(app.deps, customer.id), /inside the transaction/);
+    const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
     changeBalance(noWake, customer.id, 100);
     changeBalance(noWake, customer.id, 200);
     assert.deepEqual(queued(customer.id), { customerId: customer.id, generation: 2, attempts: 0, nextAttemptAt: app.clock.now(), leaseUntil: null, lastError: null });
@@ -88,7 +89,7 @@ describe('queuePassUpdate', () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
     assert.throws(() =>
       app.db.transaction(() => {
-        queuePassUpdate(app.db, app.clock, customer.id);
+        queuePassUpdate(app.deps, customer.id);
         throw new Error('INSUFFICIENT_BALANCE');
       })(),
     );
@@ -175,7 +176,7 @@ describe('Apple pushes', () => {
     const offline = { ...app.config, apple: { ...app.config.apple, apnsUrl: `https://127.0.0.1:${await unusedPort()}` } };
     const cutOff = newWorker(offline);
     extraWorkers.push(cutOff);
-    const noWake = { ...app, deps: { ...app.deps, afterCommit: { eventsWritten() {} } } };
+    const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
     changeBalance(noWake, customer.id, 400);
     assert.deepEqual(await cutOff.runDue(), { processed: 1, succeeded: 0, failed: 1 });
     assert.match(queued(customer.id)!.lastError!, /^APNs: .*ECONNREFUSED/);
@@ -188,7 +189,7 @@ describe('Apple pushes', () => {
   test('a row held by a worker that died is taken up again once its lease expires', async () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
     await registerDevice(customer, 'phoneL', 'tokenL');
-    const noWake = { ...app, deps: { ...app.deps, afterCommit: { eventsWritten() {} } } };
+    const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
     changeBalance(noWake, customer.id, 100);
     // A worker claims the row and crashes before sending.
     const leaseUntil = app.clock.now() + 60_000;
@@ -202,7 +203,7 @@ describe('Apple pushes', () => {
   test('a change arriving while its push is in flight is pushed again', async () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
     await registerDevice(customer, 'phoneG', 'tokenG');
-    const noWake = { ...app, deps: { ...app.deps, afterCommit: { eventsWritten() {} } } };
+    const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
     changeBalance(noWake, customer.id, 100);
     const running = worker.runDue(); // claims the row synchronously, then awaits APNs
     changeBalance(noWake, customer.id, 200);

@@ -200,6 +200,8 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     },
     runDue,
     async idle() {
+      // A committed change wakes the worker from a microtask; let any such wake-up land first.
+      await Promise.resolve();
       while (draining) await draining.catch(() => undefined);
     },
     async stop() {
