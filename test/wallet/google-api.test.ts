@@ -78,17 +78,28 @@ describe('Google OAuth token source', () => {
     assert.equal(google.tokenRequests().length, 2);
   });
 
-  test('a refused grant rejects with Google error text and is not cached', async () => {
-    const tokens = createGoogleTokenSource({ serviceAccount, now: fakeClock().now });
+  test('a refused grant rejects with Google error text, is not retried and is not cached', async () => {
+    const tokens = createGoogleTokenSource({ serviceAccount, now: fakeClock().now, retryMinMs: 1 });
     google.setTokenAnswer({ status: 400 });
+    const before = google.tokenRequests().length;
     await assert.rejects(tokens.getToken(), /Google token request failed \(400\): invalid_grant: Invalid JWT Signature\./);
+    assert.equal(google.tokenRequests().length - before, 1, 'a 4xx is a setting to fix: asked once');
     google.setTokenAnswer({ status: 200, expiresIn: 3600 });
     assert.match(await tokens.getToken(), /^token-\d+$/);
   });
 
+  test('a passing failure (503) is retried twice in process before the grant fails', async () => {
+    const tokens = createGoogleTokenSource({ serviceAccount, now: fakeClock().now, retryMinMs: 1 });
+    google.setTokenAnswer({ status: 503 });
+    const before = google.tokenRequests().length;
+    await assert.rejects(tokens.getToken(), /Google token request failed \(503\)/);
+    assert.equal(google.tokenRequests().length - before, 3);
+    google.setTokenAnswer({ status: 200, expiresIn: 3600 });
+  });
+
   test('an unreachable token endpoint rejects', async () => {
     const unreachable = { ...serviceAccount, tokenUri: `http://127.0.0.1:${await unusedPort()}/token` };
-    const tokens = createGoogleTokenSource({ serviceAccount: unreachable, now: fakeClock().now });
+    const tokens = createGoogleTokenSource({ serviceAccount: unreachable, now: fakeClock().now, retryMinMs: 1 });
     await assert.rejects(tokens.getToken(), /fetch failed/);
   });
 });

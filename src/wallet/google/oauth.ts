@@ -1,6 +1,7 @@
 // Access tokens for the Wallet API by the service account's JWT-bearer grant, cached until shortly
 // before they expire (Google issues them for an hour; one grant per balance change would be
 // wasteful and rate-limited).
+import pRetry from 'p-retry';
 import { signRs256Jwt } from './jwt';
 import type { GoogleServiceAccount } from './service-account';
 
@@ -21,13 +22,29 @@ export function createGoogleTokenSource(options: {
   /** Refresh this long before expiry, so a token never expires mid-request; default 60 s. */
   refreshMarginMs?: number;
   timeoutMs?: number;
+  /** Retries of a grant that failed for a passing reason (network, 429, 5xx); default 2. */
+  retries?: number;
+  /** The first wait between those retries, doubling after; default 250 ms. */
+  retryMinMs?: number;
 }): GoogleTokenSource {
   const now = options.now ?? Date.now;
   const margin = options.refreshMarginMs ?? 60_000;
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
 
-  async function fetchToken(): Promise<string> {
+  // A passing failure of the token endpoint is retried at once, in process, a couple of times: the
+  // caller is a push run that would otherwise fail whole and wait for the durable queue's next
+  // try. A refused grant (a 4xx such as invalid_grant) is a setting to fix, so it is not retried.
+  const fetchToken = () =>
+    pRetry(requestToken, {
+      retries: options.retries ?? 2,
+      minTimeout: options.retryMinMs ?? 250,
+      factor: 2,
+      randomize: true,
+      shouldRetry: ({ error }) => !(error instanceof GrantRefused),
+    });
+
+  async function requestToken(): Promise<string> {
     const { serviceAccount } = options;
     const issuedAt = Math.floor(now() / 1000);
     const assertion = signRs256Jwt(
@@ -56,7 +73,8 @@ export function createGoogleTokenSource(options: {
     }
     if (!response.ok || typeof data.access_token !== 'string') {
       const why = [data.error, data.error_description].filter((v) => typeof v === 'string').join(': ') || text.slice(0, 200);
-      throw new Error(`Google token request failed (${response.status}): ${why}`);
+      const message = `Google token request failed (${response.status}): ${why}`;
+      throw response.status === 429 || response.status >= 500 ? new Error(message) : new GrantRefused(message);
     }
     const lifetimeS = typeof data.expires_in === 'number' ? data.expires_in : 3600;
     cached = { token: data.access_token, expiresAt: now() + lifetimeS * 1000 };
@@ -77,3 +95,6 @@ export function createGoogleTokenSource(options: {
     },
   };
 }
+
+/** The token endpoint answered and refused: retrying the same grant cannot help. */
+class GrantRefused extends Error {}
