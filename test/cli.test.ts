@@ -233,7 +233,7 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
       assert.equal(url, `http://localhost:${port}/api/v1/cards`);
       assert.match(server.stdout, /^ {2}org +org_\w+$/m);
       assert.match(server.stdout, /^ {2}test API key +psk_test_\w+$/m);
-      assert.match(server.stdout, /^ {2}console login +\S+@\S+ \/ \S+$/m);
+      assert.match(server.stdout, /^ {2}admin login +\S+@\S+ \/ \S+$/m);
 
       // Run the printed request exactly as curl would.
       const res = await fetch(url!, { headers: { 'X-Api-Key': key! } });
@@ -251,7 +251,7 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     try {
       await again.listening();
       assert.deepEqual(await again.stop('SIGTERM'), { code: 0, signal: null });
-      assert.doesNotMatch(again.stdout, /First start|psk_test_|console login/, 'credentials are printed only once');
+      assert.doesNotMatch(again.stdout, /First start|psk_test_|admin login/, 'credentials are printed only once');
     } finally {
       await again.stop('SIGKILL');
     }

@@ -63,7 +63,7 @@ describe('webhook delivery survives kill -9', () => {
 
   it('delivers every event at least once, with its attempts recorded, after a SIGKILL mid-stream and a restart', async () => {
     // On an empty folder the server prints the demo org's ids and test key once (after it listens).
-    const first = await serve(dataDir, /console login/);
+    const first = await serve(dataDir, /admin login/);
     children.push(first.child);
     const key = /test API key\s+(psk_test_\S+)/.exec(first.output())![1]!;
     const orgId = /org\s+(org_\S+)/.exec(first.output())![1]!;

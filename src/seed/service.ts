@@ -52,7 +52,7 @@ export function applySeed(deps: CardDeps, file: SeedFileInput): SeedResult {
       const org = createOrg(deps, { name: orgSeed.name });
       orgSeed.admins.forEach((admin, a) => {
         if (orgsRepo(deps.db).adminEmailTaken(admin.email.toLowerCase())) {
-          throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already a console login in this database`);
+          throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already an admin login in this database`);
         }
         createAdmin(deps, { orgId: org.id, email: admin.email, password: admin.password });
       });
