@@ -6,12 +6,17 @@ import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 
 const twoDecimals = v.check<number, string>((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals (whole units except on prepaid cards)');
 
-/** An amount in units: finite, at most 2 decimals, at most MAX_UNITS either way. */
-const amount = (rule: (n: number) => boolean, ruleMessage: string) =>
-  v.pipe(v.number(), v.finite(), v.check(rule, ruleMessage), v.check((n) => Math.abs(n) <= MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals);
-
-const positive = amount((n) => n > 0, 'must be greater than 0');
+// Bounds use valibot's own actions (not v.check) so the OpenAPI document states them too.
+const number = v.pipe(v.number(), v.finite());
+/** An amount in units: greater than 0, at most MAX_UNITS, at most 2 decimals. */
+const positive = v.pipe(number, v.gtValue(0, 'must be greater than 0'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals);
 const note = v.optional(v.pipe(v.string(), v.maxLength(500)));
+
+/** JSON Schema for "exactly one of these fields", which the pipe's checks enforce. */
+const exactlyOne = (...fields: string[]) => ({ oneOf: fields.map((f) => ({ required: [f] })) });
+/** JSON Schema for "when `field` is `value`, then …" (OpenAPI 3.1 speaks JSON Schema 2020-12). */
+const when = (field: string, value: string, then: Record<string, unknown>) => ({ if: { required: [field], properties: { [field]: { const: value } } }, then });
+const forbidden = (...fields: string[]) => ({ not: { anyOf: fields.map((f) => ({ required: [f] })) } });
 
 export const RefParams = v.strictObject({
   ref: v.pipe(v.string(), v.minLength(1), v.maxLength(300), v.description('externalCustomerId, pu_<passUserId>, email:<email> or phone:<E.164>')),
@@ -25,7 +30,7 @@ export const EarnBody = v.pipe(
     spend: v.optional(
       v.strictObject({
         amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
-        currency: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.description('ISO 4217 code; must be the card’s accrual currency')),
+        currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.toUpperCase(), v.description('ISO 4217 code, any case; must be the card’s accrual currency')),
       }),
     ),
     items: v.optional(
@@ -41,6 +46,14 @@ export const EarnBody = v.pipe(
       ),
     ),
     note,
+  }),
+  v.metadata({
+    allOf: [
+      exactlyOne('amount', 'from'),
+      when('from', 'spend', { required: ['spend'], ...forbidden('items') }),
+      when('from', 'items', { required: ['items'], ...forbidden('spend') }),
+      { if: { not: { required: ['from'] } }, then: forbidden('spend', 'items') },
+    ],
   }),
   v.forward(
     v.check((b) => (b.amount === undefined) !== (b.from === undefined), 'send exactly one of amount and from'),
@@ -59,6 +72,7 @@ export const RedeemBody = v.pipe(
     amount: v.optional(v.pipe(positive, v.description('Required with type=points; whole units except on prepaid cards'))),
     note,
   }),
+  v.metadata({ allOf: [when('type', 'points', { required: ['amount'] }), when('type', 'reward', forbidden('amount'))] }),
   v.forward(v.check((b) => b.type !== 'points' || b.amount !== undefined, 'required with type=points'), ['amount']),
   v.forward(v.check((b) => b.type !== 'reward' || b.amount === undefined, 'not with type=reward (the card’s reward sets the cost)'), ['amount']),
 );
@@ -66,10 +80,15 @@ export type RedeemBodyInput = v.InferOutput<typeof RedeemBody>;
 
 export const AdjustBody = v.pipe(
   v.strictObject({
-    balanceCorrection: v.optional(v.pipe(amount((n) => n !== 0, 'must not be 0'), v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'))),
-    setPoints: v.optional(v.pipe(amount((n) => n >= 0, 'must be 0 or more'), v.description('Absolute points balance, 0 or more, whole units (point and level cards only)'))),
+    balanceCorrection: v.optional(
+      v.pipe(number, v.minValue(-MAX_UNITS, `must be at least -${MAX_UNITS}`), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), v.notValue(0, 'must not be 0'), twoDecimals, v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)')),
+    ),
+    setPoints: v.optional(
+      v.pipe(number, v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals, v.description('Absolute points balance, 0 or more, whole units (point and level cards only)')),
+    ),
     note,
   }),
+  v.metadata(exactlyOne('balanceCorrection', 'setPoints')),
   v.forward(
     v.check((b) => (b.balanceCorrection === undefined) !== (b.setPoints === undefined), 'send exactly one of balanceCorrection and setPoints'),
     ['balanceCorrection'],
