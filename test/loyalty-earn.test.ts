@@ -126,6 +126,14 @@ describe('POST /v1/customers/{ref}/earn', () => {
     });
   }
 
+  it('UNKNOWN_ITEM_KEYS lists the keys in `keys` too, as the customFields errors do, so a key holding ", " stays readable', async () => {
+    const customer = customerOn(app, org, 'stamps');
+    const res = await operate(app, org.keys.live, customer, 'earn', { type: 'stamps', from: 'items', items: [{ key: 'tea, juice', quantity: 1 }, { key: 'latte', quantity: 1 }, { key: 'tea', quantity: 1 }] });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(res.body, { statusCode: 400, error: 'Bad Request', message: 'UNKNOWN_ITEM_KEYS: tea, juice, tea', keys: ['tea, juice', 'tea'] });
+    assert.equal(ledgerState(app, customer.id).ledgerRows, 0);
+  });
+
   it('accepts exactly 1,000,000,000 and a balance of exactly 1,000,000,000', async () => {
     const customer = customerOn(app, org, 'points');
     const res = await operate(app, org.keys.live, customer, 'earn', { type: 'points', amount: 1_000_000_000 });

@@ -63,7 +63,8 @@ export function accrue(card: Card, sale: SpendSale | ItemsSale): { change: numbe
   // Own-property lookup only, so a key like "constructor" is unknown rather than a prototype member.
   const valueOf = (key: string) => (Object.hasOwn(values, key) ? values[key] : undefined);
   const unknown = [...new Set(sale.items.map((i) => i.key).filter((key) => valueOf(key) === undefined))];
-  if (unknown.length > 0) throw badRequest('UNKNOWN_ITEM_KEYS', unknown.join(', '));
+  // `keys` as well as the message, like the customFields errors: a sent key may itself hold ", ".
+  if (unknown.length > 0) throw badRequest('UNKNOWN_ITEM_KEYS', unknown.join(', '), { keys: unknown });
 
   const items = sale.items.map((i) => ({ key: i.key, quantity: i.quantity, each: valueOf(i.key)! }));
   // Plain numbers suffice here: anything past 2^53 is far beyond the 1e9-unit cap and refused as such.

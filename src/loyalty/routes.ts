@@ -53,7 +53,7 @@ export const loyaltyRoutes = [
     idempotent: true,
     responses: { 201: { description: 'The balance after the award', schema: BalanceChangeResource } },
     errors: {
-      400: ['UNSUPPORTED_FOR_CARD_TYPE', 'ACCRUAL_RULE_NOT_CONFIGURED', 'CURRENCY_MISMATCH', 'UNKNOWN_ITEM_KEYS: <keys>', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a balance past 1,000,000,000)'],
+      400: ['UNSUPPORTED_FOR_CARD_TYPE', 'ACCRUAL_RULE_NOT_CONFIGURED', 'CURRENCY_MISMATCH', 'UNKNOWN_ITEM_KEYS: <keys> (also listed in keys)', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a balance past 1,000,000,000)'],
       ...WRITE_ERRORS,
     },
     handle: (input) => {
