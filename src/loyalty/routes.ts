@@ -91,7 +91,8 @@ export const loyaltyRoutes = [
     description:
       'Exactly one of `balanceCorrection` (signed, non-zero; every card type; a refund is negative) and `setPoints` (>= 0; point and level cards). ' +
       'A change that adds value is an award and meets the earning limits, except on prepaid cards; lowering is never limited. ' +
-      'For setPoints `change` is new minus old. Emits `balance.updated`, and `level.changed` when a level card’s tier changes.',
+      'For setPoints `change` is new minus old; setPoints equal to the balance records a transaction with `change: 0` and emits nothing, like a sale worth 0. ' +
+      'Otherwise emits `balance.updated`, and `level.changed` when a level card’s tier changes.',
     scope: 'loyalty:write',
     params: RefParams,
     body: AdjustBody,
