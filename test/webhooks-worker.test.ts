@@ -110,6 +110,27 @@ describe('webhook worker', () => {
     assert.deepEqual(receiver.eventIds(), [event.id]);
   });
 
+  it('many attempts in flight at once raise no "possible memory leak" warning in the operator’s log', async () => {
+    app = await startWebhookApp({}, { perEndpoint: 32 });
+    receiver = await startReceiver();
+    receiver.answer(() => ({ status: 200, delayMs: 50 }));
+    const org = seedStandardOrg(app);
+    await createEndpoint(app, org.keys.live, receiver.url);
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 20; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
+      await receiver.waitFor(20);
+      await app.worker.idle();
+      await new Promise((resolve) => setImmediate(resolve)); // process warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.equal(receiver.requests.length, 20);
+    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+  });
+
   it('stop() takes no new work and waits for the attempt in flight, which is recorded', async () => {
     const { app, receiver, emit, deliveries } = await setUp();
     receiver.answer(() => ({ status: 200, delayMs: 100 }));
