@@ -210,6 +210,17 @@ describe('webhook endpoints API', () => {
       assert.equal(op['x-required-scope'], 'webhooks:manage');
       assert.ok(op.responses[status].content['application/json'].schema, `${method} ${path} ${status} has a schema`);
     }
+    // What an integrator can only learn from the document: the page bounds and what "*" means.
+    const limit = doc.paths['/api/v1/webhooks/{id}/deliveries'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    assert.equal(limit.in, 'query');
+    assert.equal(limit.required, false);
+    assert.match(limit.description ?? '', /default 50/);
+    assert.match(limit.description ?? '', /at most 100/);
+    for (const method of ['post', 'patch'] as const) {
+      const path = method === 'post' ? '/api/v1/webhooks' : '/api/v1/webhooks/{id}';
+      const events = doc.paths[path][method].requestBody.content['application/json'].schema.properties.events;
+      assert.match(events.description ?? '', /\["\*"\] for all/, `${method} events says what "*" means`);
+    }
     assert.ok(doc.paths['/api/v1/webhooks'].post.responses['201'].content['application/json'].schema.properties.secret);
     assert.ok(!doc.paths['/api/v1/webhooks'].get.responses['200'].content['application/json'].schema.items.properties.secret);
   });
