@@ -12,12 +12,22 @@ const isHttpUrl = (text: string): boolean => {
   }
 };
 
+// Credentials in the URL are refused: the URL is read back by every GET and list, while the
+// contract shows a secret only once; a receiver authenticates deliveries by their signature.
+const hasNoCredentials = (text: string): boolean => {
+  // Not a URL at all: the check above reports that (valibot runs every check of the pipe).
+  if (!URL.canParse(text)) return true;
+  const url = new URL(text);
+  return url.username === '' && url.password === '';
+};
+
 const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
-  v.description('Absolute http(s) URL that receives the deliveries'),
+  v.check(hasNoCredentials, 'must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead'),
+  v.description('Absolute http(s) URL that receives the deliveries, without a user name or password'),
 );
 
 export const SUBSCRIBABLE = [...EVENT_TYPES, '*'] as const;
