@@ -84,6 +84,17 @@ describe('webhook worker', () => {
     assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
   });
 
+  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, not by scanning every delivery', async () => {
+    app = await startWebhookApp();
+    // ON DELETE CASCADE looks up the child rows of each deleted event; without an index on
+    // webhook_deliveries.event_id that is a full scan of the deliveries table per event.
+    const plan = (sql: string) => (app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((r) => r.detail);
+    for (const sql of ['DELETE FROM events WHERE id = ?', 'DELETE FROM events WHERE customer_id = ? AND livemode = 0']) {
+      const scans = plan(sql).filter((d) => /^SCAN webhook_deliveries\b/.test(d));
+      assert.deepEqual(scans, [], sql);
+    }
+  });
+
   it('leaves a delivery under a live lease alone and takes it up once the lease expires (a dead worker’s claim)', async () => {
     const { app, receiver, emit, deliveries } = await setUp();
     const event = emit(false);
