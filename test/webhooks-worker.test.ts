@@ -68,6 +68,14 @@ describe('webhook worker', () => {
     ['fe80::1', 'link-local'],
     ['100.64.0.1', 'shared (CGNAT)'],
     ['0.0.0.0', 'unspecified'],
+    // NAT64 (64:ff9b::/96): an IPv6-only host reaches the IPv4 address in the last 32 bits
+    // through its NAT64 gateway, private networks included, so the embedded address decides.
+    ['64:ff9b::a00:5', 'private'],
+    ['64:ff9b::10.0.0.5', 'private'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'cloud metadata'],
+    ['64:ff9b::a00:5%eth0', 'private'],
+    ['64:ff9b::808:808', null],
     ['8.8.8.8', null],
     ['172.32.0.1', null],
     ['2606:4700:4700::1111', null],
