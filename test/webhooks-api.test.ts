@@ -60,6 +60,9 @@ describe('webhook endpoints API', () => {
   const createCases: { name: string; body: unknown; message: RegExp }[] = [
     { name: 'a relative url', body: { url: '/hooks', events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
     { name: 'an ftp url', body: { url: 'ftp://example.com/x', events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
+    // A password in the URL would be read back by every GET and list, unlike the secret (shown once).
+    { name: 'a url with a user name and password', body: { url: 'https://crm:hunter2@example.com/h', events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
+    { name: 'a url with a user name', body: { url: 'https://token@example.com/h', events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
     { name: 'a url that is not a string', body: { url: 42, events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
     { name: 'no url', body: { events: ['*'] }, message: /^VALIDATION_FAILED: url$/ },
     { name: 'no events', body: { url: 'https://a.example.com' }, message: /^VALIDATION_FAILED: events$/ },
@@ -75,6 +78,7 @@ describe('webhook endpoints API', () => {
       assert.equal(res.status, 400, res.text);
       assert.match(res.body.message, c.message);
       assert.ok(Array.isArray(res.body.issues) && res.body.issues.length > 0);
+      assert.ok(!res.text.includes('hunter2'), 'a refused password is not echoed');
       assert.deepEqual((await app.request('GET', '/api/v1/webhooks', { key: other.keys.test })).body, before.body);
     });
   }
@@ -104,6 +108,7 @@ describe('webhook endpoints API', () => {
   const patchCases: { name: string; body: unknown; message: RegExp }[] = [
     { name: 'an unknown status', body: { status: 'paused' }, message: /^VALIDATION_FAILED: status$/ },
     { name: 'a bad url', body: { url: 'not a url' }, message: /^VALIDATION_FAILED: url$/ },
+    { name: 'a url with credentials', body: { url: 'https://crm:hunter2@example.com/h' }, message: /^VALIDATION_FAILED: url$/ },
     { name: 'empty events', body: { events: [] }, message: /^VALIDATION_FAILED: events$/ },
     { name: 'an unknown field', body: { secret: 'x' }, message: /^VALIDATION_FAILED: secret$/ },
   ];
@@ -209,6 +214,17 @@ describe('webhook endpoints API', () => {
       assert.ok(op, `${method} ${path}`);
       assert.equal(op['x-required-scope'], 'webhooks:manage');
       assert.ok(op.responses[status].content['application/json'].schema, `${method} ${path} ${status} has a schema`);
+    }
+    // What an integrator can only learn from the document: the page bounds and what "*" means.
+    const limit = doc.paths['/api/v1/webhooks/{id}/deliveries'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    assert.equal(limit.in, 'query');
+    assert.equal(limit.required, false);
+    assert.match(limit.description ?? '', /default 50/);
+    assert.match(limit.description ?? '', /at most 100/);
+    for (const method of ['post', 'patch'] as const) {
+      const path = method === 'post' ? '/api/v1/webhooks' : '/api/v1/webhooks/{id}';
+      const events = doc.paths[path][method].requestBody.content['application/json'].schema.properties.events;
+      assert.match(events.description ?? '', /\["\*"\] for all/, `${method} events says what "*" means`);
     }
     assert.ok(doc.paths['/api/v1/webhooks'].post.responses['201'].content['application/json'].schema.properties.secret);
     assert.ok(!doc.paths['/api/v1/webhooks'].get.responses['200'].content['application/json'].schema.items.properties.secret);

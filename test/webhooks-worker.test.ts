@@ -68,6 +68,14 @@ describe('webhook worker', () => {
     ['fe80::1', 'link-local'],
     ['100.64.0.1', 'shared (CGNAT)'],
     ['0.0.0.0', 'unspecified'],
+    // NAT64 (64:ff9b::/96): an IPv6-only host reaches the IPv4 address in the last 32 bits
+    // through its NAT64 gateway, private networks included, so the embedded address decides.
+    ['64:ff9b::a00:5', 'private'],
+    ['64:ff9b::10.0.0.5', 'private'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'cloud metadata'],
+    ['64:ff9b::a00:5%eth0', 'private'],
+    ['64:ff9b::808:808', null],
     ['8.8.8.8', null],
     ['172.32.0.1', null],
     ['2606:4700:4700::1111', null],
@@ -82,6 +90,17 @@ describe('webhook worker', () => {
     assert.equal(nextAttemptAt(2, 1_000, [10_000, 60_000]), 61_000);
     assert.equal(nextAttemptAt(3, 1_000, [10_000, 60_000]), null);
     assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
+  });
+
+  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, not by scanning every delivery', async () => {
+    app = await startWebhookApp();
+    // ON DELETE CASCADE looks up the child rows of each deleted event; without an index on
+    // webhook_deliveries.event_id that is a full scan of the deliveries table per event.
+    const plan = (sql: string) => (app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((r) => r.detail);
+    for (const sql of ['DELETE FROM events WHERE id = ?', 'DELETE FROM events WHERE customer_id = ? AND livemode = 0']) {
+      const scans = plan(sql).filter((d) => /^SCAN webhook_deliveries\b/.test(d));
+      assert.deepEqual(scans, [], sql);
+    }
   });
 
   it('leaves a delivery under a live lease alone and takes it up once the lease expires (a dead worker’s claim)', async () => {
@@ -108,6 +127,27 @@ describe('webhook worker', () => {
     assert.equal(app.worker.sweep(), 1);
     await app.worker.idle();
     assert.deepEqual(receiver.eventIds(), [event.id]);
+  });
+
+  it('many attempts in flight at once raise no "possible memory leak" warning in the operator’s log', async () => {
+    app = await startWebhookApp({}, { perEndpoint: 32 });
+    receiver = await startReceiver();
+    receiver.answer(() => ({ status: 200, delayMs: 50 }));
+    const org = seedStandardOrg(app);
+    await createEndpoint(app, org.keys.live, receiver.url);
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 20; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
+      await receiver.waitFor(20);
+      await app.worker.idle();
+      await new Promise((resolve) => setImmediate(resolve)); // process warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.equal(receiver.requests.length, 20);
+    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
   });
 
   it('stop() takes no new work and waits for the attempt in flight, which is recorded', async () => {

@@ -73,4 +73,13 @@ CREATE INDEX wallet_pass_updates_due ON wallet_pass_updates (next_attempt_at) WH
 CREATE INDEX customers_install_selector ON customers (substr(install_code, 1, 8));
 `,
   },
+  {
+    version: 3,
+    name: 'webhook deliveries indexed by event',
+    sql: `
+-- Deleting an event (the 30-day test-customer sweep) cascades to its deliveries;
+-- without this index each deleted event scanned the whole deliveries table.
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+`,
+  },
 ];

@@ -19,7 +19,21 @@ function createEventsRepo(db: Db) {
   const byId = db.prepare<[string], { id: string; org_id: string; livemode: number; type: string; customer_id: string | null; payload: string; created_at: number }>(
     'SELECT * FROM events WHERE id = ?',
   );
+  // History retention: events created before the cutoff that no delivery refers to any more (a
+  // pending delivery or a recent replay keeps its event), one batch. CROSS JOIN keeps orgs as the
+  // outer loop, so each org's events_org range yields the old rows without scanning the table.
+  const deleteUnreferencedBefore = db.prepare(
+    `DELETE FROM events WHERE rowid IN (
+       SELECT e.rowid FROM orgs o CROSS JOIN events e ON e.org_id = o.id AND e.livemode IN (0, 1)
+       WHERE e.created_at < @cutoff
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+       LIMIT @limit)`,
+  );
   return {
+    /** Removes up to `limit` events created before `cutoff` that no delivery refers to; returns how many. */
+    deleteUnreferencedBefore(cutoff: number, limit: number): number {
+      return deleteUnreferencedBefore.run({ cutoff, limit }).changes;
+    },
     insert(row: EventRow) {
       insert.run({ ...row, livemode: row.livemode ? 1 : 0 });
     },

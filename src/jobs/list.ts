@@ -1,6 +1,7 @@
 import type { AppDeps } from '../http/deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
+import { sweepWebhookHistory } from '../webhooks/history';
 import type { DeliveryWorker } from '../webhooks/worker';
 import type { PassUpdateWorker } from '../wallet/updates/worker';
 import { sweepGoogleNonces } from '../wallet/sweeps';
@@ -27,6 +28,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'wallet-pass-updates', schedule: '* * * * *', run: () => workers.passUpdates.wake() },
     { name: 'wallet-nonce-sweep', schedule: '23 * * * *', run: () => ({ deleted: sweepGoogleNonces(deps) }) },
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
+    // Delivery history is kept 30 days; every minute (at second 30), a bounded amount per run.
+    { name: 'webhook-history-sweep', schedule: '30 * * * * *', run: () => sweepWebhookHistory(deps) },
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     {

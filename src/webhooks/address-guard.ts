@@ -39,8 +39,30 @@ for (const [kind, network, prefix, family] of RANGES) {
   LISTS.set(kind, list);
 }
 
+// The well-known NAT64 prefix (RFC 6052): an IPv6-only host reaches the IPv4 address held in the
+// last 32 bits through its NAT64 gateway, which also translates to private IPv4 networks (AWS's
+// NAT64 does), so such an address is judged by the IPv4 address it carries.
+const NAT64 = new BlockList();
+NAT64.addSubnet('64:ff9b::', 96, 'ipv6');
+
+function nat64Embedded(address: string): string | null {
+  if (!NAT64.check(address, 'ipv6')) return null;
+  // The URL parser writes any IPv6 form (dotted tail, zeros spelled out) as compressed hex groups;
+  // a zone id (%eth0), which a lookup may add, is not part of the address.
+  const hex = new URL(`http://[${address.replace(/%.*$/, '')}]`).hostname.slice(1, -1);
+  const [head = '', tail = ''] = hex.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = hex.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  const high = parseInt(groups[6]!, 16);
+  const low = parseInt(groups[7]!, 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
 /** Why an address may not be called with WEBHOOK_BLOCK_PRIVATE on, or null when it may. */
 export function blockedKind(address: string): Kind | null {
+  const embedded = address.includes(':') ? nat64Embedded(address) : null;
+  if (embedded) return blockedKind(embedded);
   const family = address.includes(':') ? 'ipv6' : 'ipv4';
   for (const [kind, list] of LISTS) if (list.check(address, family)) return kind;
   return null;

@@ -138,6 +138,15 @@ function createDeliveriesRepo(db: Db) {
     `INSERT OR IGNORE INTO webhook_attempts (delivery_id, number, status, response_code, error, duration_ms, at)
      VALUES (@deliveryId, @number, @status, @responseCode, @error, @durationMs, @at)`,
   );
+  // History retention: finished deliveries created before the cutoff, one batch (attempts cascade).
+  // CROSS JOIN keeps endpoints as the outer loop, so each endpoint's (webhook_id, created_at) index
+  // range yields the old rows without scanning the table.
+  const deleteFinishedBefore = db.prepare(
+    `DELETE FROM webhook_deliveries WHERE rowid IN (
+       SELECT d.rowid FROM webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id
+       WHERE d.created_at < @cutoff AND d.status != 'pending'
+       LIMIT @limit)`,
+  );
   const finish = db.prepare(
     `UPDATE webhook_deliveries
      SET status = @status, attempt_count = @attemptCount, next_attempt_at = @nextAttemptAt, lease_until = NULL
@@ -179,6 +188,10 @@ function createDeliveriesRepo(db: Db) {
     },
     finish(row: { id: string; status: DeliveryStatus; attemptCount: number; nextAttemptAt: number | null }) {
       finish.run(row);
+    },
+    /** Removes up to `limit` succeeded or failed deliveries created before `cutoff`; returns how many. */
+    deleteFinishedBefore(cutoff: number, limit: number): number {
+      return deleteFinishedBefore.run({ cutoff, limit }).changes;
     },
   };
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route';
+import { WEBHOOK_HISTORY_DAYS } from './history';
 import {
   CreatedWebhookResource,
   CreateWebhookBody,
@@ -93,7 +94,7 @@ export const webhookRoutes = [
     path: '/v1/webhooks/:id/deliveries',
     tag: TAG,
     summary: 'Recent deliveries of one endpoint',
-    description: 'Newest first, each with every attempt (number, outcome, response code, error, duration, time).',
+    description: `Newest first, each with every attempt (number, outcome, response code, error, duration, time). Finished deliveries are kept ${WEBHOOK_HISTORY_DAYS} days after they were created; a pending one stays until it is final.`,
     scope: 'webhooks:manage',
     params: WebhookIdParams,
     query: DeliveriesQuery,

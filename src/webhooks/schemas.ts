@@ -12,23 +12,34 @@ const isHttpUrl = (text: string): boolean => {
   }
 };
 
+// Credentials in the URL are refused: the URL is read back by every GET and list, while the
+// contract shows a secret only once; a receiver authenticates deliveries by their signature.
+const hasNoCredentials = (text: string): boolean => {
+  // Not a URL at all: the check above reports that (valibot runs every check of the pipe).
+  if (!URL.canParse(text)) return true;
+  const url = new URL(text);
+  return url.username === '' && url.password === '';
+};
+
 const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
-  v.description('Absolute http(s) URL that receives the deliveries'),
+  v.check(hasNoCredentials, 'must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead'),
+  v.description('Absolute http(s) URL that receives the deliveries, without a user name or password'),
 );
 
 export const SUBSCRIBABLE = [...EVENT_TYPES, '*'] as const;
 
+// Descriptions go before the transforms: the OpenAPI conversion stops at a transform.
 const EventList = v.pipe(
   v.array(v.picklist(SUBSCRIBABLE)),
+  v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all; "*" goes alone, and a name listed twice is kept once`),
   v.minLength(1, 'must list at least one event type'),
   // "*" already means every type; mixing it with names would make the subscription ambiguous to read.
   v.check((list) => !list.includes('*') || list.every((e) => e === '*'), 'send ["*"] alone for every event type'),
   v.transform((list) => [...new Set(list)]),
-  v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all`),
 );
 
 export const CreateWebhookBody = v.strictObject({ url: WebhookUrl, events: EventList });
@@ -47,11 +58,11 @@ export const DeliveriesQuery = v.object({
   limit: v.optional(
     v.pipe(
       v.string(),
+      v.description(`How many deliveries, newest first: a whole number, at least 1 and at most ${MAX_DELIVERY_PAGE} (default 50)`),
       v.regex(/^\d{1,6}$/, 'must be a whole number'),
       v.transform(Number),
       v.minValue(1),
       v.maxValue(MAX_DELIVERY_PAGE),
-      v.description(`How many deliveries, newest first (default 50, at most ${MAX_DELIVERY_PAGE})`),
     ),
     '50',
   ),

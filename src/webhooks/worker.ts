@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Config } from '../config';
 import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
@@ -55,6 +56,9 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   const inFlight = new Map<string, Promise<void>>();
   const perWebhook = new Map<string, number>();
   const shutdown = new AbortController();
+  // Every attempt in flight listens on this one signal; up to maxInFlight listeners is the design,
+  // not a leak, so Node's default of 10 must not print a "possible memory leak" warning.
+  setMaxListeners(maxInFlight + 1, shutdown.signal);
   let state: 'running' | 'stopping' | 'stopped' = 'running';
   let wakeup: NodeJS.Immediate | null = null;
   let idleWaiters: (() => void)[] = [];
