@@ -109,6 +109,24 @@ describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () =
     assert.deepEqual(snapshot(app.db), before);
   });
 
+  it('a deeply nested customFields value under a key is the usual 400, never a 500 from fingerprinting the body', async () => {
+    const id = uid();
+    await enroll(app, org.keys.live, { externalCustomerId: id, cardId: org.cards.stamps });
+    // 20,000 levels fit easily in a 64 KiB body.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const sends = [
+      () => app.request('PATCH', `/api/v1/customers/${id}`, { key: org.keys.live, rawBody: `{"customFields":{"memberNo":${deep}}}`, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': uid('key') } }),
+      () => app.request('POST', '/api/v1/customers', { key: org.keys.live, rawBody: `{"externalCustomerId":"${uid()}","cardId":"${org.cards.stamps}","customFields":{"memberNo":${deep}}}`, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': uid('key') } }),
+    ];
+    for (const send of sends) {
+      const before = snapshot(app.db);
+      const res = await send();
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.body.message, /^INVALID_CUSTOM_FIELD_VALUES: memberNo/);
+      assert.deepEqual(snapshot(app.db), before);
+    }
+  });
+
   it('keys expire after 24 hours: the sweep removes them and the key runs afresh', async () => {
     const key = uid('key');
     const id = uid();
