@@ -152,6 +152,8 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'number: a boolean', sent: { memberNo: true }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: memberNo (value does not match the field's declared type)" },
     { name: 'number: digits with letters', sent: { memberNo: '12a' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: memberNo (value does not match the field's declared type)" },
     { name: 'number: an empty string', sent: { memberNo: '' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: memberNo (value does not match the field's declared type)" },
+    // Digits only, but past the largest number: Number() gives Infinity, which JSON would store as null.
+    { name: 'number: digits beyond the range of a number', sent: { memberNo: '9'.repeat(400) }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: memberNo (value does not match the field's declared type)" },
     { name: 'select: a label is not a value', sent: { size: 'Small' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
     { name: 'select: a boolean', sent: { size: true }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
     { name: 'date: not YYYY-MM-DD', sent: { birthday: '01.02.2000' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },

@@ -40,8 +40,10 @@ export function canonicalAnswer(question: Question, value: CustomFieldValue): Cu
   switch (question.type) {
     case 'number': {
       if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-      if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim())) return Number(value.trim());
-      return undefined;
+      if (typeof value !== 'string' || !NUMERIC_TEXT.test(value.trim())) return undefined;
+      // Digits can still lie past the largest number: Infinity would be stored as JSON null.
+      const number = Number(value.trim());
+      return Number.isFinite(number) ? number : undefined;
     }
     case 'checkbox':
       return typeof value === 'boolean' ? value : undefined;
