@@ -113,6 +113,7 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'text takes a number as its string', sent: { nickname: 7 }, stored: { nickname: '7' } },
     { name: 'email, trimmed', sent: { altEmail: ' Jo@Example.com ' }, stored: { altEmail: 'Jo@Example.com' } },
     { name: 'phone, normalised to E.164', sent: { altPhone: '+44 (20) 7946-0958' }, stored: { altPhone: '+442079460958' } },
+    { name: 'phone, surrounding spaces ignored', sent: { altPhone: ' +44 20 7946 0958 ' }, stored: { altPhone: '+442079460958' } },
     { name: 'date, a real day', sent: { birthday: '2024-02-29' }, stored: { birthday: '2024-02-29' } },
     { name: 'checkbox true and false', sent: { newsletter: false }, stored: { newsletter: false } },
     { name: 'an empty object writes nothing', sent: {}, stored: {} },
@@ -163,6 +164,8 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'checkbox: "true"', sent: { newsletter: 'true' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: newsletter (value does not match the field's declared type)" },
     { name: 'email: a number', sent: { altEmail: 5 }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: altEmail (value does not match the field's declared type)" },
     { name: 'phone: too short', sent: { altPhone: '+12345' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: altPhone (value does not match the field's declared type)" },
+    // The "leading space is a + that a query string decoded" rule is for URLs, never for a JSON value.
+    { name: 'phone: a national number with a stray leading space is not made E.164', sent: { altPhone: ' 0170 1234567' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: altPhone (value does not match the field's declared type)" },
   ];
   for (const c of refused) {
     for (const via of ['enroll', 'PATCH'] as const) {
