@@ -25,7 +25,8 @@ export function normalizePhone(raw: string | null | undefined): string | null {
  * as `+` would turn a national ` 0170…` into `+0170…`.
  */
 export function phoneFromUrl(raw: string): string {
-  return raw.replace(/^ +(?=\d)/, '+');
+  // Also behind or before an opening bracket: `(+49) 170…` arrives as `( 49) 170…`, `+(49)…` as ` (49)…`.
+  return raw.replace(/^(\(*) +(?=[\d(])/, '$1+');
 }
 
 /** `jane.doe@example.com` → `j***e@example.com`: enough to tell candidates apart, not to harvest. */
