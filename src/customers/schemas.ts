@@ -5,10 +5,19 @@ import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
 
+/** Characters as a client counts them (Unicode code points), not UTF-16 units: an emoji is one. */
+const characterCount = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
+
 export const ExternalCustomerId = v.pipe(
   v.string(),
   v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  v.check((id) => characterCount(id) <= 255, 'must be 1 to 255 characters'),
+  // JSON Schema's maxLength counts code points too, so the document states the same rule.
+  v.metadata({ maxLength: 255 }),
   v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
