@@ -28,6 +28,11 @@ describe('customer endpoints in the OpenAPI document', () => {
         assert.deepEqual(Object.keys(schema.properties), op.requestFields);
         assert.equal(schema.additionalProperties, false, 'strict body');
       } else assert.equal(operation.requestBody, undefined);
+      if (op.requestFields?.includes('customFields')) {
+        const customFields = operation.requestBody.content['application/json'].schema.properties.customFields;
+        assert.equal(customFields.type, 'object');
+        assert.deepEqual(customFields.additionalProperties, { type: ['string', 'number', 'boolean'] }, 'values are scalars (spec 4.13)');
+      }
       const names = operation.parameters.map((p: { name: string }) => p.name);
       assert.deepEqual(names, [...(op.params ?? []), ...(op.idempotent ? ['Idempotency-Key'] : [])]);
     });

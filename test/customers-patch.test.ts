@@ -141,6 +141,8 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'reserved wins over unknown and bad values', sent: { shoe: 1, Status: null, memberNo: 'abc' }, message: 'RESERVED_CUSTOM_FIELDS: Status' },
     { name: 'unknown keys', sent: { shoe: 44, hat: 'L', memberNo: 1 }, message: 'UNKNOWN_CUSTOM_FIELDS: shoe, hat', keys: ['shoe', 'hat'] },
     { name: 'unknown wins over bad values', sent: { shoe: 44, memberNo: null, size: 'XXL' }, message: 'UNKNOWN_CUSTOM_FIELDS: shoe' },
+    // Keys a JavaScript object treats specially are still just keys: named like any other.
+    { name: 'unknown keys that are Object.prototype names', sent: JSON.parse('{"constructor":1,"toString":"x","prototype":true}'), message: 'UNKNOWN_CUSTOM_FIELDS: constructor, toString, prototype', keys: ['constructor', 'toString', 'prototype'] },
     { name: 'two keys for one question', sent: { size: 'S', SIZE: 'L' }, message: 'VALIDATION_FAILED: customFields.SIZE' },
     { name: 'null, objects and arrays are not scalars', sent: { memberNo: null, nickname: { a: 1 }, size: ['S'], newsletter: true }, message: 'INVALID_CUSTOM_FIELD_VALUES: memberNo, nickname, size (expected a string, number or boolean)', keys: ['memberNo', 'nickname', 'size'] },
     { name: 'non-scalar wins over mismatch', sent: { memberNo: 'abc', nickname: null }, message: 'INVALID_CUSTOM_FIELD_VALUES: nickname (expected a string, number or boolean)' },

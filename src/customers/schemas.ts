@@ -23,10 +23,13 @@ export const ExternalCustomerId = v.pipe(
 );
 
 // Values are judged by the card's questions (custom-fields.ts), which gives the spec's own codes;
-// here only "an object of entries" is checked. v.record alone takes an array (and turns it into
-// an object before any check sees it), so the array test runs on the raw input beside it.
+// here only "an object of entries" is checked, and the object is passed on untouched. Not
+// v.record: it takes an array as an object and drops the keys `constructor`, `prototype` and
+// `__proto__`, which must reach the question check and be named like any unknown key.
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const CustomFieldsInput = v.pipe(
-  v.intersect([v.record(v.string(), v.unknown()), v.custom<Record<string, unknown>>((value) => !Array.isArray(value), 'must be an object')]),
+  v.custom<Record<string, unknown>>(isPlainObject, 'must be an object'),
+  v.metadata({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } }),
   v.description('Map from question key (matched case-insensitively) to a string, number or boolean. Keys name, email, phone, status and custom are reserved.'),
 );
 
