@@ -33,6 +33,18 @@ describe('customer endpoints in the OpenAPI document', () => {
         assert.equal(customFields.type, 'object');
         assert.deepEqual(customFields.additionalProperties, { type: ['string', 'number', 'boolean'] }, 'values are scalars (spec 4.13)');
       }
+      // A route's own codes add to the ones every route can answer; they never hide them.
+      const said = (status: string) => operation.responses[status]?.description ?? '';
+      assert.match(said('403'), /Missing scope\(s\): <scope>/);
+      assert.match(said('401'), /MISSING_API_KEY/);
+      assert.match(said('400'), /VALIDATION_FAILED/);
+      if (op.requestFields) {
+        assert.match(said('400'), /INVALID_JSON/);
+        assert.match(said('413'), /^PAYLOAD_TOO_LARGE/);
+        assert.match(said('415'), /^UNSUPPORTED_MEDIA_TYPE/);
+        assert.match(said('400'), /CUSTOM_FIELD_VALUE_TYPE_MISMATCH/);
+      }
+      if (op.path === '/api/v1/customers') assert.match(said('403'), /CARD_NOT_IN_ORG/);
       const names = operation.parameters.map((p: { name: string }) => p.name);
       assert.deepEqual(names, [...(op.params ?? []), ...(op.idempotent ? ['Idempotency-Key'] : [])]);
     });
