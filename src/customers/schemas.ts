@@ -16,8 +16,9 @@ export const ExternalCustomerId = v.pipe(
   v.string(),
   v.minLength(1, 'must be 1 to 255 characters'),
   v.check((id) => characterCount(id) <= 255, 'must be 1 to 255 characters'),
-  // JSON Schema's maxLength counts code points too, so the document states the same rule.
-  v.metadata({ maxLength: 255 }),
+  // JSON Schema's maxLength counts code points too, so the document states the same rule;
+  // and it refuses the ref prefixes in machine-readable form, not only in the description.
+  v.metadata({ maxLength: 255, not: { pattern: `^(${RESERVED_REF_PREFIXES.join('|')})` } }),
   v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
