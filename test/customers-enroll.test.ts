@@ -218,7 +218,7 @@ describe('POST /v1/customers', () => {
     it('customFields are written on a match (merged into the stored answers)', async () => {
       const externalCustomerId = uid();
       await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { memberNo: 1, size: 'S' } });
-      const res = await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { SIZE: 'l', nickname: 'JJ' } });
+      const res = await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { SIZE: 'L', nickname: 'JJ' } });
       assert.equal(res.body.result, 'matched');
       const read = await app.request('GET', `/api/v1/customers/${externalCustomerId}`, { key: org.keys.live });
       assert.deepEqual(read.body.customFields, { memberNo: 1, size: 'L', nickname: 'JJ' });

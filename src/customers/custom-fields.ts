@@ -48,14 +48,10 @@ export function canonicalAnswer(question: Question, value: CustomFieldValue): Cu
     case 'checkbox':
       return typeof value === 'boolean' ? value : undefined;
     case 'select': {
+      // decisions §1: the value must equal an option's `value` (a number equals its digits, so
+      // 1 picks option "1"); another case or spacing is a value outside the options.
       if (typeof value === 'boolean') return undefined;
-      const text = String(value).trim();
-      const options = question.options ?? [];
-      // An exact match wins; otherwise a case-insensitive one, but only if it is unambiguous.
-      const exact = options.find((o) => o.value === text);
-      if (exact) return exact.value;
-      const loose = options.filter((o) => o.value.toLowerCase() === text.toLowerCase());
-      return loose.length === 1 ? loose[0]!.value : undefined;
+      return (question.options ?? []).find((o) => o.value === String(value))?.value;
     }
     case 'email': {
       if (typeof value !== 'string') return undefined;
