@@ -114,6 +114,7 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'phone, normalised to E.164', sent: { altPhone: '+44 (20) 7946-0958' }, stored: { altPhone: '+442079460958' } },
     { name: 'phone, surrounding spaces ignored', sent: { altPhone: ' +44 20 7946 0958 ' }, stored: { altPhone: '+442079460958' } },
     { name: 'date, a real day', sent: { birthday: '2024-02-29' }, stored: { birthday: '2024-02-29' } },
+    { name: 'date, a real day before the year 100', sent: { birthday: '0096-02-29' }, stored: { birthday: '0096-02-29' } },
     { name: 'checkbox true and false', sent: { newsletter: false }, stored: { newsletter: false } },
     { name: 'an empty object writes nothing', sent: {}, stored: {} },
   ];
@@ -163,6 +164,8 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     { name: 'select: a boolean', sent: { size: true }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
     { name: 'date: not YYYY-MM-DD', sent: { birthday: '01.02.2000' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },
     { name: 'date: month 13', sent: { birthday: '2000-13-01' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },
+    { name: 'date: 29 February of a common year before 100', sent: { birthday: '0097-02-29' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },
+    { name: 'date: day 0', sent: { birthday: '2024-01-00' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },
     { name: 'date: a number', sent: { birthday: 20000101 }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: birthday (value does not match the field's declared type)" },
     { name: 'checkbox: 1', sent: { newsletter: 1 }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: newsletter (value does not match the field's declared type)" },
     { name: 'checkbox: "true"', sent: { newsletter: 'true' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: newsletter (value does not match the field's declared type)" },
