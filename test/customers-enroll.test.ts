@@ -114,6 +114,20 @@ describe('POST /v1/customers', () => {
     }
   });
 
+  it('counts externalCustomerId in characters, not UTF-16 units: 255 emoji or supplementary CJK are accepted and readable by ref', async () => {
+    for (const id of ['🙂'.repeat(255), `${'𠀀'.repeat(200)}-${n}`]) {
+      const res = await enroll(app, org.keys.live, { externalCustomerId: id, cardId: org.cards.stamps });
+      assert.equal(res.status, 201, res.text);
+      const read = await app.request('GET', `/api/v1/customers/${encodeURIComponent(id)}`, { key: org.keys.live });
+      assert.deepEqual([read.status, read.body.passUserId], [200, res.body.passUserId]);
+    }
+    const tooLong = await enroll(app, org.keys.live, { externalCustomerId: '🙂'.repeat(256), cardId: org.cards.stamps });
+    assert.equal(tooLong.status, 400);
+    assert.match(tooLong.body.message, /^VALIDATION_FAILED: externalCustomerId$/);
+    const patched = await app.request('PATCH', `/api/v1/customers/${encodeURIComponent('🙂'.repeat(255))}`, { key: org.keys.live, body: { externalCustomerId: '🙃'.repeat(255) } });
+    assert.deepEqual([patched.status, patched.body.updated], [200, ['externalCustomerId']]);
+  });
+
   describe('matching', () => {
     it('a repeat enroll with the same externalCustomerId returns the same customer unchanged: no reset, no second event, name/email/phone not written', async () => {
       const externalCustomerId = uid();
@@ -204,7 +218,7 @@ describe('POST /v1/customers', () => {
     it('customFields are written on a match (merged into the stored answers)', async () => {
       const externalCustomerId = uid();
       await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { memberNo: 1, size: 'S' } });
-      const res = await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { SIZE: 'l', nickname: 'JJ' } });
+      const res = await enroll(app, org.keys.live, { externalCustomerId, cardId: org.cards.stamps, customFields: { SIZE: 'L', nickname: 'JJ' } });
       assert.equal(res.body.result, 'matched');
       const read = await app.request('GET', `/api/v1/customers/${externalCustomerId}`, { key: org.keys.live });
       assert.deepEqual(read.body.customFields, { memberNo: 1, size: 'L', nickname: 'JJ' });

@@ -60,6 +60,34 @@ describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () =
     assert.equal(read.body.customFields.nickname, 'B', 'the replay did not write A again');
   });
 
+  it('a 403 (CARD_NOT_IN_ORG) is not kept: the same key then runs the corrected request', async () => {
+    const other = seedStandardOrg(app, 'Elsewhere');
+    const key = uid('key');
+    const id = uid();
+    const refused = await enroll(app, org.keys.live, { externalCustomerId: id, cardId: other.cards.stamps }, key);
+    const again = await enroll(app, org.keys.live, { externalCustomerId: id, cardId: other.cards.stamps }, key);
+    assert.deepEqual([refused.status, again.status, again.headers.get('Idempotent-Replayed')], [403, 403, null], 'run again, not replayed');
+    const corrected = await enroll(app, org.keys.live, { externalCustomerId: id, cardId: org.cards.stamps }, key);
+    assert.deepEqual([corrected.status, corrected.body.result, corrected.headers.get('Idempotent-Replayed')], [201, 'created', null]);
+  });
+
+  it('a 5xx is not kept and leaves nothing behind: the retry with the same key runs again', async () => {
+    const key = uid('key');
+    const body = { externalCustomerId: uid('boom'), cardId: org.cards.points, initialPoints: 3 };
+    // An unexpected failure inside the write: the insert aborts, as a full disk or a bug would.
+    app.db.exec(`CREATE TRIGGER fail_once BEFORE INSERT ON customers WHEN NEW.external_id = '${body.externalCustomerId}' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+    const before = snapshot(app.db);
+    const failed = await enroll(app, org.keys.live, body, key);
+    app.db.exec('DROP TRIGGER fail_once');
+    assert.equal(failed.status, 500);
+    assert.doesNotMatch(failed.text, /disk on fire/, 'no internals in the answer');
+    assert.deepEqual(snapshot(app.db), before, 'nothing written');
+    const retry = await enroll(app, org.keys.live, body, key);
+    assert.deepEqual([retry.status, retry.body.result, retry.headers.get('Idempotent-Replayed')], [201, 'created', null]);
+    const replay = await enroll(app, org.keys.live, body, key);
+    assert.deepEqual([replay.headers.get('Idempotent-Replayed'), replay.text], ['true', retry.text], 'the success is kept');
+  });
+
   const reuseCases: { name: string; first: () => Promise<unknown>; second: () => Promise<{ status: number; body: any; headers: Headers }> }[] = [
     {
       name: 'enroll with another body',
@@ -107,6 +135,24 @@ describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () =
     assert.equal(res.status, 400);
     assert.match(res.body.message, /^VALIDATION_FAILED: Idempotency-Key/);
     assert.deepEqual(snapshot(app.db), before);
+  });
+
+  it('a deeply nested customFields value under a key is the usual 400, never a 500 from fingerprinting the body', async () => {
+    const id = uid();
+    await enroll(app, org.keys.live, { externalCustomerId: id, cardId: org.cards.stamps });
+    // 20,000 levels fit easily in a 64 KiB body.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const sends = [
+      () => app.request('PATCH', `/api/v1/customers/${id}`, { key: org.keys.live, rawBody: `{"customFields":{"memberNo":${deep}}}`, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': uid('key') } }),
+      () => app.request('POST', '/api/v1/customers', { key: org.keys.live, rawBody: `{"externalCustomerId":"${uid()}","cardId":"${org.cards.stamps}","customFields":{"memberNo":${deep}}}`, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': uid('key') } }),
+    ];
+    for (const send of sends) {
+      const before = snapshot(app.db);
+      const res = await send();
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.body.message, /^INVALID_CUSTOM_FIELD_VALUES: memberNo/);
+      assert.deepEqual(snapshot(app.db), before);
+    }
   });
 
   it('keys expire after 24 hours: the sweep removes them and the key runs afresh', async () => {

@@ -28,7 +28,9 @@ function isRealDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -40,20 +42,18 @@ export function canonicalAnswer(question: Question, value: CustomFieldValue): Cu
   switch (question.type) {
     case 'number': {
       if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-      if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim())) return Number(value.trim());
-      return undefined;
+      if (typeof value !== 'string' || !NUMERIC_TEXT.test(value.trim())) return undefined;
+      // Digits can still lie past the largest number: Infinity would be stored as JSON null.
+      const number = Number(value.trim());
+      return Number.isFinite(number) ? number : undefined;
     }
     case 'checkbox':
       return typeof value === 'boolean' ? value : undefined;
     case 'select': {
+      // decisions §1: the value must equal an option's `value` (a number equals its digits, so
+      // 1 picks option "1"); another case or spacing is a value outside the options.
       if (typeof value === 'boolean') return undefined;
-      const text = String(value).trim();
-      const options = question.options ?? [];
-      // An exact match wins; otherwise a case-insensitive one, but only if it is unambiguous.
-      const exact = options.find((o) => o.value === text);
-      if (exact) return exact.value;
-      const loose = options.filter((o) => o.value.toLowerCase() === text.toLowerCase());
-      return loose.length === 1 ? loose[0]!.value : undefined;
+      return (question.options ?? []).find((o) => o.value === String(value))?.value;
     }
     case 'email': {
       if (typeof value !== 'string') return undefined;

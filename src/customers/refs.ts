@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../http/errors';
-import { maskEmail, maskPhone, normalizeEmail, normalizePhone } from '../lib/contact';
+import { maskEmail, maskPhone, normalizeEmail, normalizePhone, phoneFromUrl } from '../lib/contact';
 import type { Db } from '../db/open';
 import type { Customer, Namespace } from './model';
 import { customersRepo } from './repo';
@@ -67,7 +67,7 @@ export function resolveCustomer(db: Db, n: Namespace, raw: string): Customer {
       found = findByEmail(db, n, ref.email);
       break;
     case 'phone':
-      found = findByPhone(db, n, ref.phone);
+      found = findByPhone(db, n, phoneFromUrl(ref.phone));
       break;
   }
   if (!found) throw notFound('CUSTOMER_NOT_FOUND', raw);

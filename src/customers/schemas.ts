@@ -5,19 +5,32 @@ import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
 
+/** Characters as a client counts them (Unicode code points), not UTF-16 units: an emoji is one. */
+const characterCount = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
+
 export const ExternalCustomerId = v.pipe(
   v.string(),
   v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  v.check((id) => characterCount(id) <= 255, 'must be 1 to 255 characters'),
+  // JSON Schema's maxLength counts code points too, so the document states the same rule;
+  // and it refuses the ref prefixes in machine-readable form, not only in the description.
+  v.metadata({ maxLength: 255, not: { pattern: `^(${RESERVED_REF_PREFIXES.join('|')})` } }),
   v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
 
 // Values are judged by the card's questions (custom-fields.ts), which gives the spec's own codes;
-// here only "an object of entries" is checked. v.record alone takes an array (and turns it into
-// an object before any check sees it), so the array test runs on the raw input beside it.
+// here only "an object of entries" is checked, and the object is passed on untouched. Not
+// v.record: it takes an array as an object and drops the keys `constructor`, `prototype` and
+// `__proto__`, which must reach the question check and be named like any unknown key.
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const CustomFieldsInput = v.pipe(
-  v.intersect([v.record(v.string(), v.unknown()), v.custom<Record<string, unknown>>((value) => !Array.isArray(value), 'must be an object')]),
+  v.custom<Record<string, unknown>>(isPlainObject, 'must be an object'),
+  v.metadata({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } }),
   v.description('Map from question key (matched case-insensitively) to a string, number or boolean. Keys name, email, phone, status and custom are reserved.'),
 );
 

@@ -3,6 +3,7 @@ import { cardsRepo } from '../cards/repo';
 import type { Db } from '../db/open';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Clock } from '../lib/clock';
+import { phoneFromUrl } from '../lib/contact';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
 import { findByEmail, findByPhone, resolveCustomer } from './refs';
@@ -47,10 +48,10 @@ export function lookupCustomer(deps: { db: Db }, n: Namespace, query: { email?: 
   const rawEmail = single('email', query.email);
   const rawPhone = single('phone', query.phone);
   const email = rawEmail?.trim() ? rawEmail : undefined;
-  // Not trimmed: a leading space is the `+` a query string decoded, and normalizePhone restores it.
+  // Not trimmed: a leading space is the `+` a query string decoded, and phoneFromUrl restores it.
   const phone = rawPhone?.trim() ? rawPhone : undefined;
   if (email === undefined && phone === undefined) throw badRequest('EMAIL_OR_PHONE_REQUIRED', 'give email, phone or both');
-  const found = (email !== undefined ? findByEmail(deps.db, n, email) : undefined) ?? (phone !== undefined ? findByPhone(deps.db, n, phone) : undefined);
+  const found = (email !== undefined ? findByEmail(deps.db, n, email) : undefined) ?? (phone !== undefined ? findByPhone(deps.db, n, phoneFromUrl(phone)) : undefined);
   if (!found) throw notFound('CUSTOMER_NOT_FOUND', `no customer with this ${[email && 'email', phone && 'phone'].filter(Boolean).join(' or ')}`);
   return withCard(deps.db, found);
 }

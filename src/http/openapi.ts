@@ -26,6 +26,12 @@ const COMMON_ERRORS: Record<number, string> = {
   429: 'RATE_LIMITED (Retry-After gives the seconds to wait)',
 };
 
+// Every route with a JSON body can also answer these (decisions §5 and §7).
+const BODY_ERRORS: Record<number, string> = {
+  413: 'PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)',
+  415: 'UNSUPPORTED_MEDIA_TYPE (send application/json)',
+};
+
 const RATE_HEADERS: Json = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current second' },
@@ -68,7 +74,12 @@ function operation(def: RouteDef): Json {
       ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}),
     };
   }
-  const errorStatuses = { ...COMMON_ERRORS, ...Object.fromEntries(Object.entries(def.errors ?? {}).map(([s, codes]) => [s, codes.join(', ')])) };
+  // A route's own codes are added to the ones every route can answer, never put in their place:
+  // a 403 for CARD_NOT_IN_ORG is still also the scope 403.
+  const errorStatuses: Record<string, string> = { ...COMMON_ERRORS, ...(def.body ? BODY_ERRORS : {}) };
+  for (const [status, codes] of Object.entries(def.errors ?? {})) {
+    errorStatuses[status] = [errorStatuses[status], codes.join(', ')].filter(Boolean).join('; ');
+  }
   for (const [status, description] of Object.entries(errorStatuses)) {
     responses[status] = { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }

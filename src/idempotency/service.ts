@@ -25,14 +25,44 @@ export function claimIdempotencyKey(scope: IdempotencyScope): (() => void) | nul
   return () => inFlight.delete(lock);
 }
 
-/** Sorted keys at every depth: the same JSON written in another key order fingerprints the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/** Text written as is by canonicalJson, told apart from the values still to be written. */
+class Literal {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Sorted keys at every depth: the same JSON written in another key order fingerprints the same.
+ * Iterative, not recursive: a body may nest thousands of levels inside customFields (64 KiB
+ * allows ~30,000), and a recursive walk would overflow the stack and answer 500.
+ */
+function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const todo: unknown[] = [root];
+  while (todo.length > 0) {
+    const item = todo.pop();
+    if (item instanceof Literal) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      out.push('[');
+      todo.push(new Literal(']'));
+      for (let i = item.length - 1; i >= 0; i--) {
+        todo.push(item[i]);
+        if (i > 0) todo.push(new Literal(','));
+      }
+    } else if (item && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push('{');
+      todo.push(new Literal('}'));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, value] = entries[i]!;
+        todo.push(value, new Literal(`${JSON.stringify(key)}:`));
+        if (i > 0) todo.push(new Literal(','));
+      }
+    } else {
+      out.push(JSON.stringify(item) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export function checkIdempotencyKey(key: string): void {
