@@ -10,7 +10,7 @@ export interface MigrationStep {
 export const migrations: MigrationStep[] = [
   {
     version: 2,
-    name: 'wallet passes: tokens, Apple registrations, Google objects, callback nonces, pass-update queue',
+    name: 'wallet passes: tokens, Apple registrations, pass versions, Google objects, callback nonces, pass-update queue',
     sql: `
 -- One row per customer whose pass was issued: the ApplePass token never changes once handed out,
 -- because devices keep the pass and authenticate with it for as long as they hold it.
@@ -67,6 +67,16 @@ CREATE TABLE wallet_pass_updates (
   updated_at       INTEGER NOT NULL
 );
 CREATE INDEX wallet_pass_updates_due ON wallet_pass_updates (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
+-- The tag of Apple's serial-number list (lastUpdated): every change of a pass takes the next number
+-- of one per-database sequence, so "changed since tag N" cannot skip a change, however many share
+-- a millisecond. INSERT OR REPLACE gives a changed pass a fresh number (AUTOINCREMENT never reuses
+-- one, even after deletions); a pass unchanged since it was issued has no row (sequence 0).
+CREATE TABLE wallet_pass_versions (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  customer_id  TEXT NOT NULL UNIQUE REFERENCES customers(id) ON DELETE CASCADE,
+  changed_at   INTEGER NOT NULL
+);
 
 -- Install codes are looked up by their first characters (a selector) and the whole code is then
 -- compared in constant time, so response timing never depends on how much of a secret matched.

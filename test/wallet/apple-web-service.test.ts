@@ -87,7 +87,10 @@ describe('Apple web service: registration', () => {
     changeBalance(app, customer.id, 300);
     const changed = await app.request('GET', serials('dev1', all.body.lastUpdated));
     assert.equal(changed.status, 200);
-    assert.deepEqual(changed.body, { serialNumbers: [customer.id], lastUpdated: String(app.clock.now()) });
+    assert.deepEqual(changed.body.serialNumbers, [customer.id]);
+    assert.equal(typeof changed.body.lastUpdated, 'string');
+    assert.ok(Number(changed.body.lastUpdated) > Number(all.body.lastUpdated), 'the tag moves on with every change');
+    assert.equal((await app.request('GET', serials('dev1', changed.body.lastUpdated))).status, 204);
   });
 
   test('unregister: 200; the last device gone sets pending_install', async () => {
@@ -163,5 +166,54 @@ describe('Apple web service: latest pass', () => {
     assert.equal((await app.request('GET', serials('devX'))).status, 204);
     assert.equal((await app.request('POST', registration('devX', gone.id), { headers: auth(pass.token), body: { pushToken: 'p' } })).status, 401);
     assert.equal((await app.request('DELETE', registration('devX', gone.id), { headers: auth(pass.token) })).status, 401);
+  });
+});
+
+describe('Apple web service: nothing is lost within one millisecond or one second', () => {
+  // The fake clock does not move in these tests: every change, list and download happens "at once",
+  // as on a fast machine where a push, the device's question and the next change share a millisecond.
+  const passPath = (serial: string) => `/wallet/v1/passes/${chain.passTypeId}/${serial}`;
+
+  test('the serial-number list reports a change made in the same millisecond as the tag it follows', async () => {
+    const a = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, balance: 100 });
+    const b = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, balance: 100 });
+    const passA = await installedPass(a);
+    const passB = await installedPass(b);
+    for (const [customer, pass] of [[a, passA], [b, passB]] as const) {
+      const res = await app.request('POST', registration('devSameMs', customer.id), { headers: auth(pass.token), body: { pushToken: 'push-same-ms' } });
+      assert.equal(res.status, 201);
+    }
+
+    const first = await app.request('GET', serials('devSameMs'));
+    assert.equal(first.status, 200);
+    let tag: string = first.body.lastUpdated;
+
+    // A change in the very millisecond of the device's last answer must still be reported.
+    changeBalance(app, a.id, 200);
+    const afterA = await app.request('GET', serials('devSameMs', tag));
+    assert.equal(afterA.status, 200, 'a change in the same millisecond as the tag was lost');
+    assert.deepEqual(afterA.body.serialNumbers, [a.id]);
+    assert.equal(typeof afterA.body.lastUpdated, 'string');
+    tag = afterA.body.lastUpdated;
+    assert.equal((await app.request('GET', serials('devSameMs', tag))).status, 204);
+
+    // Two changes in one millisecond, the device asking between them: the second one is not lost.
+    changeBalance(app, b.id, 300);
+    const afterB = await app.request('GET', serials('devSameMs', tag));
+    assert.deepEqual(afterB.body.serialNumbers, [b.id]);
+    changeBalance(app, a.id, 400);
+    const afterA2 = await app.request('GET', serials('devSameMs', afterB.body.lastUpdated));
+    assert.equal(afterA2.status, 200, 'the second change of the same millisecond was lost');
+    assert.deepEqual(afterA2.body.serialNumbers, [a.id]);
+    assert.equal((await app.request('GET', serials('devSameMs', afterA2.body.lastUpdated))).status, 204);
+  });
+
+  test('a tag the database never issued (a restored backup) lists every pass again instead of hiding changes', async () => {
+    const c = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, balance: 100 });
+    const pass = await installedPass(c);
+    assert.equal((await app.request('POST', registration('devRestored', c.id), { headers: auth(pass.token), body: { pushToken: 'push-r' } })).status, 201);
+    const res = await app.request('GET', serials('devRestored', '999999999999'));
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.serialNumbers, [c.id]);
   });
 });

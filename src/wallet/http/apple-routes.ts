@@ -95,10 +95,15 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
       return;
     }
     // Another pass type simply has no passes here (this endpoint has no token to refuse).
-    const passes = walletRepo(db).devicePasses(deviceLibraryId, passTypeId);
+    // The tag is the database's update sequence, read in one snapshot with the passes: every later
+    // change takes a higher number, so nothing is skipped however many changes share a millisecond.
+    const repo = walletRepo(db);
+    const { sequence, passes } = db.transaction(() => ({ sequence: repo.updateSequence(), passes: repo.devicePasses(deviceLibraryId, passTypeId) }))();
     const sinceText = typeof ctx.query.passesUpdatedSince === 'string' ? ctx.query.passesUpdatedSince : '';
-    const since = /^\d{1,16}$/.test(sinceText) ? Number(sinceText) : undefined;
-    const updated = since === undefined ? passes : passes.filter((p) => p.modifiedAt > since);
+    const since = /^\d{1,15}$/.test(sinceText) ? Number(sinceText) : undefined;
+    // A tag above anything this database handed out (it was restored from a backup) tells nothing
+    // about what the device holds: list every pass rather than hide changes from it.
+    const updated = since === undefined || since > sequence ? passes : passes.filter((p) => p.sequence > since);
     if (updated.length === 0) {
       ctx.status = 204;
       return;
@@ -106,10 +111,7 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
     ctx.status = 200;
     ctx.type = 'application/json';
     // lastUpdated must be a string: devices given a number never ask for the passes.
-    ctx.body = JSON.stringify({
-      serialNumbers: updated.map((p) => p.customerId),
-      lastUpdated: String(Math.max(...passes.map((p) => p.modifiedAt))),
-    });
+    ctx.body = JSON.stringify({ serialNumbers: updated.map((p) => p.customerId), lastUpdated: String(sequence) });
   });
 
   router.get(PASS, async (ctx) => {

@@ -3,6 +3,7 @@ import { wakeAfterCommit } from '../../db/after-commit';
 import type { Db } from '../../db/open';
 import type { AfterCommitHooks } from '../../http/deps';
 import type { Clock } from '../../lib/clock';
+import { walletRepo } from '../repo';
 import { passUpdatesRepo } from './repo';
 
 /**
@@ -14,6 +15,9 @@ import { passUpdatesRepo } from './repo';
  */
 export function queuePassUpdate(deps: { db: Db; clock: Clock; afterCommit: AfterCommitHooks }, customerId: string): void {
   if (!deps.db.inTransaction) throw new Error('queuePassUpdate must run inside the transaction of the balance change');
-  passUpdatesRepo(deps.db).queue(customerId, deps.clock.now());
+  const now = deps.clock.now();
+  // The pass's new update sequence number is what devices' serial-number lists compare against.
+  walletRepo(deps.db).markPassChanged(customerId, now);
+  passUpdatesRepo(deps.db).queue(customerId, now);
   wakeAfterCommit(deps.db, 'passUpdates', () => deps.afterCommit.passUpdatesQueued());
 }
