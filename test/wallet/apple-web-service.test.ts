@@ -125,6 +125,7 @@ describe('Apple web service: latest pass', () => {
     assert.equal((await getBytes(app.url + passPath(customer.id))).status, 401);
     assert.equal((await getBytes(app.url + passPath(customer.id), auth('z'.repeat(32)))).status, 401);
     assert.equal((await getBytes(app.url + passPath(customer.id, 'pass.com.other'), auth(token))).status, 401);
+    app.clock.advance(1000); // a device asking after the second of the last change
     const res = await getBytes(app.url + passPath(customer.id), auth(token));
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/vnd.apple.pkpass');
@@ -139,12 +140,15 @@ describe('Apple web service: latest pass', () => {
   });
 
   test('304 on If-Modified-Since at whole-second precision; 200 once the balance changed', async () => {
-    // A change 700 ms into a second: Last-Modified says the second, and must still count as current.
+    // A change 700 ms into a second, fetched in the next one: Last-Modified says the change's
+    // second, and must still count as current.
     app.clock.set(Math.floor(app.clock.now() / 1000) * 1000 + 10_700);
     changeBalance(app, customer.id, 5000);
+    const changedAt = app.clock.now();
+    app.clock.advance(500);
     const fresh = await getBytes(app.url + passPath(customer.id), auth(token));
     const lastModified = fresh.headers.get('last-modified')!;
-    assert.equal(Date.parse(lastModified), Math.floor(app.clock.now() / 1000) * 1000);
+    assert.equal(Date.parse(lastModified), Math.floor(changedAt / 1000) * 1000);
     assert.equal(unzipPass(fresh.bytes).pass.storeCard.primaryFields[0].value, 50);
     const same = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': lastModified });
     assert.equal(same.status, 304);
@@ -215,5 +219,27 @@ describe('Apple web service: nothing is lost within one millisecond or one secon
     const res = await app.request('GET', serials('devRestored', '999999999999'));
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.serialNumbers, [c.id]);
+  });
+
+  test('If-Modified-Since: a change in the same second as the Last-Modified the device holds is still delivered', async () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, balance: 1000 });
+    const { token } = await installedPass(customer);
+    changeBalance(app, customer.id, 2000);
+    const fetched = await getBytes(app.url + passPath(customer.id), auth(token));
+    assert.equal(fetched.status, 200);
+    const lastModified = fetched.headers.get('last-modified')!;
+    assert.equal(unzipPass(fetched.bytes).pass.storeCard.primaryFields[0].value, 20);
+
+    // The next change lands in the same second (here: the same millisecond).
+    changeBalance(app, customer.id, 3000);
+    const next = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': lastModified });
+    assert.equal(next.status, 200, 'the device was told its copy is current although the balance changed');
+    assert.equal(unzipPass(next.bytes).pass.storeCard.primaryFields[0].value, 30);
+
+    // Once a second has passed without a change, the device's copy is current: 304.
+    app.clock.advance(1000);
+    const settled = await getBytes(app.url + passPath(customer.id), auth(token));
+    const again = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': settled.headers.get('last-modified')! });
+    assert.equal(again.status, 304);
   });
 });

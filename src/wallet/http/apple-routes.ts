@@ -13,7 +13,7 @@ import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
 import type { WalletDeps } from './deps';
-import { sendPkpass } from './pkpass';
+import { lastModifiedSeconds, sendPkpass } from './pkpass';
 
 const REGISTRATION = '/wallet/v1/devices/:deviceLibraryId/registrations/:passTypeId/:serial';
 const DEVICE_PASSES = '/wallet/v1/devices/:deviceLibraryId/registrations/:passTypeId';
@@ -124,16 +124,18 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
       ctx.status = 401; // the customer is gone (test customers expire): the pass no longer updates
       return;
     }
-    // HTTP dates carry whole seconds: compare at that precision or a pass changed within the
-    // same second as the device's copy would look older than it is.
-    const modifiedSeconds = Math.floor(passModifiedAt(card, customer) / 1000);
+    // HTTP dates carry whole seconds: compare the second of the last change with the device's
+    // date. The dates we send never name a second a later change could still share
+    // (lastModifiedSeconds), so a device's date equal to or past that second means it is current.
+    const modifiedAt = passModifiedAt(card, customer);
+    const lastModified = lastModifiedSeconds(modifiedAt, clock.now());
     const since = Date.parse(ctx.get('If-Modified-Since'));
-    if (!Number.isNaN(since) && modifiedSeconds * 1000 <= since) {
+    if (!Number.isNaN(since) && Math.floor(modifiedAt / 1000) * 1000 <= since) {
       ctx.status = 304;
-      ctx.set('Last-Modified', new Date(modifiedSeconds * 1000).toUTCString());
+      ctx.set('Last-Modified', new Date(lastModified * 1000).toUTCString());
       return;
     }
-    sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, modifiedSeconds * 1000);
+    sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
   });
 
   router.post(LOG, async (ctx) => {
