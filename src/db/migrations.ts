@@ -35,13 +35,16 @@ CREATE INDEX wallet_apple_registrations_customer ON wallet_apple_registrations (
 CREATE INDEX wallet_apple_registrations_token ON wallet_apple_registrations (push_token);
 
 -- Google Wallet loyalty objects we handed out in a save link. saved_at is set by the 'save'
--- callback and cleared by 'del'; only objects that may exist at Google are PATCHed.
+-- callback and cleared by 'del'; only objects that may exist at Google are PATCHed. Callbacks
+-- arrive in any order (a retried save may come after the del that followed it): event_exp_ms is
+-- the signed expiry of the last event applied, and an event that expires earlier is older.
 CREATE TABLE wallet_google_objects (
   customer_id     TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
   object_id       TEXT NOT NULL UNIQUE,
   class_id        TEXT NOT NULL,
   link_issued_at  INTEGER NOT NULL,
-  saved_at        INTEGER
+  saved_at        INTEGER,
+  event_exp_ms    INTEGER
 );
 
 -- Google retries callbacks: a nonce seen before is acknowledged without acting again. Kept until

@@ -106,7 +106,11 @@ function createWalletRepo(db: Db) {
      VALUES (@customerId, @objectId, @classId, @now, NULL)
      ON CONFLICT (customer_id) DO UPDATE SET object_id = excluded.object_id, class_id = excluded.class_id, link_issued_at = excluded.link_issued_at`,
   );
-  const setGoogleSaved = db.prepare('UPDATE wallet_google_objects SET saved_at = @savedAt WHERE customer_id = @customerId');
+  // Applies a save (savedAt) or del (NULL) unless an event that expires later was applied already.
+  const applyGoogleEvent = db.prepare(
+    `UPDATE wallet_google_objects SET saved_at = @savedAt, event_exp_ms = @expTimeMillis
+     WHERE customer_id = @customerId AND (event_exp_ms IS NULL OR event_exp_ms <= @expTimeMillis)`,
+  );
   const googleSaved = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_google_objects WHERE customer_id = ? AND saved_at IS NOT NULL');
 
   const insertNonce = db.prepare('INSERT OR IGNORE INTO wallet_google_nonces (nonce, expires_at, received_at) VALUES (@nonce, @expiresAt, @now)');
@@ -157,9 +161,12 @@ function createWalletRepo(db: Db) {
     recordGoogleLink(row: { customerId: string; objectId: string; classId: string }, now: number) {
       upsertGoogle.run({ ...row, now });
     },
-    setGoogleSaved(customerId: string, savedAt: number | null) {
-      setGoogleSaved.run({ customerId, savedAt });
-    },
+    /**
+     * Records a save (`savedAt`) or del (null) callback; false when it is older than the event
+     * applied last (Google delivers callbacks in any order; the signed expiry dates them).
+     */
+    applyGoogleEvent: (customerId: string, savedAt: number | null, expTimeMillis: number) =>
+      applyGoogleEvent.run({ customerId, savedAt, expTimeMillis }).changes > 0,
     isGoogleSaved: (customerId: string) => googleSaved.get(customerId)!.n > 0,
 
     /** False when the nonce was seen before (a retry or a replay). */

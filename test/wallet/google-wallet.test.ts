@@ -101,6 +101,27 @@ describe('Google save/delete callback', () => {
     assert.equal(reload(app, customer.id)!.status, 'pending_install');
   });
 
+  test('callbacks arrive out of order: a delayed save older than a del already applied changes nothing', async () => {
+    // Google's save reached us only after the del that followed it (its first delivery failed and
+    // Google retried later). The signed expiry dates each event: the save's is the older one.
+    const lateSave = callback(customer, 'save', { expTimeMillis: app.clock.now() + 60_000 });
+    const del = callback(customer, 'del', { expTimeMillis: app.clock.now() + 120_000 });
+    assert.equal((await post(del)).status, 200);
+    assert.equal((await post(lateSave)).status, 200, 'acknowledged, so Google stops retrying');
+    assert.equal(reload(app, customer.id)!.status, 'pending_install', 'a stale save resurrected a deleted pass');
+    assert.equal(walletRepo(app.db).isGoogleSaved(customer.id), false);
+
+    // A del older than a save already applied is ignored the same way...
+    app.clock.advance(10_000);
+    assert.equal((await post(callback(customer, 'save', { expTimeMillis: app.clock.now() + 120_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+    assert.equal((await post(callback(customer, 'del', { expTimeMillis: app.clock.now() + 60_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+    // ...and a newer del applies.
+    assert.equal((await post(callback(customer, 'del', { expTimeMillis: app.clock.now() + 180_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'pending_install');
+  });
+
   test('del keeps installed while an Apple device still holds the pass', async () => {
     const { pass } = unzipPass((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA })).bytes);
     const reg = await app.request('POST', `/wallet/v1/devices/d1/registrations/${chain.passTypeId}/${customer.id}`, {
