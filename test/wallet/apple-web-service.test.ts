@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
+import { createLogger } from '../../src/lib/log';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
 import {
   appleEnv, changeBalance, createCustomer, expectedManifest, getBytes, IPHONE_UA, opensslVerify, reload, unzipPass, writeTamperedManifest,
@@ -241,5 +242,40 @@ describe('Apple web service: nothing is lost within one millisecond or one secon
     const settled = await getBytes(app.url + passPath(customer.id), auth(token));
     const again = await getBytes(app.url + passPath(customer.id), { ...auth(token), 'If-Modified-Since': settled.headers.get('last-modified')! });
     assert.equal(again.status, 304);
+  });
+});
+
+describe('Apple web service under a per-address limit', () => {
+  // Phones behind one carrier NAT (or every client behind the operator's reverse proxy) share an
+  // address, and a push to every holder of a card makes them all ask at once.
+  let limited: TestApp;
+  let limitedOrg: StandardOrg;
+  const logged: string[] = [];
+  before(async () => {
+    const log = createLogger('warn', (line) => logged.push(line));
+    limited = await startTestApp({ env: { ...appleEnv(chain), RATE_LIMIT_ANONYMOUS: '2' }, log });
+    limitedOrg = seedStandardOrg(limited);
+  });
+  after(() => limited.close());
+
+  test('devices are never refused for their address; the unauthenticated log is', async () => {
+    const customer = createCustomer(limited, { orgId: limitedOrg.orgId, cardId: limitedOrg.cards.stamps, balance: 100 });
+    const res = await getBytes(`${limited.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA });
+    const token = unzipPass(res.bytes).pass.authenticationToken;
+    for (let i = 0; i < 6; i++) {
+      const device = `natDevice${i}`;
+      assert.equal((await limited.request('POST', registration(device, customer.id), { headers: auth(token), body: { pushToken: `p${i}` } })).status, 201);
+      assert.equal((await limited.request('GET', serials(device))).status, 200);
+      assert.equal((await getBytes(`${limited.url}/wallet/v1/passes/${chain.passTypeId}/${customer.id}`, auth(token))).status, 200);
+    }
+
+    limited.clock.advance(1000); // the install page above took from this address's budget
+    logged.length = 0;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await limited.request('POST', '/wallet/v1/log', { body: { logs: [`flood ${i}`] } })).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 429, 429, 429, 429]);
+    assert.equal(logged.filter((line) => line.includes('Apple device log')).length, 2);
   });
 });

@@ -8,6 +8,8 @@ import * as v from 'valibot';
 import { cardsRepo } from '../../cards/repo';
 import { customersRepo } from '../../customers/repo';
 import { readJsonBody } from '../../http/body';
+import { limitAnonymous } from '../../http/gate';
+import type { RateLimiter } from '../../http/rate-limit';
 import type { AppleCredentials } from '../apple/credentials';
 import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
 import { refreshInstallStatus } from '../install-status';
@@ -25,7 +27,7 @@ const LogBody = v.object({ logs: v.array(v.unknown()) });
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
-export function bindAppleWebService(router: Router, deps: WalletDeps): void {
+export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   const { db, clock, log } = deps;
 
   /** Apple configured and the path's pass type is ours; otherwise answers and returns undefined. */
@@ -138,7 +140,12 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
     sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
   });
 
+  // Unauthenticated and written to the operator's log, so flooding it must cost the sender: it
+  // shares the per-address budget of the public pages. The device endpoints above do not: phones
+  // behind one carrier NAT or reverse proxy share an address and all ask at once after a push,
+  // they cost little until a token matches, and a token cannot be guessed.
   router.post(LOG, async (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
     const parsed = v.safeParse(LogBody, await readJsonBody(ctx).catch(() => undefined));
     if (parsed.success) {
       const logs = parsed.output.logs.slice(0, 20).map((entry) => String(entry).slice(0, 500));
