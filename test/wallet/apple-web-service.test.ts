@@ -111,6 +111,13 @@ describe('Apple web service: registration', () => {
     const res = await app.request('POST', '/wallet/v1/log', { body: { logs: ['[2026-01-01] Web service error for pass.x: 500'] } });
     assert.equal(res.status, 200);
   });
+
+  test('a device log with entries that are not text is still 200, never a 500', async () => {
+    for (const logs of [[{ toString: 1 }], [null, 7, { a: [1] }], [{ valueOf: 'x', toString: 'y' }]]) {
+      const res = await app.request('POST', '/wallet/v1/log', { body: { logs } });
+      assert.equal(res.status, 200, JSON.stringify(logs));
+    }
+  });
 });
 
 describe('Apple web service: latest pass', () => {

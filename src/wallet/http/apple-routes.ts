@@ -148,7 +148,8 @@ export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: R
     limitAnonymous(ctx, deps, limiter);
     const parsed = v.safeParse(LogBody, await readJsonBody(ctx).catch(() => undefined));
     if (parsed.success) {
-      const logs = parsed.output.logs.slice(0, 20).map((entry) => String(entry).slice(0, 500));
+      // Apple sends strings; anything else is shown as JSON (String() throws on some objects).
+      const logs = parsed.output.logs.slice(0, 20).map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)).slice(0, 500));
       log.warn('wallet: Apple device log', { logs });
     }
     ctx.status = 200;
