@@ -106,6 +106,14 @@ describe('install page with a valid code', () => {
     assert.deepEqual(pass.storeCard.backFields, [{ key: 'holder', label: 'Member', value: '<img src=x onerror=alert(1)>' }]);
   });
 
+  test('a reward name with % is escaped in changeMessage, which Wallet reads as a format string', async () => {
+    const [shop] = app.seed({ orgs: [{ name: 'Shop', cards: [{ name: 'Deals', passType: 'point_card', reward: { name: '10% off', cost: 50 } }] }] }).orgs;
+    const customer = createCustomer(app, { orgId: shop!.orgId, cardId: shop!.cards[0]!.cardId, balance: 1000 });
+    const { pass } = unzipPass((await getBytes(app.url + installPath(customer), { 'User-Agent': IPHONE_UA })).bytes);
+    // "10% off: %@" would make "% o" a conversion that consumes the new value; %% is a literal %.
+    assert.deepEqual(pass.storeCard.secondaryFields, [{ key: 'reward', label: '10% off', value: '10 of 50', changeMessage: '10%% off: %@' }]);
+  });
+
   test('the same customer gets the same token and serial on every download', async () => {
     const first = unzipPass((await getBytes(app.url + installPath(stamp), { 'User-Agent': IPHONE_UA })).bytes).pass;
     const second = unzipPass((await getBytes(app.url + `${installPath(stamp)}&wallet=apple`)).bytes).pass;
