@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
+import { sweepTestCustomers, TEST_CUSTOMER_LIFETIME_MS } from '../../src/customers/test-mode';
 import { walletRepo } from '../../src/wallet/repo';
 import { sweepGoogleNonces } from '../../src/wallet/sweeps';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
-import { ANDROID_UA, appleEnv, createCustomer, getBytes, googleEnv, IPHONE_UA, ISSUER_ID, reload, unzipPass } from '../support/wallet-app';
+import { ANDROID_UA, appleEnv, changeBalance, createCustomer, getBytes, googleEnv, IPHONE_UA, ISSUER_ID, reload, unzipPass } from '../support/wallet-app';
 import {
   createAppleTestChain, createGoogleCallbackSigner, createServiceAccount, startFakeGoogle,
   type AppleTestChain, type CallbackBody, type FakeGoogle, type GoogleCallbackSigner,
@@ -160,5 +161,34 @@ describe('Google callback without Google configured', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('test-customer sweep', () => {
+  test('removes the wallet rows of a swept test customer; its pass then answers 401 and lists nothing', async () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, livemode: false, balance: 100 });
+    const { pass } = unzipPass((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA })).bytes);
+    const registration = `/wallet/v1/devices/sweptDevice/registrations/${chain.passTypeId}/${customer.id}`;
+    const headers = { Authorization: `ApplePass ${pass.authenticationToken}` };
+    assert.equal((await app.request('POST', registration, { headers, body: { pushToken: 'swept' } })).status, 201);
+    await savedLinkFor(customer);
+    assert.equal((await post(callback(customer, 'save'))).status, 200);
+    changeBalance(app, customer.id, 200);
+
+    const counts = () =>
+      Object.fromEntries(
+        ['wallet_passes', 'wallet_apple_registrations', 'wallet_google_objects', 'wallet_pass_updates', 'wallet_pass_versions'].map((table) => [
+          table,
+          app.db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE customer_id = ?`).get(customer.id)!.n,
+        ]),
+      );
+    assert.deepEqual(Object.values(counts()), [1, 1, 1, 1, 1]);
+
+    app.clock.advance(TEST_CUSTOMER_LIFETIME_MS + 1);
+    assert.ok(sweepTestCustomers(app.deps) >= 1);
+    assert.deepEqual(counts(), { wallet_passes: 0, wallet_apple_registrations: 0, wallet_google_objects: 0, wallet_pass_updates: 0, wallet_pass_versions: 0 });
+    assert.equal((await getBytes(`${app.url}/wallet/v1/passes/${chain.passTypeId}/${customer.id}`, headers)).status, 401);
+    assert.equal((await app.request('GET', `/wallet/v1/devices/sweptDevice/registrations/${chain.passTypeId}`)).status, 204);
+    assert.equal((await app.request('DELETE', registration, { headers })).status, 401);
   });
 });
