@@ -9,7 +9,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { createDeliveryWorker } from './webhooks/worker';
-import { loadWalletServices, type WalletServices } from './wallet/services';
+import { loadWalletServices, publicUrlWarning, type WalletServices } from './wallet/services';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 
 export interface RunningServer {
@@ -26,6 +26,8 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Wallet credentials first: a broken setting stops the start before anything is opened.
   const wallet = loadWalletServices(config, clock);
   logWalletState(wallet, log, clock);
+  const urlWarning = publicUrlWarning(config, wallet);
+  if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });

@@ -10,7 +10,7 @@ export interface MigrationStep {
 export const migrations: MigrationStep[] = [
   {
     version: 2,
-    name: 'wallet passes: tokens, Apple registrations, Google objects, callback nonces, pass-update queue',
+    name: 'wallet passes: tokens, Apple registrations, pass versions, Google objects, callback nonces, pass-update queue',
     sql: `
 -- One row per customer whose pass was issued: the ApplePass token never changes once handed out,
 -- because devices keep the pass and authenticate with it for as long as they hold it.
@@ -35,13 +35,16 @@ CREATE INDEX wallet_apple_registrations_customer ON wallet_apple_registrations (
 CREATE INDEX wallet_apple_registrations_token ON wallet_apple_registrations (push_token);
 
 -- Google Wallet loyalty objects we handed out in a save link. saved_at is set by the 'save'
--- callback and cleared by 'del'; only objects that may exist at Google are PATCHed.
+-- callback and cleared by 'del'; only objects that may exist at Google are PATCHed. Callbacks
+-- arrive in any order (a retried save may come after the del that followed it): event_exp_ms is
+-- the signed expiry of the last event applied, and an event that expires earlier is older.
 CREATE TABLE wallet_google_objects (
   customer_id     TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
   object_id       TEXT NOT NULL UNIQUE,
   class_id        TEXT NOT NULL,
   link_issued_at  INTEGER NOT NULL,
-  saved_at        INTEGER
+  saved_at        INTEGER,
+  event_exp_ms    INTEGER
 );
 
 -- Google retries callbacks: a nonce seen before is acknowledged without acting again. Kept until
@@ -67,6 +70,16 @@ CREATE TABLE wallet_pass_updates (
   updated_at       INTEGER NOT NULL
 );
 CREATE INDEX wallet_pass_updates_due ON wallet_pass_updates (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
+-- The tag of Apple's serial-number list (lastUpdated): every change of a pass takes the next number
+-- of one per-database sequence, so "changed since tag N" cannot skip a change, however many share
+-- a millisecond. INSERT OR REPLACE gives a changed pass a fresh number (AUTOINCREMENT never reuses
+-- one, even after deletions); a pass unchanged since it was issued has no row (sequence 0).
+CREATE TABLE wallet_pass_versions (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  customer_id  TEXT NOT NULL UNIQUE REFERENCES customers(id) ON DELETE CASCADE,
+  changed_at   INTEGER NOT NULL
+);
 
 -- Install codes are looked up by their first characters (a selector) and the whole code is then
 -- compared in constant time, so response timing never depends on how much of a secret matched.

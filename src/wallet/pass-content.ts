@@ -76,7 +76,8 @@ function detailsOf(card: Card, balance: number): PassDetail[] {
   if (card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card')) {
     const { name, cost } = card.reward;
     const value = balance >= cost ? 'Ready to redeem' : `${fromHundredths(balance)} of ${fromHundredths(cost)}`;
-    details.push({ key: 'reward', label: name, value, changeMessage: `${name}: %@` });
+    // Wallet reads changeMessage as a format string: a % of the merchant's text must be %%.
+    details.push({ key: 'reward', label: name, value, changeMessage: `${name.replace(/%/g, '%%')}: %@` });
   }
   return details;
 }

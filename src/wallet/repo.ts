@@ -83,15 +83,20 @@ function createWalletRepo(db: Db) {
     'SELECT * FROM wallet_apple_registrations WHERE customer_id = @customerId AND pass_type_id = @passTypeId ORDER BY created_at, rowid',
   );
   const countRegistrations = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_apple_registrations WHERE customer_id = ?');
-  // What a device's serial-number list needs: each registered pass and when it last changed
-  // (the customer's pass data or the card it shows, whichever is later).
-  const devicePasses = db.prepare<{ deviceLibraryId: string; passTypeId: string }, { customer_id: string; modified_at: number }>(
-    `SELECT r.customer_id, max(c.pass_updated_at, k.updated_at) AS modified_at
+  // What a device's serial-number list needs: each registered pass and the update sequence number
+  // of its last change (0: unchanged since it was issued).
+  const devicePasses = db.prepare<{ deviceLibraryId: string; passTypeId: string }, { customer_id: string; seq: number }>(
+    `SELECT r.customer_id, coalesce(v.seq, 0) AS seq
      FROM wallet_apple_registrations r
      JOIN customers c ON c.id = r.customer_id
-     JOIN cards k ON k.id = c.card_id
+     LEFT JOIN wallet_pass_versions v ON v.customer_id = r.customer_id
      WHERE r.device_library_id = @deviceLibraryId AND r.pass_type_id = @passTypeId
      ORDER BY r.created_at, r.rowid`,
+  );
+  const markChanged = db.prepare('INSERT OR REPLACE INTO wallet_pass_versions (customer_id, changed_at) VALUES (@customerId, @now)');
+  // The highest number the sequence ever handed out (AUTOINCREMENT keeps it in sqlite_sequence).
+  const lastSequence = db.prepare<[], { seq: number }>(
+    "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'wallet_pass_versions'), 0) AS seq",
   );
 
   const googleByCustomer = db.prepare<[string], RawGoogleObject>('SELECT * FROM wallet_google_objects WHERE customer_id = ?');
@@ -101,7 +106,11 @@ function createWalletRepo(db: Db) {
      VALUES (@customerId, @objectId, @classId, @now, NULL)
      ON CONFLICT (customer_id) DO UPDATE SET object_id = excluded.object_id, class_id = excluded.class_id, link_issued_at = excluded.link_issued_at`,
   );
-  const setGoogleSaved = db.prepare('UPDATE wallet_google_objects SET saved_at = @savedAt WHERE customer_id = @customerId');
+  // Applies a save (savedAt) or del (NULL) unless an event that expires later was applied already.
+  const applyGoogleEvent = db.prepare(
+    `UPDATE wallet_google_objects SET saved_at = @savedAt, event_exp_ms = @expTimeMillis
+     WHERE customer_id = @customerId AND (event_exp_ms IS NULL OR event_exp_ms <= @expTimeMillis)`,
+  );
   const googleSaved = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_google_objects WHERE customer_id = ? AND saved_at IS NOT NULL');
 
   const insertNonce = db.prepare('INSERT OR IGNORE INTO wallet_google_nonces (nonce, expires_at, received_at) VALUES (@nonce, @expiresAt, @now)');
@@ -133,7 +142,13 @@ function createWalletRepo(db: Db) {
     registrationsOf: (customerId: string, passTypeId: string) => registrationsOf.all({ customerId, passTypeId }).map(mapRegistration),
     countRegistrations: (customerId: string) => countRegistrations.get(customerId)!.n,
     devicePasses: (deviceLibraryId: string, passTypeId: string) =>
-      devicePasses.all({ deviceLibraryId, passTypeId }).map((r) => ({ customerId: r.customer_id, modifiedAt: r.modified_at })),
+      devicePasses.all({ deviceLibraryId, passTypeId }).map((r) => ({ customerId: r.customer_id, sequence: r.seq })),
+    /** The pass shows something new: it takes the next update sequence number. */
+    markPassChanged(customerId: string, now: number) {
+      markChanged.run({ customerId, now });
+    },
+    /** The last update sequence number handed out (0 before the first change). */
+    updateSequence: () => lastSequence.get()!.seq,
 
     googleObjectOf: (customerId: string) => {
       const row = googleByCustomer.get(customerId);
@@ -146,9 +161,12 @@ function createWalletRepo(db: Db) {
     recordGoogleLink(row: { customerId: string; objectId: string; classId: string }, now: number) {
       upsertGoogle.run({ ...row, now });
     },
-    setGoogleSaved(customerId: string, savedAt: number | null) {
-      setGoogleSaved.run({ customerId, savedAt });
-    },
+    /**
+     * Records a save (`savedAt`) or del (null) callback; false when it is older than the event
+     * applied last (Google delivers callbacks in any order; the signed expiry dates them).
+     */
+    applyGoogleEvent: (customerId: string, savedAt: number | null, expTimeMillis: number) =>
+      applyGoogleEvent.run({ customerId, savedAt, expTimeMillis }).changes > 0,
     isGoogleSaved: (customerId: string) => googleSaved.get(customerId)!.n > 0,
 
     /** False when the nonce was seen before (a retry or a replay). */

@@ -60,3 +60,25 @@ function loadGoogle(config: Readonly<Config>, clock: Clock): GoogleWallet | null
   }
   return { issuerId, serviceAccount, rootKeys: createRootKeysCache(config.google.rootKeysUrl, clock) };
 }
+
+/**
+ * Every Apple pass carries `${PUBLIC_URL}/wallet` as its webServiceURL for good. iPhones only use
+ * it over HTTPS (outside development) and from wherever they are, so a PUBLIC_URL left at its
+ * http://localhost default, or any other one phones cannot use, issues passes that never update.
+ * Returns the line to log at start, or undefined when there is nothing to say.
+ */
+export function publicUrlWarning(config: Readonly<Config>, wallet: WalletServices): string | undefined {
+  if (!wallet.apple) return undefined;
+  const url = new URL(config.publicUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const local =
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0.0.0.0' ||
+    /^(127|10)\./.test(host) || /^192\.168\./.test(host) || /^172\.(1[6-9]|2\d|3[01])\./.test(host);
+  if (local) {
+    return `wallet: PUBLIC_URL ${config.publicUrl} is an address phones cannot reach; Apple passes issued now will never update (set PUBLIC_URL to the public HTTPS address)`;
+  }
+  if (url.protocol !== 'https:') {
+    return `wallet: PUBLIC_URL ${config.publicUrl} is not HTTPS; iPhones register Apple passes for updates over HTTPS only, so passes issued now will not update`;
+  }
+  return undefined;
+}

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
+import { sweepTestCustomers, TEST_CUSTOMER_LIFETIME_MS } from '../../src/customers/test-mode';
 import { walletRepo } from '../../src/wallet/repo';
 import { sweepGoogleNonces } from '../../src/wallet/sweeps';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
-import { ANDROID_UA, appleEnv, createCustomer, getBytes, googleEnv, IPHONE_UA, ISSUER_ID, reload, unzipPass } from '../support/wallet-app';
+import { ANDROID_UA, appleEnv, changeBalance, createCustomer, getBytes, googleEnv, IPHONE_UA, ISSUER_ID, reload, unzipPass } from '../support/wallet-app';
 import {
   createAppleTestChain, createGoogleCallbackSigner, createServiceAccount, startFakeGoogle,
   type AppleTestChain, type CallbackBody, type FakeGoogle, type GoogleCallbackSigner,
@@ -101,6 +102,27 @@ describe('Google save/delete callback', () => {
     assert.equal(reload(app, customer.id)!.status, 'pending_install');
   });
 
+  test('callbacks arrive out of order: a delayed save older than a del already applied changes nothing', async () => {
+    // Google's save reached us only after the del that followed it (its first delivery failed and
+    // Google retried later). The signed expiry dates each event: the save's is the older one.
+    const lateSave = callback(customer, 'save', { expTimeMillis: app.clock.now() + 60_000 });
+    const del = callback(customer, 'del', { expTimeMillis: app.clock.now() + 120_000 });
+    assert.equal((await post(del)).status, 200);
+    assert.equal((await post(lateSave)).status, 200, 'acknowledged, so Google stops retrying');
+    assert.equal(reload(app, customer.id)!.status, 'pending_install', 'a stale save resurrected a deleted pass');
+    assert.equal(walletRepo(app.db).isGoogleSaved(customer.id), false);
+
+    // A del older than a save already applied is ignored the same way...
+    app.clock.advance(10_000);
+    assert.equal((await post(callback(customer, 'save', { expTimeMillis: app.clock.now() + 120_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+    assert.equal((await post(callback(customer, 'del', { expTimeMillis: app.clock.now() + 60_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'installed');
+    // ...and a newer del applies.
+    assert.equal((await post(callback(customer, 'del', { expTimeMillis: app.clock.now() + 180_000 }))).status, 200);
+    assert.equal(reload(app, customer.id)!.status, 'pending_install');
+  });
+
   test('del keeps installed while an Apple device still holds the pass', async () => {
     const { pass } = unzipPass((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA })).bytes);
     const reg = await app.request('POST', `/wallet/v1/devices/d1/registrations/${chain.passTypeId}/${customer.id}`, {
@@ -139,5 +161,34 @@ describe('Google callback without Google configured', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('test-customer sweep', () => {
+  test('removes the wallet rows of a swept test customer; its pass then answers 401 and lists nothing', async () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, livemode: false, balance: 100 });
+    const { pass } = unzipPass((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': IPHONE_UA })).bytes);
+    const registration = `/wallet/v1/devices/sweptDevice/registrations/${chain.passTypeId}/${customer.id}`;
+    const headers = { Authorization: `ApplePass ${pass.authenticationToken}` };
+    assert.equal((await app.request('POST', registration, { headers, body: { pushToken: 'swept' } })).status, 201);
+    await savedLinkFor(customer);
+    assert.equal((await post(callback(customer, 'save'))).status, 200);
+    changeBalance(app, customer.id, 200);
+
+    const counts = () =>
+      Object.fromEntries(
+        ['wallet_passes', 'wallet_apple_registrations', 'wallet_google_objects', 'wallet_pass_updates', 'wallet_pass_versions'].map((table) => [
+          table,
+          app.db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE customer_id = ?`).get(customer.id)!.n,
+        ]),
+      );
+    assert.deepEqual(Object.values(counts()), [1, 1, 1, 1, 1]);
+
+    app.clock.advance(TEST_CUSTOMER_LIFETIME_MS + 1);
+    assert.ok(sweepTestCustomers(app.deps) >= 1);
+    assert.deepEqual(counts(), { wallet_passes: 0, wallet_apple_registrations: 0, wallet_google_objects: 0, wallet_pass_updates: 0, wallet_pass_versions: 0 });
+    assert.equal((await getBytes(`${app.url}/wallet/v1/passes/${chain.passTypeId}/${customer.id}`, headers)).status, 401);
+    assert.equal((await app.request('GET', `/wallet/v1/devices/sweptDevice/registrations/${chain.passTypeId}`)).status, 204);
+    assert.equal((await app.request('DELETE', registration, { headers })).status, 401);
   });
 });

@@ -106,6 +106,14 @@ describe('install page with a valid code', () => {
     assert.deepEqual(pass.storeCard.backFields, [{ key: 'holder', label: 'Member', value: '<img src=x onerror=alert(1)>' }]);
   });
 
+  test('a reward name with % is escaped in changeMessage, which Wallet reads as a format string', async () => {
+    const [shop] = app.seed({ orgs: [{ name: 'Shop', cards: [{ name: 'Deals', passType: 'point_card', reward: { name: '10% off', cost: 50 } }] }] }).orgs;
+    const customer = createCustomer(app, { orgId: shop!.orgId, cardId: shop!.cards[0]!.cardId, balance: 1000 });
+    const { pass } = unzipPass((await getBytes(app.url + installPath(customer), { 'User-Agent': IPHONE_UA })).bytes);
+    // "10% off: %@" would make "% o" a conversion that consumes the new value; %% is a literal %.
+    assert.deepEqual(pass.storeCard.secondaryFields, [{ key: 'reward', label: '10% off', value: '10 of 50', changeMessage: '10%% off: %@' }]);
+  });
+
   test('the same customer gets the same token and serial on every download', async () => {
     const first = unzipPass((await getBytes(app.url + installPath(stamp), { 'User-Agent': IPHONE_UA })).bytes).pass;
     const second = unzipPass((await getBytes(app.url + `${installPath(stamp)}&wallet=apple`)).bytes).pass;
@@ -149,6 +157,25 @@ describe('install page with a valid code', () => {
     assert.deepEqual(object.loyaltyPoints, { label: 'Points', balance: { int: 120 } });
     assert.deepEqual(object.barcode, { type: 'QR_CODE', value: levelTest.scanCode, alternateText: levelTest.scanCode });
     assert.deepEqual(object.textModulesData, [{ id: 'level', header: 'Level', body: 'Silver' }, { id: 'nextLevel', header: 'Next: Gold', body: '380 to go' }]);
+  });
+
+  test('user agents: iPad, iPod and Chrome or Firefox on iPhone get the pass; iPadOS desktop mode and Windows get the choice', async () => {
+    const cases: Array<[string, 'pkpass' | 'google' | 'choice']> = [
+      ['Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'pkpass'],
+      ['Mozilla/5.0 (iPod touch; CPU iPhone OS 15_8 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1', 'pkpass'],
+      ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/124.0.6367.88 Mobile/15E148 Safari/604.1', 'pkpass'],
+      ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/125.0 Mobile/15E148 Safari/605.1.15', 'pkpass'],
+      ['Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'google'],
+      ['Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0', 'google'],
+      ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'choice'],
+      ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'choice'],
+      ['', 'choice'],
+    ];
+    for (const [ua, expected] of cases) {
+      const res = await getBytes(app.url + installPath(stamp), { 'User-Agent': ua });
+      const got = res.status === 302 ? 'google' : res.headers.get('content-type') === 'application/vnd.apple.pkpass' ? 'pkpass' : 'choice';
+      assert.equal(got, expected, ua || '(no User-Agent)');
+    }
   });
 
   test('the class logo Google fetches is a PNG', async () => {

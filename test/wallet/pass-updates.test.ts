@@ -13,7 +13,7 @@ import { walletRepo } from '../../src/wallet/repo';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
 import { ANDROID_UA, appleEnv, changeBalance, createCustomer, getBytes, googleEnv, IPHONE_UA, ISSUER_ID, reload, unzipPass } from '../support/wallet-app';
 import {
-  createAppleTestChain, createServiceAccount, startFakeApns, startFakeGoogle, unusedPort,
+  createAppleTestChain, createGoogleCallbackSigner, createServiceAccount, startFakeApns, startFakeGoogle, unusedPort,
   type AppleTestChain, type FakeApns, type FakeGoogle, type ServiceAccountFixture,
 } from '../support/wallet-fixtures';
 
@@ -252,6 +252,36 @@ describe('Google object updates', () => {
     app.clock.advance(FIRST_RETRY_MS);
     assert.deepEqual(await worker.runDue(), { processed: 1, succeeded: 1, failed: 0 });
     assert.deepEqual(JSON.parse(google.objectRequests().at(-1)!.body).loyaltyPoints, { label: 'Points', balance: { int: 2 } });
+  });
+});
+
+describe('Google object saved from an older link', () => {
+  test('the save callback brings the new object up to the current balance', async () => {
+    const signer = createGoogleCallbackSigner({ issuerId: ISSUER_ID });
+    google.setRootKeys(signer.rootKeys);
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, balance: 100 });
+    // The holder opens the link while the balance is 1: the save JWT carries 1 point.
+    assert.equal((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': ANDROID_UA })).status, 302);
+    // An earn before the holder taps "Save": the object does not exist yet (404), nothing to update.
+    google.setObjectStatus(404);
+    changeBalance(app, customer.id, 500);
+    await worker.idle();
+    assert.equal(queued(customer.id), undefined);
+
+    // Now the holder saves: Google creates the object from the JWT, with 1 point, and calls back.
+    google.setObjectStatus(200);
+    google.requests.length = 0;
+    const save = signer.sign(
+      { classId: `${ISSUER_ID}.${customer.cardId}`, objectId: `${ISSUER_ID}.${customer.id}`, eventType: 'save', expTimeMillis: app.clock.now() + 60_000, count: 1, nonce: 'late-save-1' },
+      { keyExpirationMs: app.clock.now() + 3_600_000 },
+    );
+    const res = await app.request('POST', '/wallet/google/callback', { rawBody: JSON.stringify(save), headers: { 'Content-Type': 'application/json' } });
+    assert.equal(res.status, 200);
+    await worker.idle();
+    const patches = google.objectRequests();
+    assert.equal(patches.length, 1, 'the saved object was left showing the balance of the old link');
+    assert.deepEqual(JSON.parse(patches[0]!.body).loyaltyPoints, { label: 'Points', balance: { int: 5 } });
+    assert.equal(queued(customer.id), undefined);
   });
 });
 

@@ -24,14 +24,18 @@ test('step 2 brings a version 1 database with customers to version 2, data intac
   // Step 2 alone: later steps belong to other features and have their own tests.
   assert.deepEqual(migrate(db, migrations.filter((step) => step.version <= 2)), { from: 1, to: 2 });
   const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'wallet_%' ORDER BY name").all().map((r) => r.name);
-  assert.deepEqual(tables, ['wallet_apple_registrations', 'wallet_google_nonces', 'wallet_google_objects', 'wallet_pass_updates', 'wallet_passes']);
+  assert.deepEqual(tables, ['wallet_apple_registrations', 'wallet_google_nonces', 'wallet_google_objects', 'wallet_pass_updates', 'wallet_pass_versions', 'wallet_passes']);
   assert.equal(db.prepare<[], { balance: number }>("SELECT balance FROM customers WHERE id = 'cus_1'").get()!.balance, 500);
   // Tokens shorter than Apple's 16 characters cannot be stored.
   assert.throws(() => db.prepare("INSERT INTO wallet_passes VALUES ('cus_1', 'short', 0)").run(), /CHECK constraint/);
   // Deleting a customer takes its wallet rows along.
   walletRepo(db).ensureAuthToken('cus_1', 'x'.repeat(32), 0);
+  walletRepo(db).markPassChanged('cus_1', 0);
   db.prepare("DELETE FROM customers WHERE id = 'cus_1'").run();
   assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_passes').get()!.n, 0);
+  assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_pass_versions').get()!.n, 0);
+  // ...but the sequence never hands its numbers out again.
+  assert.equal(walletRepo(db).updateSequence(), 1);
 });
 
 test('install codes are found through the selector index and compared whole', () => {

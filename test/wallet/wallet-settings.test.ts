@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createFakeClock } from '../../src/lib/clock';
-import { loadWalletServices } from '../../src/wallet/services';
+import { loadWalletServices, publicUrlWarning } from '../../src/wallet/services';
 import { appleEnv } from '../support/wallet-app';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
 
@@ -36,4 +36,17 @@ test('partial or broken setups stop the start with one line naming the setting',
   for (const [env, message] of cases) {
     assert.throws(() => load(env), (err: unknown) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'));
   }
+});
+
+test('Apple Wallet with a PUBLIC_URL phones cannot use for updates is named at start', () => {
+  const warning = (env: Record<string, string>) => {
+    const config = loadConfig({ DATA_DIR: '/tmp/unused', ...env });
+    return publicUrlWarning(config, loadWalletServices(config, createFakeClock()));
+  };
+  // The default PUBLIC_URL (http://localhost:<port>) is baked into every pass as webServiceURL.
+  assert.match(warning(appleEnv(chain)) ?? '', /PUBLIC_URL http:\/\/localhost:3000 .*HTTPS/);
+  assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'http://loyalty.example.com' }) ?? '', /HTTPS/);
+  assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://127.0.0.1:8443' }) ?? '', /cannot reach/);
+  assert.equal(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://loyalty.example.com' }), undefined);
+  assert.equal(warning({}), undefined, 'no Apple Wallet, nothing to say');
 });

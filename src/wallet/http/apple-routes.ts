@@ -8,12 +8,14 @@ import * as v from 'valibot';
 import { cardsRepo } from '../../cards/repo';
 import { customersRepo } from '../../customers/repo';
 import { readJsonBody } from '../../http/body';
+import { limitAnonymous } from '../../http/gate';
+import type { RateLimiter } from '../../http/rate-limit';
 import type { AppleCredentials } from '../apple/credentials';
 import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
 import type { WalletDeps } from './deps';
-import { sendPkpass } from './pkpass';
+import { lastModifiedSeconds, sendPkpass } from './pkpass';
 
 const REGISTRATION = '/wallet/v1/devices/:deviceLibraryId/registrations/:passTypeId/:serial';
 const DEVICE_PASSES = '/wallet/v1/devices/:deviceLibraryId/registrations/:passTypeId';
@@ -25,7 +27,7 @@ const LogBody = v.object({ logs: v.array(v.unknown()) });
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
-export function bindAppleWebService(router: Router, deps: WalletDeps): void {
+export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   const { db, clock, log } = deps;
 
   /** Apple configured and the path's pass type is ours; otherwise answers and returns undefined. */
@@ -95,10 +97,15 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
       return;
     }
     // Another pass type simply has no passes here (this endpoint has no token to refuse).
-    const passes = walletRepo(db).devicePasses(deviceLibraryId, passTypeId);
+    // The tag is the database's update sequence, read in one snapshot with the passes: every later
+    // change takes a higher number, so nothing is skipped however many changes share a millisecond.
+    const repo = walletRepo(db);
+    const { sequence, passes } = db.transaction(() => ({ sequence: repo.updateSequence(), passes: repo.devicePasses(deviceLibraryId, passTypeId) }))();
     const sinceText = typeof ctx.query.passesUpdatedSince === 'string' ? ctx.query.passesUpdatedSince : '';
-    const since = /^\d{1,16}$/.test(sinceText) ? Number(sinceText) : undefined;
-    const updated = since === undefined ? passes : passes.filter((p) => p.modifiedAt > since);
+    const since = /^\d{1,15}$/.test(sinceText) ? Number(sinceText) : undefined;
+    // A tag above anything this database handed out (it was restored from a backup) tells nothing
+    // about what the device holds: list every pass rather than hide changes from it.
+    const updated = since === undefined || since > sequence ? passes : passes.filter((p) => p.sequence > since);
     if (updated.length === 0) {
       ctx.status = 204;
       return;
@@ -106,10 +113,7 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
     ctx.status = 200;
     ctx.type = 'application/json';
     // lastUpdated must be a string: devices given a number never ask for the passes.
-    ctx.body = JSON.stringify({
-      serialNumbers: updated.map((p) => p.customerId),
-      lastUpdated: String(Math.max(...passes.map((p) => p.modifiedAt))),
-    });
+    ctx.body = JSON.stringify({ serialNumbers: updated.map((p) => p.customerId), lastUpdated: String(sequence) });
   });
 
   router.get(PASS, async (ctx) => {
@@ -122,22 +126,30 @@ export function bindAppleWebService(router: Router, deps: WalletDeps): void {
       ctx.status = 401; // the customer is gone (test customers expire): the pass no longer updates
       return;
     }
-    // HTTP dates carry whole seconds: compare at that precision or a pass changed within the
-    // same second as the device's copy would look older than it is.
-    const modifiedSeconds = Math.floor(passModifiedAt(card, customer) / 1000);
+    // HTTP dates carry whole seconds: compare the second of the last change with the device's
+    // date. The dates we send never name a second a later change could still share
+    // (lastModifiedSeconds), so a device's date equal to or past that second means it is current.
+    const modifiedAt = passModifiedAt(card, customer);
+    const lastModified = lastModifiedSeconds(modifiedAt, clock.now());
     const since = Date.parse(ctx.get('If-Modified-Since'));
-    if (!Number.isNaN(since) && modifiedSeconds * 1000 <= since) {
+    if (!Number.isNaN(since) && Math.floor(modifiedAt / 1000) * 1000 <= since) {
       ctx.status = 304;
-      ctx.set('Last-Modified', new Date(modifiedSeconds * 1000).toUTCString());
+      ctx.set('Last-Modified', new Date(lastModified * 1000).toUTCString());
       return;
     }
-    sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, modifiedSeconds * 1000);
+    sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
   });
 
+  // Unauthenticated and written to the operator's log, so flooding it must cost the sender: it
+  // shares the per-address budget of the public pages. The device endpoints above do not: phones
+  // behind one carrier NAT or reverse proxy share an address and all ask at once after a push,
+  // they cost little until a token matches, and a token cannot be guessed.
   router.post(LOG, async (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
     const parsed = v.safeParse(LogBody, await readJsonBody(ctx).catch(() => undefined));
     if (parsed.success) {
-      const logs = parsed.output.logs.slice(0, 20).map((entry) => String(entry).slice(0, 500));
+      // Apple sends strings; anything else is shown as JSON (String() throws on some objects).
+      const logs = parsed.output.logs.slice(0, 20).map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)).slice(0, 500));
       log.warn('wallet: Apple device log', { logs });
     }
     ctx.status = 200;

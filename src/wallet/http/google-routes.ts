@@ -8,10 +8,11 @@ import { parseColor } from '../colors';
 import { GoogleCallbackError, verifyGoogleCallback, type GoogleCallbackMessage } from '../google/callback';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
+import { queuePassResend } from '../updates/queue';
 import type { WalletDeps } from './deps';
 import { readRawBody } from './raw-body';
 
-type Outcome = 'applied' | 'replayed' | 'unknown_object' | 'ignored';
+type Outcome = 'applied' | 'replayed' | 'unknown_object' | 'ignored' | 'superseded';
 
 export function bindGoogleRoutes(router: Router, deps: WalletDeps): void {
   const { db, clock, log } = deps;
@@ -50,9 +51,12 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps): void {
       if (!repo.rememberNonce(message.nonce, message.expTimeMillis, now)) return 'replayed';
       const object = repo.googleObjectById(message.objectId);
       if (!object) return 'unknown_object';
-      if (message.eventType === 'save') repo.setGoogleSaved(object.customerId, now);
-      else if (message.eventType === 'del') repo.setGoogleSaved(object.customerId, null);
-      else return 'ignored';
+      if (message.eventType !== 'save' && message.eventType !== 'del') return 'ignored';
+      // Callbacks come in any order: one older than the event applied last changes nothing.
+      if (!repo.applyGoogleEvent(object.customerId, message.eventType === 'save' ? now : null, message.expTimeMillis)) return 'superseded';
+      // Google built the object from the save link, which shows the balance of when the link was
+      // issued; bring it up to date (a PATCH before the save found no object to update).
+      if (message.eventType === 'save') queuePassResend(deps, object.customerId);
       refreshInstallStatus(db, clock, object.customerId);
       return 'applied';
     })();

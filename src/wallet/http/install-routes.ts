@@ -16,7 +16,7 @@ import { APPLE_SETTINGS, GOOGLE_SETTINGS } from '../services';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
 import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
-import { sendPkpass } from './pkpass';
+import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
 
 const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
@@ -36,7 +36,8 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     const { apple, google } = deps.wallet;
     const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));
     if ((wanted === 'apple' || wanted === 'ios') && apple) {
-      return sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, passModifiedAt(card, customer));
+      const lastModified = lastModifiedSeconds(passModifiedAt(card, customer), deps.clock.now());
+      return sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
     }
     if ((wanted === 'google' || wanted === 'android') && google) {
       ctx.set('Cache-Control', 'no-store');

@@ -17,7 +17,7 @@ export function walletRouter(deps: AppDeps, limiter: RateLimiter): Router {
   const router = new Router();
   bindInstallRoutes(router, walletDeps, limiter);
   bindWebPassRoutes(router, walletDeps, limiter);
-  bindAppleWebService(router, walletDeps);
+  bindAppleWebService(router, walletDeps, limiter);
   bindGoogleRoutes(router, walletDeps);
   return router;
 }
