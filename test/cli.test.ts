@@ -1,10 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { latestVersion } from '../src/db/migrate';
-import { freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
+import { cliEnv, freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
 
 // The operator CLI, run as the real command in a child process (decisions §6).
 
@@ -286,6 +287,44 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     } finally {
       await holder.stop('SIGKILL');
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A supervisor (docker stop, systemd with KillMode=process, a CI runner) signals the process it
+  // started — here npm — and nothing else. The server must get that signal and stop cleanly.
+  it('SIGTERM to the npm process stops the server cleanly and npm exits 0', async () => {
+    const port = await freePort();
+    // Its own process group, so whatever is left over can be cleaned up whatever happens.
+    const child = spawn('npm', ['start'], { cwd: ROOT, env: cliEnv({ PORT: String(port), DATA_DIR: dir }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d));
+    child.stderr!.on('data', () => {});
+    // 'exit', not 'close': a server left behind would hold the pipes open for ever.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      while (!/listening on http:\/\//.test(stdout)) {
+        if (child.exitCode !== null) assert.fail(`npm start ended early:\n${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const base = `http://127.0.0.1:${port}`;
+      assert.equal((await fetch(`${base}/api/openapi.json`)).status, 200);
+
+      child.kill('SIGTERM');
+      assert.deepEqual(await exited, { code: 0, signal: null });
+      assert.match(stdout, /SIGTERM: shutting down/);
+      await assert.rejects(fetch(`${base}/api/openapi.json`, { signal: AbortSignal.timeout(2000) }), 'the server is gone, not orphaned');
+      assert.deepEqual(readdirSync(dir).sort(), ['wallet-loyalty.db'], 'the database was closed (no -wal or -shm left)');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
     }
   });
 });
