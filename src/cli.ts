@@ -94,7 +94,12 @@ async function serve(config: Readonly<Config>) {
   });
   // Handlers go in before anything is printed: a supervisor that reacts to the first line must
   // not meet Node's default SIGTERM (an abrupt kill) in the moment before they exist.
+  // The handlers stay for the whole shutdown: under `npm start` one Ctrl-C arrives twice (from the
+  // terminal and forwarded by npm), and a second signal must not kill the process half-way.
+  let shuttingDown = false;
   const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
     process.stdout.write(`${signal}: shutting down\n`);
     started
       .then((server) => server.stop())
@@ -103,8 +108,8 @@ async function serve(config: Readonly<Config>) {
         (err: unknown) => fail(`shutdown failed: ${String(err)}`),
       );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 
   const server = await started;
   process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -325,6 +326,42 @@ describe('npm start', { timeout: 60_000 }, () => {
       } catch {
         // the group is already gone
       }
+    }
+  });
+});
+
+describe('serve shutdown', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Ctrl-C under `npm start` reaches the server twice (from the terminal and forwarded by npm),
+  // and an impatient operator presses it again: a second signal must not cut the shutdown short.
+  it('waits for a webhook attempt in flight, and a second signal meanwhile does not kill it', async () => {
+    const hanging = http.createServer(() => {}); // takes the delivery and never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const received = new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+    const server = new ServeProcess(['--data', dir, '--port', String(await freePort())], { env: { WEBHOOK_TIMEOUT_MS: '3000' } });
+    try {
+      const [, cardsUrl, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (psk_test_\w+)'/);
+      const base = cardsUrl!.replace('/api/v1/cards', '');
+      const headers = { 'X-Api-Key': key!, 'Content-Type': 'application/json' };
+      const hook = await fetch(`${base}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${(hanging.address() as { port: number }).port}/hook`, events: ['*'] }) });
+      assert.equal(hook.status, 201);
+      const cards = (await (await fetch(cardsUrl!, { headers })).json()) as { cardId: string }[];
+      const enrolled = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers, body: JSON.stringify({ externalCustomerId: 'c-1', cardId: cards[0]!.cardId }) });
+      assert.equal(enrolled.status, 201);
+      await received; // the attempt is in flight
+
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
+      server.child.kill('SIGTERM');
+      await server.waitFor(/SIGTERM: shutting down/);
+      server.child.kill('SIGTERM');
+      server.child.kill('SIGINT');
+      assert.deepEqual(await exited, { code: 0, signal: null });
+    } finally {
+      await server.stop('SIGKILL');
+      hanging.closeAllConnections();
+      hanging.close();
     }
   });
 });
