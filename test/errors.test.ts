@@ -283,6 +283,30 @@ describe('logs', () => {
     }
   });
 
+  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path)', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('debug', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      const enrolled = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: 'log-1', cardId: org.cards.stamps } });
+      assert.equal(enrolled.status, 201, enrolled.text);
+      const code = new URL(enrolled.body.installUrl).searchParams.get('code')!;
+      const hook = await app.request('POST', '/api/v1/webhooks', { key: org.keys.live, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+      assert.equal(hook.status, 201, hook.text);
+      for (const path of [`/get-pass/${org.cards.stamps}?code=${code}`, `/pass/${code}`, `/pass/${code}/balance`]) {
+        assert.equal((await app.request('GET', path)).status, 200, path);
+      }
+      const requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.deepEqual(requests.slice(-2).map((e) => e.path), ['/pass/:code', '/pass/:code/balance'], 'the code is replaced by its name');
+      const log = lines.join('\n');
+      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code]] as const) {
+        assert.ok(!log.includes(secret), `the ${what} reached the log`);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stay quiet below LOG_LEVEL', async () => {
     const lines: string[] = [];
     const app = await startTestApp({ log: createLogger('warn', (line) => lines.push(line)) });

@@ -60,15 +60,37 @@ function requestLogAndErrors(deps: AppDeps) {
     } catch (err) {
       const apiError = toApiError(err);
       if (!apiError) {
-        deps.log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
+        deps.log.error('unhandled error', { requestId, method: ctx.method, path: loggedPath(ctx), err });
       }
       const shown = apiError ?? new ApiError(500, 'INTERNAL_ERROR', { detail: `something went wrong on our side; quote ${requestId} when reporting it`, extra: { requestId } });
       for (const [name, value] of Object.entries(shown.headers)) ctx.set(name, value);
       sendJson(ctx, shown.status, JSON.stringify(shown.toBody()));
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    deps.log.info('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 });
+    deps.log.info('request', { requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 });
   };
+}
+
+/** Route parameters that are bearer secrets: the install code opens a customer's pass (/pass/:code). */
+const SECRET_PARAMS = ['code'];
+
+/** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
+function loggedPath(ctx: Context): string {
+  const params = (ctx as Context & { params?: Record<string, unknown> }).params ?? {};
+  const secrets = new Map(SECRET_PARAMS.flatMap((name) => (typeof params[name] === 'string' && params[name] !== '' ? [[params[name] as string, `:${name}`]] : [])));
+  if (secrets.size === 0) return ctx.path;
+  return ctx.path
+    .split('/')
+    .map((segment) => secrets.get(segment) ?? secrets.get(safeDecode(segment)) ?? segment)
+    .join('/');
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Our own errors, plus the few that Koa and its parsers raise for a bad request. */
