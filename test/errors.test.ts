@@ -157,6 +157,16 @@ describe('error shapes', () => {
       message: /^UNSUPPORTED_MEDIA_TYPE/,
     },
     {
+      // JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read wrongly.
+      name: '415 UNSUPPORTED_MEDIA_TYPE for JSON declared in another charset',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey":null}', headers: { 'Content-Type': 'application/json; charset=latin1' } }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE: .*UTF-8/,
+    },
+    {
       name: '404 ROUTE_NOT_FOUND for an unknown path',
       method: 'GET',
       path: () => '/api/v1/nothing-here',
@@ -214,6 +224,17 @@ describe('error shapes', () => {
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.questions.find((q: { key: string }) => q.key === 'memberNo').isIdentifier, true);
+  });
+
+  it('JSON declared as UTF-8 (any spelling) is read', async () => {
+    for (const charset of ['utf-8', 'UTF-8', 'utf8']) {
+      const res = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, {
+        key: org.keys.live,
+        rawBody: '{"identifierQuestionKey":null}',
+        headers: { 'Content-Type': `application/json; charset=${charset}` },
+      });
+      assert.equal(res.status, 200, `${charset}: ${res.text}`);
+    }
   });
 
   it('a response carries X-Request-Id', async () => {
