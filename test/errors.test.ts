@@ -269,6 +269,8 @@ describe('order of checks (decisions §7): route → key → rate limit → scop
     { name: 'malformed body on an unknown card: 400, not 404', method: 'PATCH', path: () => '/api/v1/cards/card_nope', options: (o) => ({ key: o.keys.live, ...badJson }), status: 400, message: /^INVALID_JSON/ },
     { name: 'wrong media type with a test key: 415 before the live-only rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }), status: 415, message: /^UNSUPPORTED_MEDIA_TYPE/ },
     { name: 'invalid body with a test key: 400 VALIDATION_FAILED before NOT_AVAILABLE_IN_TEST_MODE', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: 3 } }), status: 400, message: /^VALIDATION_FAILED/ },
+    { name: 'a route without a body refuses a field in one (strict bodies): 400 before 404', method: 'POST', path: () => '/api/v1/webhooks/deliveries/wd_nope/replay', options: (o) => ({ key: o.keys.live, body: { force: true } }), status: 400, message: /^VALIDATION_FAILED: force$/ },
+    { name: 'a route without a body takes an empty object: the operation’s own rule', method: 'POST', path: () => '/api/v1/webhooks/deliveries/wd_nope/replay', options: (o) => ({ key: o.keys.live, body: {} }), status: 404, message: /^DELIVERY_NOT_FOUND/ },
     { name: 'valid body with a test key: the operation’s own rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: null } }), status: 400, message: /^NOT_AVAILABLE_IN_TEST_MODE/ },
   ];
   for (const c of cases) {
