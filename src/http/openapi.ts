@@ -18,13 +18,26 @@ const ERROR_BODY: Json = {
   additionalProperties: true,
 };
 
-// Every /api/v1 route can answer these; routes list their own codes on top.
-const COMMON_ERRORS: Record<number, string> = {
-  400: 'VALIDATION_FAILED, INVALID_JSON or a rule of the operation',
-  401: 'MISSING_API_KEY or INVALID_API_KEY',
-  403: 'Missing scope(s): <scope>',
-  429: 'RATE_LIMITED (Retry-After gives the seconds to wait)',
-};
+/**
+ * The errors a route answers besides its own, derived from what it takes: every route the key,
+ * scope and rate-limit refusals; one with inputs VALIDATION_FAILED; one that reads a body (POST,
+ * PATCH) INVALID_JSON, 413 and 415. The route's own codes are added to these, never put in their place.
+ */
+function commonErrors(def: RouteDef): Record<string, string[]> {
+  const readsBody = def.method === 'POST' || def.method === 'PATCH';
+  const hasInput = readsBody || def.params !== undefined || def.query !== undefined || def.idempotent === true;
+  const errors: Record<string, string[]> = {
+    401: ['MISSING_API_KEY', 'INVALID_API_KEY'],
+    403: ['Missing scope(s): <scope>'],
+    429: ['RATE_LIMITED (Retry-After gives the seconds to wait)'],
+  };
+  if (hasInput) errors[400] = ['VALIDATION_FAILED: <paths> (with issues)', ...(readsBody ? ['INVALID_JSON'] : [])];
+  if (readsBody) {
+    errors[413] = ['PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)'];
+    errors[415] = ['UNSUPPORTED_MEDIA_TYPE (the body is not UTF-8 application/json)'];
+  }
+  return errors;
+}
 
 const RATE_HEADERS: Json = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
@@ -68,9 +81,15 @@ function operation(def: RouteDef): Json {
       ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}),
     };
   }
-  const errorStatuses = { ...COMMON_ERRORS, ...Object.fromEntries(Object.entries(def.errors ?? {}).map(([s, codes]) => [s, codes.join(', ')])) };
-  for (const [status, description] of Object.entries(errorStatuses)) {
-    responses[status] = { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const errors = commonErrors(def);
+  const codeOf = (text: string) => /^[^\s:(]+/.exec(text)?.[0];
+  for (const [status, codes] of Object.entries(def.errors ?? {})) {
+    const known = errors[status] ?? [];
+    // A route may name a common code again with its own detail: keep that wording, once.
+    errors[status] = [...known.filter((k) => !codes.some((c) => codeOf(c) === codeOf(k))), ...codes];
+  }
+  for (const status of Object.keys(errors).sort()) {
+    responses[status] = { description: errors[status]!.join(', '), headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
     operationId: `${def.method.toLowerCase()}${def.path.replace(/[/:]([a-zA-Z])/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
@@ -98,7 +117,7 @@ export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json
         security: [],
         responses: {
           200: { description: 'The document', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
-          429: { description: COMMON_ERRORS[429], headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         },
       },
     },
