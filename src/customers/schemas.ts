@@ -5,11 +5,15 @@ import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
 
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A regex rather than a custom check, so the OpenAPI document carries the rule as its pattern.
+const NOT_A_REF_PREFIX = new RegExp(`^(?!${RESERVED_REF_PREFIXES.map(escapeRegex).join('|')})`);
+
 export const ExternalCustomerId = v.pipe(
   v.string(),
   v.minLength(1, 'must be 1 to 255 characters'),
   v.maxLength(255, 'must be 1 to 255 characters'),
-  v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
+  v.regex(NOT_A_REF_PREFIX, `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
 

@@ -6,11 +6,13 @@ import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 
 const twoDecimals = v.check<number, string>((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals (whole units except on prepaid cards)');
 
-/** An amount in units: finite, at most 2 decimals, at most MAX_UNITS either way. */
-const amount = (rule: (n: number) => boolean, ruleMessage: string) =>
-  v.pipe(v.number(), v.finite(), v.check(rule, ruleMessage), v.check((n) => Math.abs(n) <= MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals);
+// Bounds are valibot actions rather than custom checks, so the OpenAPI document states them too.
+const atMost = `must be at most ${MAX_UNITS}`;
+const aboveMin = v.minValue<number, number, string>(-MAX_UNITS, atMost);
+const belowMax = v.maxValue<number, number, string>(MAX_UNITS, atMost);
 
-const positive = amount((n) => n > 0, 'must be greater than 0');
+/** An amount in units: finite, > 0, at most MAX_UNITS, at most 2 decimals. */
+const positive = v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be greater than 0'), belowMax, twoDecimals);
 const note = v.optional(v.pipe(v.string(), v.maxLength(500)));
 
 export const RefParams = v.strictObject({
@@ -25,7 +27,7 @@ export const EarnBody = v.pipe(
     spend: v.optional(
       v.strictObject({
         amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
-        currency: v.pipe(v.string(), v.toUpperCase(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.description('ISO 4217 code; must be the card’s accrual currency')),
+        currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.toUpperCase(), v.description('ISO 4217 code (any case); must be the card’s accrual currency')),
       }),
     ),
     items: v.optional(
@@ -50,6 +52,14 @@ export const EarnBody = v.pipe(
   v.forward(v.check((b) => b.from !== 'items' || b.items !== undefined, 'required with from=items'), ['items']),
   v.forward(v.check((b) => b.spend === undefined || b.from === 'spend', 'only with from=spend'), ['spend']),
   v.forward(v.check((b) => b.items === undefined || b.from === 'items', 'only with from=items'), ['items']),
+  // The rules above, for the OpenAPI document (custom checks do not convert to JSON Schema).
+  v.metadata({
+    oneOf: [
+      { required: ['amount'], not: { anyOf: [{ required: ['from'] }, { required: ['spend'] }, { required: ['items'] }] } },
+      { required: ['from', 'spend'], properties: { from: { const: 'spend' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['items'] }] } },
+      { required: ['from', 'items'], properties: { from: { const: 'items' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['spend'] }] } },
+    ],
+  }),
 );
 export type EarnBodyInput = v.InferOutput<typeof EarnBody>;
 
@@ -61,19 +71,26 @@ export const RedeemBody = v.pipe(
   }),
   v.forward(v.check((b) => b.type !== 'points' || b.amount !== undefined, 'required with type=points'), ['amount']),
   v.forward(v.check((b) => b.type !== 'reward' || b.amount === undefined, 'not with type=reward (the card’s reward sets the cost)'), ['amount']),
+  v.metadata({
+    oneOf: [
+      { properties: { type: { const: 'points' } }, required: ['amount'] },
+      { properties: { type: { const: 'reward' } }, not: { required: ['amount'] } },
+    ],
+  }),
 );
 export type RedeemBodyInput = v.InferOutput<typeof RedeemBody>;
 
 export const AdjustBody = v.pipe(
   v.strictObject({
-    balanceCorrection: v.optional(v.pipe(amount((n) => n !== 0, 'must not be 0'), v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'))),
-    setPoints: v.optional(v.pipe(amount((n) => n >= 0, 'must be 0 or more'), v.description('Absolute points balance, 0 or more, whole units (point and level cards only)'))),
+    balanceCorrection: v.optional(v.pipe(v.number(), v.finite(), v.notValue(0, 'must not be 0'), aboveMin, belowMax, twoDecimals, v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'))),
+    setPoints: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0, 'must be 0 or more'), belowMax, twoDecimals, v.description('Absolute points balance, 0 or more, whole units (point and level cards only)'))),
     note,
   }),
   v.forward(
     v.check((b) => (b.balanceCorrection === undefined) !== (b.setPoints === undefined), 'send exactly one of balanceCorrection and setPoints'),
     ['balanceCorrection'],
   ),
+  v.metadata({ oneOf: [{ required: ['balanceCorrection'] }, { required: ['setPoints'] }] }),
 );
 export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
@@ -82,7 +99,7 @@ export const TransactionsQuery = v.strictObject({
     v.pipe(
       v.string(),
       v.description('Rows per page, 1 to 100 (default 25)'),
-      v.regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100'),
+      v.regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'),
       v.transform(Number),
       v.minValue(1, 'must be at least 1'),
       v.maxValue(100, 'must be at most 100'),

@@ -16,6 +16,8 @@ const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
+  // The scheme as a pattern too, so the OpenAPI document states it; the check below judges the rest.
+  v.regex(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/, 'must be an absolute http(s) URL'),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
   v.description('Absolute http(s) URL that receives the deliveries'),
 );
@@ -27,8 +29,10 @@ const EventList = v.pipe(
   v.minLength(1, 'must list at least one event type'),
   // "*" already means every type; mixing it with names would make the subscription ambiguous to read.
   v.check((list) => !list.includes('*') || list.every((e) => e === '*'), 'send ["*"] alone for every event type'),
-  v.transform((list) => [...new Set(list)]),
+  // Before the transform: the OpenAPI document is made from the input side of the pipe.
   v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all`),
+  v.metadata({ anyOf: [{ items: { enum: [...EVENT_TYPES] } }, { items: { const: '*' } }] }),
+  v.transform((list) => [...new Set(list)]),
 );
 
 export const CreateWebhookBody = v.strictObject({ url: WebhookUrl, events: EventList });
@@ -47,11 +51,12 @@ export const DeliveriesQuery = v.object({
   limit: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,6}$/, 'must be a whole number'),
+      // The range is in the pattern: the OpenAPI document is made from the input side of the pipe.
+      v.description(`How many deliveries, newest first (default 50, at most ${MAX_DELIVERY_PAGE})`),
+      v.regex(/^(100|[1-9][0-9]?)$/, `must be a whole number from 1 to ${MAX_DELIVERY_PAGE}`),
       v.transform(Number),
       v.minValue(1),
       v.maxValue(MAX_DELIVERY_PAGE),
-      v.description(`How many deliveries, newest first (default 50, at most ${MAX_DELIVERY_PAGE})`),
     ),
     '50',
   ),
