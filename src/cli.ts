@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase } from './db/open';
-import { applyPragmas } from './db/open';
+import { SchemaVersionError } from './db/migrate';
+import { applyPragmas, DatabaseOpenError, openDatabase } from './db/open';
 import { createApiKey } from './keys/service';
 import { listApiKeys, revokeApiKey } from './keys/admin';
 import { isScope, type Scope } from './keys/scopes';
@@ -198,8 +198,9 @@ export async function runCli(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', ...rest] = positionals;
+  let config: Readonly<Config> | undefined;
   try {
-    const config = configFrom(values);
+    config = configFrom(values);
     if (command === 'serve') await serve(config);
     else if (command === 'seed') seed(config, rest[0]);
     else if (command === 'key') key(config, rest, values);
@@ -207,7 +208,8 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError) fail(err.message);
+    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError) fail(err.message);
+    if (err instanceof DatabaseOpenError) fail(`cannot use the data folder ${config?.dataDir} (--data / DATA_DIR): ${err.message}`);
     if (err instanceof Error && err.name === 'ApiError') fail(err.message);
     if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);
     throw err;

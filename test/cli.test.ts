@@ -275,6 +275,34 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     });
   }
 
+  it('refuses a data folder it cannot use (a file) with one line naming the setting', async () => {
+    const empty = tempDir();
+    const file = path.join(empty, 'not-a-folder');
+    writeFileSync(file, 'x');
+    for (const args of [['serve', '--data', file], ['key', 'list', '--data', file]]) {
+      const res = await runCli(args);
+      assert.equal(res.code, 1, args.join(' '));
+      assert.match(oneLine(res.stderr), /--data \/ DATA_DIR/);
+    }
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  it('refuses a database newer than the program with one line, leaving it untouched', async () => {
+    const empty = tempDir();
+    const db = new Database(path.join(empty, 'wallet-loyalty.db'));
+    db.pragma(`user_version = ${latestVersion() + 1}`);
+    db.close();
+    for (const args of [['serve'], ['key', 'list'], ['seed', EXAMPLE]]) {
+      const res = await runCli([...args, '--data', empty, '--port', String(await freePort())]);
+      assert.equal(res.code, 1, args.join(' '));
+      assert.match(oneLine(res.stderr), /schema version \d+, newer than this program/);
+    }
+    const after = new Database(path.join(empty, 'wallet-loyalty.db'), { readonly: true });
+    assert.equal(after.pragma('user_version', { simple: true }), latestVersion() + 1);
+    after.close();
+    rmSync(empty, { recursive: true, force: true });
+  });
+
   it('refuses a port in use with one line, and creates no demo org it could not show', async () => {
     const empty = tempDir();
     const holder = new ServeProcess(['--data', path.join(empty, 'first'), '--port', String(await freePort())]);
