@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
-import { createApp } from './http/app';
+import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks } from './http/deps';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
@@ -39,7 +39,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   let server: Server;
   try {
     server = await new Promise((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
+      const s = createHttpServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);
     });
   } catch (err) {

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -390,6 +391,48 @@ describe('serve shutdown', { timeout: 60_000 }, () => {
       await server.stop('SIGKILL');
       hanging.closeAllConnections();
       hanging.close();
+    }
+  });
+});
+
+describe('requests Node refuses before the app sees them', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Writes raw bytes and reads until the server closes the connection. */
+  function rawRequest(port: number, bytes: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  // Every error body is { statusCode, error, message } (decisions §5), also for a request the
+  // HTTP parser throws out: Node alone answers those with an empty body.
+  it('oversized headers and a malformed request get the JSON error body', async () => {
+    const port = await freePort();
+    const server = new ServeProcess(['--data', dir, '--port', String(port)]);
+    try {
+      await server.listening();
+      const cases = [
+        { bytes: `GET /api/v1/cards HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${'k'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+        { bytes: 'GET /api/v1/cards HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n', status: 400, code: 'BAD_REQUEST' },
+      ];
+      for (const c of cases) {
+        const answer = await rawRequest(port, c.bytes);
+        const [head, body] = answer.split('\r\n\r\n');
+        assert.match(head!, new RegExp(`^HTTP/1\\.1 ${c.status} `), answer);
+        assert.match(head!, /\r\ncontent-type: application\/json/i, answer);
+        const parsed = JSON.parse(body!);
+        assert.equal(parsed.statusCode, c.status);
+        assert.equal(typeof parsed.error, 'string');
+        assert.match(parsed.message, new RegExp(`^${c.code}`));
+      }
+    } finally {
+      await server.stop('SIGKILL');
     }
   });
 });

@@ -1,3 +1,5 @@
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import { randomToken } from '../lib/ids';
@@ -42,6 +44,31 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   return app;
+}
+
+/**
+ * The HTTP server for the app. Requests Node's parser refuses before Koa sees them (header fields
+ * past 16 KiB, a malformed request line or header) get the documented JSON error body too;
+ * Node's own answer has none.
+ */
+export function createHttpServer(app: Koa): Server {
+  const server = createServer(app.callback());
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const code = status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST';
+    const detail = status === 431 ? 'the request headers exceed 16 KiB' : status === 408 ? 'the request took too long to arrive' : 'the request is not well-formed HTTP';
+    const body = JSON.stringify(new ApiError(status, code, { detail }).toBody());
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }
 
 /**
