@@ -41,6 +41,19 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
     for (const command of ['serve', 'seed <file.json>', 'key create', 'key list', 'key revoke', 'backup <file>']) assert.ok(res.stdout.includes(command), command);
   });
 
+  it('--help names every setting of the README’s settings table, each of which the config reads', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Settings'), readme.indexOf('## The API'));
+    const settings = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!);
+    assert.ok(settings.length >= 10, `found the table: ${settings.join(', ')}`);
+    const config = readFileSync(path.join(ROOT, 'src', 'config.ts'), 'utf8');
+    const help = (await runCli(['--help'])).stdout;
+    for (const name of settings) {
+      assert.ok(config.includes(`'${name}'`), `${name} is read by src/config.ts`);
+      assert.ok(help.includes(name), `${name} is named by --help`);
+    }
+  });
+
   it('seed accepts the exact example of decisions §6 and prints the documented output', async () => {
     const res = await runCli(['seed', EXAMPLE, '--data', dir]);
     assert.equal(res.code, 0, res.stderr);
