@@ -29,7 +29,7 @@ Commands:
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
 class UsageError extends Error {}

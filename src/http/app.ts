@@ -14,7 +14,9 @@ import { walletRouter } from '../wallet/http/router';
 
 /** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind a reverse proxy (TRUST_PROXY) the client is the address the proxy appended last to
+  // X-Forwarded-For; entries before it come from the client and could pick any rate-limit bucket.
+  const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
   const limiter = createRateLimiter(deps.clock);
   const defs = apiRoutes();
 
