@@ -129,6 +129,22 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents the headers clients branch on: Retry-After on 429, Idempotent-Replayed on idempotent writes', () => {
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const [method, op] of Object.entries(ops as Record<string, Json>)) {
+        assert.ok(op.responses['429'].headers?.['Retry-After']?.schema, `${method} ${path}: 429 Retry-After`);
+      }
+    }
+    for (const def of apiRoutes().filter((d) => d.idempotent)) {
+      const op = doc.paths[openApiPath(def.path)][def.method.toLowerCase()];
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+        if (Number(status) < 500 && ![401, 403, 429].includes(Number(status))) {
+          assert.ok(response.headers?.['Idempotent-Replayed']?.schema, `${def.method} ${def.path}: ${status} Idempotent-Replayed`);
+        }
+      }
+    }
+  });
+
   it('describes the bodies the server really sends', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema({ $id: 'doc', components: doc.components } as Json);

@@ -44,6 +44,16 @@ const RATE_HEADERS: Json = {
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current second' },
 };
 
+const RETRY_AFTER: Json = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before trying again' } };
+const REPLAYED: Json = {
+  'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Present when this is the stored first answer to a request with the same Idempotency-Key' },
+};
+
+/** The headers a response carries: the rate-limit pair always, Retry-After on 429, the replay marker where answers are kept (decisions §3). */
+function headersFor(status: number, idempotent: boolean): Json {
+  return { ...RATE_HEADERS, ...(status === 429 ? RETRY_AFTER : {}), ...(idempotent && status < 500 && ![401, 403, 429].includes(status) ? REPLAYED : {}) };
+}
+
 /** `/v1/customers/:ref` → `/api/v1/customers/{ref}` */
 export function openApiPath(koaPath: string): string {
   return `/api${koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
@@ -77,7 +87,7 @@ function operation(def: RouteDef): Json {
   for (const [status, doc] of Object.entries(def.responses)) {
     responses[status] = {
       description: doc.description,
-      headers: RATE_HEADERS,
+      headers: headersFor(Number(status), def.idempotent === true),
       ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}),
     };
   }
@@ -89,7 +99,7 @@ function operation(def: RouteDef): Json {
     errors[status] = [...known.filter((k) => !codes.some((c) => codeOf(c) === codeOf(k))), ...codes];
   }
   for (const status of Object.keys(errors).sort()) {
-    responses[status] = { description: errors[status]!.join(', '), headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses[status] = { description: errors[status]!.join(', '), headers: headersFor(Number(status), def.idempotent === true), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
     operationId: `${def.method.toLowerCase()}${def.path.replace(/[/:]([a-zA-Z])/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
@@ -117,7 +127,7 @@ export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json
         security: [],
         responses: {
           200: { description: 'The document', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
-          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: headersFor(429, false), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         },
       },
     },
