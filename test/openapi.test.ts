@@ -271,6 +271,18 @@ describe('OpenAPI request schemas are truthful', () => {
     });
   }
 
+  it('GET /api/v1/customers/lookup: email and phone are documented as single strings (repeating one is 400)', async () => {
+    const op = doc.paths['/api/v1/customers/lookup'].get;
+    for (const name of ['email', 'phone']) {
+      const validate = ajv.compile(withoutDialect(op.parameters.find((p: Json) => p.in === 'query' && p.name === name).schema));
+      assert.equal(validate('ada@example.com'), true, name);
+      assert.equal(validate(['a@example.com', 'b@example.com']), false, `${name}: an array is not documented as accepted`);
+      const res = await app.request('GET', `/api/v1/customers/lookup?${name}=a&${name}=b`, { key: org.keys.live });
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.body.message, new RegExp(`^${name.toUpperCase()}_MUST_BE_A_SINGLE_VALUE`));
+    }
+  });
+
   const queryCases: { route: string; path: string; name: string; valid: string[]; invalid: string[] }[] = [
     { route: 'GET /api/v1/customers/{ref}/transactions', path: '/api/v1/customers/points-1/transactions', name: 'limit', valid: ['1', '25', '100'], invalid: ['0', '101', '999', 'ten', ''] },
     { route: 'GET /api/v1/webhooks/{id}/deliveries', path: '/api/v1/webhooks/WEBHOOK/deliveries', name: 'limit', valid: ['1', '50', '100'], invalid: ['0', '101', '5000', 'ten'] },
