@@ -12,6 +12,9 @@ import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, type WalletServices } from './wallet/services';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 
+/** How long a shutdown waits for open requests before it cuts their connections. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
 export interface RunningServer {
   url: string;
   db: Db;
@@ -65,7 +68,15 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       stopping ??= (async () => {
         await scheduler.stop();
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // A client that stalls mid-request (a body that never completes) would hold the close
+          // for minutes (Node's requestTimeout), until a supervisor kills the process with the
+          // database open. After a short grace its connection is cut; a request whose body never
+          // arrived has written nothing.
+          const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         // After the last request: attempts in flight finish (bounded) and are recorded before the

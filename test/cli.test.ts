@@ -376,6 +376,34 @@ describe('serve shutdown', { timeout: 60_000 }, () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  // A client that stalls mid-upload must not hold the server up: a supervisor would SIGKILL it,
+  // leaving the database unclosed and attempts unrecorded.
+  it('a stalled upload does not hold the shutdown beyond a short grace period', async () => {
+    const own = tempDir();
+    const server = new ServeProcess(['--data', own, '--port', String(await freePort())]);
+    try {
+      const [, cardsUrl, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (psk_test_\w+)'/);
+      const { port } = new URL(cardsUrl!);
+      const stalled = net.connect(Number(port), '127.0.0.1');
+      stalled.on('error', () => {});
+      await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
+      stalled.write(`POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the request is in, its body never completes
+
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      const outcome = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000))]);
+      assert.deepEqual(outcome, { code: 0, signal: null });
+      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+      stalled.destroy();
+      assert.deepEqual(readdirSync(own).filter((f) => f.startsWith('wallet-loyalty.db')), ['wallet-loyalty.db'], 'the database was closed');
+    } finally {
+      await server.stop('SIGKILL');
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   // Ctrl-C under `npm start` reaches the server twice (from the terminal and forwarded by npm),
   // and an impatient operator presses it again: a second signal must not cut the shutdown short.
   it('waits for a webhook attempt in flight, and a second signal meanwhile does not kill it', async () => {
