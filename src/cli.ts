@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase } from './db/open';
-import { applyPragmas } from './db/open';
+import { SchemaVersionError } from './db/migrate';
+import { applyPragmas, DatabaseOpenError, openDatabase } from './db/open';
 import { createApiKey } from './keys/service';
 import { listApiKeys, revokeApiKey } from './keys/admin';
 import { isScope, type Scope } from './keys/scopes';
@@ -28,8 +28,8 @@ Commands:
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
-  RATE_LIMIT_LIVE, RATE_LIMIT_TEST, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
+  RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
 class UsageError extends Error {}
@@ -94,7 +94,12 @@ async function serve(config: Readonly<Config>) {
   });
   // Handlers go in before anything is printed: a supervisor that reacts to the first line must
   // not meet Node's default SIGTERM (an abrupt kill) in the moment before they exist.
+  // The handlers stay for the whole shutdown: under `npm start` one Ctrl-C arrives twice (from the
+  // terminal and forwarded by npm), and a second signal must not kill the process half-way.
+  let shuttingDown = false;
   const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
     process.stdout.write(`${signal}: shutting down\n`);
     started
       .then((server) => server.stop())
@@ -103,8 +108,8 @@ async function serve(config: Readonly<Config>) {
         (err: unknown) => fail(`shutdown failed: ${String(err)}`),
       );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 
   const server = await started;
   process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);
@@ -193,8 +198,9 @@ export async function runCli(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', ...rest] = positionals;
+  let config: Readonly<Config> | undefined;
   try {
-    const config = configFrom(values);
+    config = configFrom(values);
     if (command === 'serve') await serve(config);
     else if (command === 'seed') seed(config, rest[0]);
     else if (command === 'key') key(config, rest, values);
@@ -202,7 +208,8 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError) fail(err.message);
+    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError) fail(err.message);
+    if (err instanceof DatabaseOpenError) fail(`cannot use the data folder ${config?.dataDir} (--data / DATA_DIR): ${err.message}`);
     if (err instanceof Error && err.name === 'ApiError') fail(err.message);
     if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);
     throw err;

@@ -15,6 +15,8 @@ export interface Config {
   installBaseUrl: string;
   dbSynchronous: 'NORMAL' | 'FULL';
   logLevel: LogLevel;
+  /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry (the one the proxy appended). */
+  trustProxy: boolean;
   rateLimit: { live: number; test: number; anonymous: number };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
   apple: {
@@ -65,6 +67,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
     installBaseUrl,
     dbSynchronous: oneOf(read('DB_SYNCHRONOUS') ?? 'NORMAL', 'DB_SYNCHRONOUS', ['NORMAL', 'FULL'] as const),
     logLevel: oneOf(read('LOG_LEVEL') ?? 'info', 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const),
+    trustProxy: boolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY'),
     rateLimit: {
       live: integer(read('RATE_LIMIT_LIVE') ?? '10', 'RATE_LIMIT_LIVE', 1, 100_000),
       test: integer(read('RATE_LIMIT_TEST') ?? '5', 'RATE_LIMIT_TEST', 1, 100_000),

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
-import { createApp } from './http/app';
+import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks } from './http/deps';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
@@ -11,6 +11,9 @@ import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, publicUrlWarning, type WalletServices } from './wallet/services';
 import { createPassUpdateWorker } from './wallet/updates/worker';
+
+/** How long a shutdown waits for open requests before it cuts their connections. */
+export const SHUTDOWN_GRACE_MS = 5000;
 
 export interface RunningServer {
   url: string;
@@ -41,7 +44,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   let server: Server;
   try {
     server = await new Promise((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
+      const s = createHttpServer(app).listen(config.port, config.host, () => resolve(s));
       s.once('error', reject);
     });
   } catch (err) {
@@ -67,7 +70,15 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       stopping ??= (async () => {
         await scheduler.stop();
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // A client that stalls mid-request (a body that never completes) would hold the close
+          // for minutes (Node's requestTimeout), until a supervisor kills the process with the
+          // database open. After a short grace its connection is cut; a request whose body never
+          // arrived has written nothing.
+          const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         // After the last request: attempts in flight finish (bounded) and are recorded before the

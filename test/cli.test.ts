@@ -1,10 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { latestVersion } from '../src/db/migrate';
-import { freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
+import { cliEnv, freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
 
 // The operator CLI, run as the real command in a child process (decisions §6).
 
@@ -36,6 +39,19 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
     const res = await runCli(['--help'], { npx: true });
     assert.equal(res.code, 0);
     for (const command of ['serve', 'seed <file.json>', 'key create', 'key list', 'key revoke', 'backup <file>']) assert.ok(res.stdout.includes(command), command);
+  });
+
+  it('--help names every setting of the README’s settings table, each of which the config reads', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Settings'), readme.indexOf('## The API'));
+    const settings = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!);
+    assert.ok(settings.length >= 10, `found the table: ${settings.join(', ')}`);
+    const config = readFileSync(path.join(ROOT, 'src', 'config.ts'), 'utf8');
+    const help = (await runCli(['--help'])).stdout;
+    for (const name of settings) {
+      assert.ok(config.includes(`'${name}'`), `${name} is read by src/config.ts`);
+      assert.ok(help.includes(name), `${name} is named by --help`);
+    }
   });
 
   it('seed accepts the exact example of decisions §6 and prints the documented output', async () => {
@@ -273,6 +289,34 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     });
   }
 
+  it('refuses a data folder it cannot use (a file) with one line naming the setting', async () => {
+    const empty = tempDir();
+    const file = path.join(empty, 'not-a-folder');
+    writeFileSync(file, 'x');
+    for (const args of [['serve', '--data', file], ['key', 'list', '--data', file]]) {
+      const res = await runCli(args);
+      assert.equal(res.code, 1, args.join(' '));
+      assert.match(oneLine(res.stderr), /--data \/ DATA_DIR/);
+    }
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  it('refuses a database newer than the program with one line, leaving it untouched', async () => {
+    const empty = tempDir();
+    const db = new Database(path.join(empty, 'wallet-loyalty.db'));
+    db.pragma(`user_version = ${latestVersion() + 1}`);
+    db.close();
+    for (const args of [['serve'], ['key', 'list'], ['seed', EXAMPLE]]) {
+      const res = await runCli([...args, '--data', empty, '--port', String(await freePort())]);
+      assert.equal(res.code, 1, args.join(' '));
+      assert.match(oneLine(res.stderr), /schema version \d+, newer than this program/);
+    }
+    const after = new Database(path.join(empty, 'wallet-loyalty.db'), { readonly: true });
+    assert.equal(after.pragma('user_version', { simple: true }), latestVersion() + 1);
+    after.close();
+    rmSync(empty, { recursive: true, force: true });
+  });
+
   it('refuses a port in use with one line, and creates no demo org it could not show', async () => {
     const empty = tempDir();
     const holder = new ServeProcess(['--data', path.join(empty, 'first'), '--port', String(await freePort())]);
@@ -286,6 +330,150 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     } finally {
       await holder.stop('SIGKILL');
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A supervisor (docker stop, systemd with KillMode=process, a CI runner) signals the process it
+  // started — here npm — and nothing else. The server must get that signal and stop cleanly.
+  it('SIGTERM to the npm process stops the server cleanly and npm exits 0', async () => {
+    const port = await freePort();
+    // Its own process group, so whatever is left over can be cleaned up whatever happens.
+    const child = spawn('npm', ['start'], { cwd: ROOT, env: cliEnv({ PORT: String(port), DATA_DIR: dir }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d));
+    child.stderr!.on('data', () => {});
+    // 'exit', not 'close': a server left behind would hold the pipes open for ever.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      while (!/listening on http:\/\//.test(stdout)) {
+        if (child.exitCode !== null) assert.fail(`npm start ended early:\n${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const base = `http://127.0.0.1:${port}`;
+      assert.equal((await fetch(`${base}/api/openapi.json`)).status, 200);
+
+      child.kill('SIGTERM');
+      assert.deepEqual(await exited, { code: 0, signal: null });
+      assert.match(stdout, /SIGTERM: shutting down/);
+      await assert.rejects(fetch(`${base}/api/openapi.json`, { signal: AbortSignal.timeout(2000) }), 'the server is gone, not orphaned');
+      assert.deepEqual(readdirSync(dir).sort(), ['wallet-loyalty.db'], 'the database was closed (no -wal or -shm left)');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
+    }
+  });
+});
+
+describe('serve shutdown', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // A client that stalls mid-upload must not hold the server up: a supervisor would SIGKILL it,
+  // leaving the database unclosed and attempts unrecorded.
+  it('a stalled upload does not hold the shutdown beyond a short grace period', async () => {
+    const own = tempDir();
+    const server = new ServeProcess(['--data', own, '--port', String(await freePort())]);
+    try {
+      const [, cardsUrl, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (psk_test_\w+)'/);
+      const { port } = new URL(cardsUrl!);
+      const stalled = net.connect(Number(port), '127.0.0.1');
+      stalled.on('error', () => {});
+      await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
+      stalled.write(`POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the request is in, its body never completes
+
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      const outcome = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000))]);
+      assert.deepEqual(outcome, { code: 0, signal: null });
+      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+      stalled.destroy();
+      assert.deepEqual(readdirSync(own).filter((f) => f.startsWith('wallet-loyalty.db')), ['wallet-loyalty.db'], 'the database was closed');
+    } finally {
+      await server.stop('SIGKILL');
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  // Ctrl-C under `npm start` reaches the server twice (from the terminal and forwarded by npm),
+  // and an impatient operator presses it again: a second signal must not cut the shutdown short.
+  it('waits for a webhook attempt in flight, and a second signal meanwhile does not kill it', async () => {
+    const hanging = http.createServer(() => {}); // takes the delivery and never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const received = new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+    const server = new ServeProcess(['--data', dir, '--port', String(await freePort())], { env: { WEBHOOK_TIMEOUT_MS: '3000' } });
+    try {
+      const [, cardsUrl, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (psk_test_\w+)'/);
+      const base = cardsUrl!.replace('/api/v1/cards', '');
+      const headers = { 'X-Api-Key': key!, 'Content-Type': 'application/json' };
+      const hook = await fetch(`${base}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${(hanging.address() as { port: number }).port}/hook`, events: ['*'] }) });
+      assert.equal(hook.status, 201);
+      const cards = (await (await fetch(cardsUrl!, { headers })).json()) as { cardId: string }[];
+      const enrolled = await fetch(`${base}/api/v1/customers`, { method: 'POST', headers, body: JSON.stringify({ externalCustomerId: 'c-1', cardId: cards[0]!.cardId }) });
+      assert.equal(enrolled.status, 201);
+      await received; // the attempt is in flight
+
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
+      server.child.kill('SIGTERM');
+      await server.waitFor(/SIGTERM: shutting down/);
+      server.child.kill('SIGTERM');
+      server.child.kill('SIGINT');
+      assert.deepEqual(await exited, { code: 0, signal: null });
+    } finally {
+      await server.stop('SIGKILL');
+      hanging.closeAllConnections();
+      hanging.close();
+    }
+  });
+});
+
+describe('requests Node refuses before the app sees them', { timeout: 60_000 }, () => {
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Writes raw bytes and reads until the server closes the connection. */
+  function rawRequest(port: number, bytes: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  // Every error body is { statusCode, error, message } (decisions §5), also for a request the
+  // HTTP parser throws out: Node alone answers those with an empty body.
+  it('oversized headers and a malformed request get the JSON error body', async () => {
+    const port = await freePort();
+    const server = new ServeProcess(['--data', dir, '--port', String(port)]);
+    try {
+      await server.listening();
+      const cases = [
+        { bytes: `GET /api/v1/cards HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${'k'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+        { bytes: 'GET /api/v1/cards HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n', status: 400, code: 'BAD_REQUEST' },
+      ];
+      for (const c of cases) {
+        const answer = await rawRequest(port, c.bytes);
+        const [head, body] = answer.split('\r\n\r\n');
+        assert.match(head!, new RegExp(`^HTTP/1\\.1 ${c.status} `), answer);
+        assert.match(head!, /\r\ncontent-type: application\/json/i, answer);
+        const parsed = JSON.parse(body!);
+        assert.equal(parsed.statusCode, c.status);
+        assert.equal(typeof parsed.error, 'string');
+        assert.match(parsed.message, new RegExp(`^${c.code}`));
+      }
+    } finally {
+      await server.stop('SIGKILL');
     }
   });
 });

@@ -20,6 +20,7 @@ describe('config', () => {
     assert.equal(config.webhooks.blockPrivate, false);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.dbSynchronous, 'NORMAL');
+    assert.equal(config.trustProxy, false);
   });
 
   it('reads every setting from the environment', () => {
@@ -37,6 +38,7 @@ describe('config', () => {
       WEBHOOK_BLOCK_PRIVATE: 'true',
       LOG_LEVEL: 'WARN',
       DB_SYNCHRONOUS: 'full',
+      TRUST_PROXY: 'true',
     });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '0.0.0.0');
@@ -49,6 +51,7 @@ describe('config', () => {
     assert.equal(config.webhooks.blockPrivate, true);
     assert.equal(config.logLevel, 'warn');
     assert.equal(config.dbSynchronous, 'FULL');
+    assert.equal(config.trustProxy, true);
   });
 
   it('lets a flag win over the environment, and derives the public URL from the port', () => {
@@ -92,6 +95,7 @@ describe('config', () => {
     { name: 'WEBHOOK_BLOCK_PRIVATE', env: { WEBHOOK_BLOCK_PRIVATE: 'maybe' }, names: 'WEBHOOK_BLOCK_PRIVATE' },
     { name: 'LOG_LEVEL', env: { LOG_LEVEL: 'verbose' }, names: 'LOG_LEVEL' },
     { name: 'DB_SYNCHRONOUS', env: { DB_SYNCHRONOUS: 'OFF' }, names: 'DB_SYNCHRONOUS' },
+    { name: 'TRUST_PROXY', env: { TRUST_PROXY: 'sometimes' }, names: 'TRUST_PROXY' },
     { name: 'a value holding a newline', env: { LOG_LEVEL: 'info\nrm -rf /' }, names: 'LOG_LEVEL' },
     { name: 'APNS_URL', env: { APNS_URL: 'nope' }, names: 'APNS_URL' },
   ];

@@ -157,6 +157,16 @@ describe('error shapes', () => {
       message: /^UNSUPPORTED_MEDIA_TYPE/,
     },
     {
+      // JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset would be read wrongly.
+      name: '415 UNSUPPORTED_MEDIA_TYPE for JSON declared in another charset',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey":null}', headers: { 'Content-Type': 'application/json; charset=latin1' } }),
+      status: 415,
+      error: 'Unsupported Media Type',
+      message: /^UNSUPPORTED_MEDIA_TYPE: .*UTF-8/,
+    },
+    {
       name: '404 ROUTE_NOT_FOUND for an unknown path',
       method: 'GET',
       path: () => '/api/v1/nothing-here',
@@ -216,6 +226,17 @@ describe('error shapes', () => {
     assert.equal(res.body.questions.find((q: { key: string }) => q.key === 'memberNo').isIdentifier, true);
   });
 
+  it('JSON declared as UTF-8 (any spelling) is read', async () => {
+    for (const charset of ['utf-8', 'UTF-8', 'utf8']) {
+      const res = await app.request('PATCH', `/api/v1/cards/${org.cards.stamps}`, {
+        key: org.keys.live,
+        rawBody: '{"identifierQuestionKey":null}',
+        headers: { 'Content-Type': `application/json; charset=${charset}` },
+      });
+      assert.equal(res.status, 200, `${charset}: ${res.text}`);
+    }
+  });
+
   it('a response carries X-Request-Id', async () => {
     const res = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
     assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9A-Za-z]{16}$/);
@@ -248,6 +269,8 @@ describe('order of checks (decisions §7): route → key → rate limit → scop
     { name: 'malformed body on an unknown card: 400, not 404', method: 'PATCH', path: () => '/api/v1/cards/card_nope', options: (o) => ({ key: o.keys.live, ...badJson }), status: 400, message: /^INVALID_JSON/ },
     { name: 'wrong media type with a test key: 415 before the live-only rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }), status: 415, message: /^UNSUPPORTED_MEDIA_TYPE/ },
     { name: 'invalid body with a test key: 400 VALIDATION_FAILED before NOT_AVAILABLE_IN_TEST_MODE', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: 3 } }), status: 400, message: /^VALIDATION_FAILED/ },
+    { name: 'a route without a body refuses a field in one (strict bodies): 400 before 404', method: 'POST', path: () => '/api/v1/webhooks/deliveries/wd_nope/replay', options: (o) => ({ key: o.keys.live, body: { force: true } }), status: 400, message: /^VALIDATION_FAILED: force$/ },
+    { name: 'a route without a body takes an empty object: the operation’s own rule', method: 'POST', path: () => '/api/v1/webhooks/deliveries/wd_nope/replay', options: (o) => ({ key: o.keys.live, body: {} }), status: 404, message: /^DELIVERY_NOT_FOUND/ },
     { name: 'valid body with a test key: the operation’s own rule', method: 'PATCH', path: (o) => `/api/v1/cards/${o.cards.stamps}`, options: (o) => ({ key: o.keys.test, body: { identifierQuestionKey: null } }), status: 400, message: /^NOT_AVAILABLE_IN_TEST_MODE/ },
   ];
   for (const c of cases) {
@@ -278,6 +301,30 @@ describe('logs', () => {
         ],
       );
       assert.ok(!lines.join('\n').includes(org.keys.live), 'keys never reach the log');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path)', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('debug', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      const enrolled = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: 'log-1', cardId: org.cards.stamps } });
+      assert.equal(enrolled.status, 201, enrolled.text);
+      const code = new URL(enrolled.body.installUrl).searchParams.get('code')!;
+      const hook = await app.request('POST', '/api/v1/webhooks', { key: org.keys.live, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+      assert.equal(hook.status, 201, hook.text);
+      for (const path of [`/get-pass/${org.cards.stamps}?code=${code}`, `/pass/${code}`, `/pass/${code}/balance`]) {
+        assert.equal((await app.request('GET', path)).status, 200, path);
+      }
+      const requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.deepEqual(requests.slice(-2).map((e) => e.path), ['/pass/:code', '/pass/:code/balance'], 'the code is replaced by its name');
+      const log = lines.join('\n');
+      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code]] as const) {
+        assert.ok(!log.includes(secret), `the ${what} reached the log`);
+      }
     } finally {
       await app.close();
     }

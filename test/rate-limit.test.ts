@@ -138,3 +138,33 @@ function getFrom(localAddress: string, url: string): Promise<{ status: number; r
     req.on('error', reject);
   });
 }
+
+// Behind the reverse proxy the README recommends, every client reaches the server from the
+// proxy's address: without a way to trust X-Forwarded-For, all unauthenticated traffic (bad-key
+// API calls, install pages, every open web pass polling its balance) shares one bucket.
+describe('client addresses behind a reverse proxy', () => {
+  const anonymous = (app: TestApp, forwardedFor: string) => app.request('GET', '/api/v1/cards', { headers: { 'X-Api-Key': 'guess', 'X-Forwarded-For': forwardedFor } });
+
+  it('TRUST_PROXY=true tells clients apart by the address the proxy appended to X-Forwarded-For', async () => {
+    const app = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS: '2', TRUST_PROXY: 'true' } });
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await anonymous(app, '203.0.113.7')).status, 401);
+      assert.equal((await anonymous(app, '203.0.113.7')).status, 429);
+      assert.equal((await anonymous(app, '203.0.113.8')).status, 401, 'another client has its own bucket');
+      // A client cannot choose its bucket: the proxy appends the real address, and that one counts.
+      assert.equal((await anonymous(app, '198.51.100.1, 203.0.113.7')).status, 429);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without TRUST_PROXY the header is ignored: a client cannot escape its bucket by sending it', async () => {
+    const app = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS: '2' } });
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await anonymous(app, `203.0.113.${i}`)).status, 401);
+      assert.equal((await anonymous(app, '203.0.113.99')).status, 429);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -70,9 +70,16 @@ export const RefParams = v.strictObject({
   ),
 });
 
-// Repeated parameters arrive as arrays; the handler answers them with the spec's own codes.
+// Repeated parameters arrive as arrays; the handler answers them with the spec's own codes. The
+// document says what a client may send: one string (an array schema would invite repeating it).
 const singleQueryValue = (name: string) =>
-  v.optional(v.pipe(v.union([v.string(), v.array(v.string())]), v.description(`Give once; repeating it is 400 ${name.toUpperCase()}_MUST_BE_A_SINGLE_VALUE`)));
+  v.optional(
+    v.pipe(
+      v.union([v.string(), v.array(v.string())]),
+      v.description(`Give once; repeating it is 400 ${name.toUpperCase()}_MUST_BE_A_SINGLE_VALUE`),
+      v.metadata({ anyOf: [{ type: 'string' }] }),
+    ),
+  );
 
 export const LookupQuery = v.strictObject({
   email: singleQueryValue('email'),

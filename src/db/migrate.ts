@@ -18,6 +18,9 @@ export function latestVersion(steps: MigrationStep[] = defaultSteps): number {
   return steps.reduce((max, step) => Math.max(max, step.version), BASE_VERSION);
 }
 
+/** The database was written by a newer program: nothing is changed, the operator needs that program. */
+export class SchemaVersionError extends Error {}
+
 /**
  * Brings the database to the latest version. Each step commits with its new user_version in one
  * transaction, so a crash or a failing step leaves the database at the last good version.
@@ -26,7 +29,7 @@ export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: 
   const from = db.pragma('user_version', { simple: true }) as number;
   const latest = latestVersion(steps);
   if (from > latest) {
-    throw new Error(`Database is at schema version ${from}, newer than this program (${latest}). Use a newer wallet-loyalty.`);
+    throw new SchemaVersionError(`Database is at schema version ${from}, newer than this program (${latest}). Use a newer wallet-loyalty.`);
   }
   if (from === 0) {
     db.transaction(() => {

@@ -19,11 +19,25 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
   db.pragma('temp_store = MEMORY');
 }
 
+/** The data folder or its database file cannot be used: a file where the folder belongs, no permission, not a database. */
+export class DatabaseOpenError extends Error {}
+
 /** Opens (creating if needed) the database file and brings its schema up to date. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  applyPragmas(db, options);
-  migrate(db);
+  let db: Db | undefined;
+  try {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    db = new Database(file);
+    applyPragmas(db, options);
+  } catch (err) {
+    db?.close();
+    throw new DatabaseOpenError((err as Error).message, { cause: err });
+  }
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   return db;
 }

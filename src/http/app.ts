@@ -1,3 +1,5 @@
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import { randomToken } from '../lib/ids';
@@ -12,7 +14,9 @@ import { walletRouter } from '../wallet/http/router';
 
 /** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind a reverse proxy (TRUST_PROXY) the client is the address the proxy appended last to
+  // X-Forwarded-For; entries before it come from the client and could pick any rate-limit bucket.
+  const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
   const limiter = createRateLimiter(deps.clock);
   const defs = apiRoutes();
 
@@ -45,6 +49,31 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /**
+ * The HTTP server for the app. Requests Node's parser refuses before Koa sees them (header fields
+ * past 16 KiB, a malformed request line or header) get the documented JSON error body too;
+ * Node's own answer has none.
+ */
+export function createHttpServer(app: Koa): Server {
+  const server = createServer(app.callback());
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const code = status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST';
+    const detail = status === 431 ? 'the request headers exceed 16 KiB' : status === 408 ? 'the request took too long to arrive' : 'the request is not well-formed HTTP';
+    const body = JSON.stringify(new ApiError(status, code, { detail }).toBody());
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
+/**
  * Outermost layer: a request id, one JSON log line per request, and the error boundary.
  * Expected errors (ApiError) are shown in the documented shape; anything else is logged with the
  * request id and answered as an opaque 500. No stack trace ever reaches a client.
@@ -60,15 +89,37 @@ function requestLogAndErrors(deps: AppDeps) {
     } catch (err) {
       const apiError = toApiError(err);
       if (!apiError) {
-        deps.log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
+        deps.log.error('unhandled error', { requestId, method: ctx.method, path: loggedPath(ctx), err });
       }
       const shown = apiError ?? new ApiError(500, 'INTERNAL_ERROR', { detail: `something went wrong on our side; quote ${requestId} when reporting it`, extra: { requestId } });
       for (const [name, value] of Object.entries(shown.headers)) ctx.set(name, value);
       sendJson(ctx, shown.status, JSON.stringify(shown.toBody()));
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    deps.log.info('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 });
+    deps.log.info('request', { requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 });
   };
+}
+
+/** Route parameters that are bearer secrets: the install code opens a customer's pass (/pass/:code). */
+const SECRET_PARAMS = ['code'];
+
+/** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
+function loggedPath(ctx: Context): string {
+  const params = (ctx as Context & { params?: Record<string, unknown> }).params ?? {};
+  const secrets = new Map(SECRET_PARAMS.flatMap((name) => (typeof params[name] === 'string' && params[name] !== '' ? [[params[name] as string, `:${name}`]] : [])));
+  if (secrets.size === 0) return ctx.path;
+  return ctx.path
+    .split('/')
+    .map((segment) => secrets.get(segment) ?? secrets.get(safeDecode(segment)) ?? segment)
+    .join('/');
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Our own errors, plus the few that Koa and its parsers raise for a bad request. */

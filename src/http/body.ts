@@ -27,11 +27,19 @@ function hasBody(ctx: Context): boolean {
   return (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== '';
 }
 
-/** Reads a JSON body: 415 for other content types, 413 past 64 KiB, 400 INVALID_JSON when malformed. */
+// JSON between systems is UTF-8 (RFC 8259 §8.1); the parser reads every body as UTF-8, so a body
+// declared in another charset would be misread silently (é arriving as U+FFFD) rather than refused.
+const UTF8_CHARSETS = ['utf-8', 'utf8', 'us-ascii'];
+
+/** Reads a JSON body: 415 for other content types or charsets, 413 past 64 KiB, 400 INVALID_JSON when malformed. */
 export async function readJsonBody(ctx: Context): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
   if (!ctx.request.is('application/json', '+json')) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the body as application/json' });
+  }
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset !== '' && !UTF8_CHARSETS.includes(charset)) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: `send the body as UTF-8 application/json (charset=${charset} is not read)` });
   }
   await parseJson(ctx, (async () => {}) as Next);
   return ctx.request.body;

@@ -18,24 +18,41 @@ const ERROR_BODY: Json = {
   additionalProperties: true,
 };
 
-// Every /api/v1 route can answer these; routes list their own codes on top.
-const COMMON_ERRORS: Record<number, string> = {
-  400: 'VALIDATION_FAILED, INVALID_JSON or a rule of the operation',
-  401: 'MISSING_API_KEY or INVALID_API_KEY',
-  403: 'Missing scope(s): <scope>',
-  429: 'RATE_LIMITED (Retry-After gives the seconds to wait)',
-};
-
-// Every route with a JSON body can also answer these (decisions §5 and §7).
-const BODY_ERRORS: Record<number, string> = {
-  413: 'PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)',
-  415: 'UNSUPPORTED_MEDIA_TYPE (send application/json)',
-};
+/**
+ * The errors a route answers besides its own, derived from what it takes: every route the key,
+ * scope and rate-limit refusals; one with inputs VALIDATION_FAILED; one that reads a body (POST,
+ * PATCH) INVALID_JSON, 413 and 415. The route's own codes are added to these, never put in their place.
+ */
+function commonErrors(def: RouteDef): Record<string, string[]> {
+  const readsBody = def.method === 'POST' || def.method === 'PATCH';
+  const hasInput = readsBody || def.params !== undefined || def.query !== undefined || def.idempotent === true;
+  const errors: Record<string, string[]> = {
+    401: ['MISSING_API_KEY', 'INVALID_API_KEY'],
+    403: ['Missing scope(s): <scope>'],
+    429: ['RATE_LIMITED (Retry-After gives the seconds to wait)'],
+  };
+  if (hasInput) errors[400] = ['VALIDATION_FAILED: <paths> (with issues)', ...(readsBody ? ['INVALID_JSON'] : [])];
+  if (readsBody) {
+    errors[413] = ['PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)'];
+    errors[415] = ['UNSUPPORTED_MEDIA_TYPE (the body is not UTF-8 application/json)'];
+  }
+  return errors;
+}
 
 const RATE_HEADERS: Json = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current second' },
 };
+
+const RETRY_AFTER: Json = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before trying again' } };
+const REPLAYED: Json = {
+  'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Present when this is the stored first answer to a request with the same Idempotency-Key' },
+};
+
+/** The headers a response carries: the rate-limit pair always, Retry-After on 429, the replay marker where answers are kept (decisions §3). */
+function headersFor(status: number, idempotent: boolean): Json {
+  return { ...RATE_HEADERS, ...(status === 429 ? RETRY_AFTER : {}), ...(idempotent && status < 500 && ![401, 403, 429].includes(status) ? REPLAYED : {}) };
+}
 
 /** `/v1/customers/:ref` → `/api/v1/customers/{ref}` */
 export function openApiPath(koaPath: string): string {
@@ -70,18 +87,19 @@ function operation(def: RouteDef): Json {
   for (const [status, doc] of Object.entries(def.responses)) {
     responses[status] = {
       description: doc.description,
-      headers: RATE_HEADERS,
+      headers: headersFor(Number(status), def.idempotent === true),
       ...(doc.schema ? { content: { 'application/json': { schema: jsonSchema(doc.schema) } } } : {}),
     };
   }
-  // A route's own codes are added to the ones every route can answer, never put in their place:
-  // a 403 for CARD_NOT_IN_ORG is still also the scope 403.
-  const errorStatuses: Record<string, string> = { ...COMMON_ERRORS, ...(def.body ? BODY_ERRORS : {}) };
+  const errors = commonErrors(def);
+  const codeOf = (text: string) => /^[^\s:(]+/.exec(text)?.[0];
   for (const [status, codes] of Object.entries(def.errors ?? {})) {
-    errorStatuses[status] = [errorStatuses[status], codes.join(', ')].filter(Boolean).join('; ');
+    const known = errors[status] ?? [];
+    // A route may name a common code again with its own detail: keep that wording, once.
+    errors[status] = [...known.filter((k) => !codes.some((c) => codeOf(c) === codeOf(k))), ...codes];
   }
-  for (const [status, description] of Object.entries(errorStatuses)) {
-    responses[status] = { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  for (const status of Object.keys(errors).sort()) {
+    responses[status] = { description: errors[status]!.join(', '), headers: headersFor(Number(status), def.idempotent === true), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
     operationId: `${def.method.toLowerCase()}${def.path.replace(/[/:]([a-zA-Z])/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
@@ -109,7 +127,7 @@ export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json
         security: [],
         responses: {
           200: { description: 'The document', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
-          429: { description: COMMON_ERRORS[429], headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: headersFor(429, false), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         },
       },
     },

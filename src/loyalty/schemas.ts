@@ -63,6 +63,14 @@ export const EarnBody = v.pipe(
   v.forward(v.check((b) => b.from !== 'items' || b.items !== undefined, 'required with from=items'), ['items']),
   v.forward(v.check((b) => b.spend === undefined || b.from === 'spend', 'only with from=spend'), ['spend']),
   v.forward(v.check((b) => b.items === undefined || b.from === 'items', 'only with from=items'), ['items']),
+  // The rules above, for the OpenAPI document (custom checks do not convert to JSON Schema).
+  v.metadata({
+    oneOf: [
+      { required: ['amount'], not: { anyOf: [{ required: ['from'] }, { required: ['spend'] }, { required: ['items'] }] } },
+      { required: ['from', 'spend'], properties: { from: { const: 'spend' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['items'] }] } },
+      { required: ['from', 'items'], properties: { from: { const: 'items' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['spend'] }] } },
+    ],
+  }),
 );
 export type EarnBodyInput = v.InferOutput<typeof EarnBody>;
 
@@ -75,6 +83,12 @@ export const RedeemBody = v.pipe(
   v.metadata({ allOf: [when('type', 'points', { required: ['amount'] }), when('type', 'reward', forbidden('amount'))] }),
   v.forward(v.check((b) => b.type !== 'points' || b.amount !== undefined, 'required with type=points'), ['amount']),
   v.forward(v.check((b) => b.type !== 'reward' || b.amount === undefined, 'not with type=reward (the card’s reward sets the cost)'), ['amount']),
+  v.metadata({
+    oneOf: [
+      { properties: { type: { const: 'points' } }, required: ['amount'] },
+      { properties: { type: { const: 'reward' } }, not: { required: ['amount'] } },
+    ],
+  }),
 );
 export type RedeemBodyInput = v.InferOutput<typeof RedeemBody>;
 
@@ -93,6 +107,7 @@ export const AdjustBody = v.pipe(
     v.check((b) => (b.balanceCorrection === undefined) !== (b.setPoints === undefined), 'send exactly one of balanceCorrection and setPoints'),
     ['balanceCorrection'],
   ),
+  v.metadata({ oneOf: [{ required: ['balanceCorrection'] }, { required: ['setPoints'] }] }),
 );
 export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
@@ -101,7 +116,7 @@ export const TransactionsQuery = v.strictObject({
     v.pipe(
       v.string(),
       v.description('Rows per page, 1 to 100 (default 25)'),
-      v.regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100'),
+      v.regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'),
       v.transform(Number),
       v.minValue(1, 'must be at least 1'),
       v.maxValue(100, 'must be at most 100'),

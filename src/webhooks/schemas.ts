@@ -25,6 +25,8 @@ const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
+  // The scheme as a pattern too, so the OpenAPI document states it; the check below judges the rest.
+  v.regex(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/, 'must be an absolute http(s) URL'),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
   v.check(hasNoCredentials, 'must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead'),
   v.description('Absolute http(s) URL that receives the deliveries, without a user name or password'),
@@ -39,6 +41,7 @@ const EventList = v.pipe(
   v.minLength(1, 'must list at least one event type'),
   // "*" already means every type; mixing it with names would make the subscription ambiguous to read.
   v.check((list) => !list.includes('*') || list.every((e) => e === '*'), 'send ["*"] alone for every event type'),
+  v.metadata({ anyOf: [{ items: { enum: [...EVENT_TYPES] } }, { items: { const: '*' } }] }),
   v.transform((list) => [...new Set(list)]),
 );
 
@@ -59,7 +62,8 @@ export const DeliveriesQuery = v.object({
     v.pipe(
       v.string(),
       v.description(`How many deliveries, newest first: a whole number, at least 1 and at most ${MAX_DELIVERY_PAGE} (default 50)`),
-      v.regex(/^\d{1,6}$/, 'must be a whole number'),
+      // The range is in the pattern: the OpenAPI document is made from the input side of the pipe.
+      v.regex(/^(100|[1-9][0-9]?)$/, `must be a whole number from 1 to ${MAX_DELIVERY_PAGE}`),
       v.transform(Number),
       v.minValue(1),
       v.maxValue(MAX_DELIVERY_PAGE),
