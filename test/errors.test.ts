@@ -94,6 +94,15 @@ describe('error shapes', () => {
       message: /^INVALID_JSON/,
     },
     {
+      name: 'INVALID_JSON naming a __proto__ key, which the parser refuses',
+      method: 'PATCH',
+      path: (o) => `/api/v1/cards/${o.cards.stamps}`,
+      options: (o) => ({ key: o.keys.live, rawBody: '{"identifierQuestionKey": null, "__proto__": {"x": 1}}', headers: json }),
+      status: 400,
+      error: 'Bad Request',
+      message: /^INVALID_JSON: a "__proto__" key is not accepted/,
+    },
+    {
       name: 'INVALID_JSON for a bare JSON scalar',
       method: 'PATCH',
       path: (o) => `/api/v1/cards/${o.cards.stamps}`,

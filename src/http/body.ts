@@ -18,6 +18,8 @@ const parseJson = bodyParser({
       // An unknown Content-Encoding: the bytes cannot be read as JSON at all.
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the body as UTF-8 application/json (gzip, deflate or br encoding allowed)' });
     }
+    // The parser refuses a __proto__ key outright (prototype pollution); say so rather than "not JSON".
+    if (/prototype/i.test(err.message)) throw new ApiError(400, 'INVALID_JSON', { detail: 'a "__proto__" key is not accepted in a request body' });
     throw new ApiError(400, 'INVALID_JSON', { detail: 'the request body is not a JSON object or array' });
   },
 });
