@@ -2,7 +2,8 @@ import type { Db } from '../../src/db/open';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import { normalizeEmail, normalizePhone } from '../../src/lib/contact';
-import { randomToken } from '../../src/lib/ids';
+import { newId, randomToken } from '../../src/lib/ids';
+import { ledgerRepo } from '../../src/loyalty/repo';
 import type { TestApp, TestResponse } from './app';
 
 /** POST /api/v1/customers with a key, optionally under an Idempotency-Key. */
@@ -30,17 +31,22 @@ export function count(db: Db, table: 'customers' | 'transactions' | 'events' | '
 /**
  * A customer written straight through the repo: the prepared state for what the API alone cannot
  * produce, such as two customers of one card sharing an email (the sign-up form and the counter
- * can create those; enroll would match the first).
+ * can create those; enroll would match the first). An opening balance (hundredths) is written
+ * with its `initial` ledger row, so balance == ledger sum, as enrollment leaves it.
  */
-export function insertCustomer(app: TestApp, input: { orgId: string; cardId: string; livemode?: boolean; externalId?: string | null; email?: string; phone?: string }): Customer {
+export function insertCustomer(
+  app: TestApp,
+  input: { orgId: string; cardId: string; livemode?: boolean; externalId?: string | null; name?: string | null; email?: string | null; phone?: string | null; balance?: number },
+): Customer {
   const now = app.clock.now();
+  const balance = input.balance ?? 0;
   const customer: Customer = {
     id: randomToken(24),
     orgId: input.orgId,
     cardId: input.cardId,
     livemode: input.livemode ?? true,
     externalId: input.externalId ?? null,
-    name: null,
+    name: input.name ?? null,
     email: input.email ?? null,
     emailNorm: normalizeEmail(input.email),
     phone: input.phone ?? null,
@@ -49,13 +55,20 @@ export function insertCustomer(app: TestApp, input: { orgId: string; cardId: str
     status: 'pending_install',
     installCode: randomToken(32),
     scanCode: randomToken(24),
-    balance: 0,
+    balance,
     passVersion: 1,
     passUpdatedAt: now,
     createdAt: now,
     updatedAt: now,
   };
-  customersRepo(app.db).insert(customer);
+  app.db.transaction(() => {
+    customersRepo(app.db).insert(customer);
+    if (balance === 0) return;
+    ledgerRepo(app.db).insert({
+      id: newId('tx'), orgId: customer.orgId, customerId: customer.id, livemode: customer.livemode, kind: 'initial', change: balance,
+      balanceAfter: balance, isAward: false, source: 'api', note: null, idempotencyKey: null, details: null, createdAt: now,
+    });
+  })();
   return customer;
 }
 

@@ -1,9 +1,8 @@
 import type { Customer } from '../../src/customers/model';
-import { customersRepo } from '../../src/customers/repo';
-import { newId, randomToken } from '../../src/lib/ids';
+import { randomToken } from '../../src/lib/ids';
 import { toHundredths } from '../../src/lib/money';
-import { ledgerRepo } from '../../src/loyalty/repo';
 import type { TestApp } from './app';
+import { insertCustomer } from './customers';
 
 // Customers for the loyalty tests, made without POST /v1/customers (built on another branch).
 // Everything the tests assert goes through HTTP or the database, so they hold once enroll exists.
@@ -21,51 +20,8 @@ export interface NewCustomer {
 let counter = 0;
 
 export function addCustomer(app: TestApp, input: NewCustomer): Customer {
-  const now = app.clock.now();
-  const opening = toHundredths(input.balance ?? 0);
-  const email = input.email ?? null;
-  const customer: Customer = {
-    id: randomToken(22),
-    orgId: input.orgId,
-    cardId: input.cardId,
-    livemode: input.livemode ?? true,
-    externalId: input.externalId === undefined ? `cust-${++counter}-${randomToken(6)}` : input.externalId,
-    name: null,
-    email,
-    emailNorm: email?.trim().toLowerCase() ?? null,
-    phone: null,
-    phoneNorm: null,
-    customFields: {},
-    status: 'pending_install',
-    installCode: randomToken(24),
-    scanCode: randomToken(24),
-    balance: opening,
-    passVersion: 1,
-    passUpdatedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
-  app.db.transaction(() => {
-    customersRepo(app.db).insert(customer);
-    if (opening !== 0) {
-      ledgerRepo(app.db).insert({
-        id: newId('tx'),
-        orgId: customer.orgId,
-        customerId: customer.id,
-        livemode: customer.livemode,
-        kind: 'initial',
-        change: opening,
-        balanceAfter: opening,
-        isAward: false,
-        source: 'api',
-        note: null,
-        idempotencyKey: null,
-        details: null,
-        createdAt: now,
-      });
-    }
-  })();
-  return customer;
+  const externalId = input.externalId === undefined ? `cust-${++counter}-${randomToken(6)}` : input.externalId;
+  return insertCustomer(app, { ...input, externalId, balance: toHundredths(input.balance ?? 0) });
 }
 
 export interface StoredEvent {

@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
-import { newId, randomToken } from '../../src/lib/ids';
-import { ledgerRepo } from '../../src/loyalty/repo';
 import { cardsRepo } from '../../src/cards/repo';
 import { changeBalance as changeLedgerBalance } from '../../src/loyalty/ledger';
 import type { TestApp } from './app';
+import { insertCustomer } from './customers';
 import type { AppleTestChain, FakeGoogle, ServiceAccountFixture } from './wallet-fixtures';
 
 export const ISSUER_ID = '3388000000022222222';
@@ -38,45 +37,12 @@ export function googleEnv(google: FakeGoogle, account: ServiceAccountFixture): R
   };
 }
 
-/** A customer as enrolment would leave it: random codes, opening balance with its ledger row. */
+/** A customer as enrolment would leave it: random codes, opening balance (hundredths) with its ledger row. */
 export function createCustomer(
   app: TestApp,
   input: { orgId: string; cardId: string; livemode?: boolean; name?: string | null; balance?: number },
 ): Customer {
-  const now = app.clock.now();
-  const customer: Customer = {
-    id: randomToken(22),
-    orgId: input.orgId,
-    cardId: input.cardId,
-    livemode: input.livemode ?? true,
-    externalId: null,
-    name: input.name === undefined ? 'Ana Pereira' : input.name,
-    email: null,
-    emailNorm: null,
-    phone: null,
-    phoneNorm: null,
-    customFields: {},
-    status: 'pending_install',
-    installCode: randomToken(24),
-    scanCode: randomToken(12),
-    balance: input.balance ?? 0,
-    passVersion: 1,
-    passUpdatedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
-  app.db.transaction(() => {
-    customersRepo(app.db).insert(customer);
-    if (customer.balance !== 0) ledgerRow(app, customer, customer.balance, customer.balance, 'initial');
-  })();
-  return customer;
-}
-
-function ledgerRow(app: TestApp, customer: Customer, change: number, balanceAfter: number, kind: 'initial' | 'earn') {
-  ledgerRepo(app.db).insert({
-    id: newId('tx'), orgId: customer.orgId, customerId: customer.id, livemode: customer.livemode, kind, change, balanceAfter,
-    isAward: change > 0, source: 'api', note: null, idempotencyKey: null, details: null, createdAt: app.clock.now(),
-  });
+  return insertCustomer(app, { ...input, name: input.name === undefined ? 'Ana Pereira' : input.name });
 }
 
 /**
