@@ -1,3 +1,4 @@
+import { maintainDatabase } from '../db/open';
 import type { AppDeps } from '../http/deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
@@ -32,14 +33,6 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'webhook-history-sweep', schedule: '30 * * * * *', run: () => sweepWebhookHistory(deps) },
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
-    {
-      // Keeps the WAL file from growing without bound on a quiet machine and refreshes planner statistics.
-      name: 'database-maintenance',
-      schedule: '17 * * * *',
-      run: () => {
-        deps.db.pragma('wal_checkpoint(TRUNCATE)');
-        deps.db.pragma('optimize');
-      },
-    },
+    { name: 'database-maintenance', schedule: '17 * * * *', run: () => maintainDatabase(deps.db) },
   ];
 }
