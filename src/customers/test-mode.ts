@@ -1,3 +1,4 @@
+import { TEST_MODE_PREFIX } from '../wallet/test-mode';
 import type { Card } from '../cards/model';
 import type { Db } from '../db/open';
 import { ApiError } from '../http/errors';
@@ -14,7 +15,7 @@ export const TEST_CUSTOMER_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The name a pass shows: test passes say so, so nobody mistakes one for a real card. */
 export function passDisplayName(card: Pick<Card, 'name'>, livemode: boolean): string {
-  return livemode ? card.name : `TEST · ${card.name}`;
+  return livemode ? card.name : `${TEST_MODE_PREFIX}${card.name}`;
 }
 
 /** 409 TEST_CUSTOMER_LIMIT (spec 7 body) when a test key would create customer 101. Matching is never limited. */
