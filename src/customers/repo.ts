@@ -49,11 +49,6 @@ const map = (r: RawCustomer): Customer => ({
 type NsParams = { orgId: string; livemode: number };
 const ns = (n: Namespace): NsParams => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0 });
 
-/** SQLite's UNIQUE failure, so callers can turn it into the right 409. */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 function createCustomersRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO customers (id, org_id, card_id, livemode, external_id, name, email, email_norm, phone, phone_norm,
