@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/open';
 import { createApp } from '../src/http/app';
-import { noAfterCommit, type AppDeps } from '../src/http/deps';
+import { noAfterCommit, type AppDeps } from '../src/deps';
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/log';
 import { applySeed, parseSeedFile } from '../src/seed/service';

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
-import type { AppDeps, AfterCommitHooks } from './http/deps';
+import type { AppDeps, AfterCommitHooks } from './deps';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';

@@ -1,4 +1,4 @@
-import { noAfterCommit } from '../src/http/deps';
+import { noAfterCommit } from '../src/deps';
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedKind } from '../src/webhooks/address-guard';

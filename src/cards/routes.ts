@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../lib/errors';
 import { defineRoute } from '../http/route';
 import { CardIdParams, CardResource, PatchCardBody } from './schemas';
 import { cardResource, listCards, setIdentifierQuestion } from './service';

@@ -2,7 +2,7 @@ import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../lib/errors';
 import { findQuestion, IDENTIFIER_TYPES, type Card } from './model';
 import { cardsRepo } from './repo';
 import type { CardConfigInput } from './schemas';

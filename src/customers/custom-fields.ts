@@ -1,5 +1,5 @@
 import { findQuestion, RESERVED_KEYS, type Card, type Question } from '../cards/model';
-import { ApiError, validationFailed } from '../http/errors';
+import { ApiError, validationFailed } from '../lib/errors';
 import { normalizePhone } from '../lib/contact';
 import type { CustomFieldValue } from './model';
 

@@ -1,10 +1,10 @@
 import { decimalsFor, type Card } from '../cards/model';
 import { getOrgCard } from '../cards/service';
 import type { Config } from '../config';
-import type { AfterCommitHooks } from '../http/deps';
+import type { AfterCommitHooks } from '../deps';
 import type { Db } from '../db/open';
 import { emitEvent } from '../events/outbox';
-import { conflict, validationFailed } from '../http/errors';
+import { conflict, validationFailed } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { randomToken } from '../lib/ids';

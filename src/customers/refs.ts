@@ -1,4 +1,4 @@
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../lib/errors';
 import { maskEmail, maskPhone, normalizeEmail, normalizePhone, phoneFromUrl } from '../lib/contact';
 import type { Db } from '../db/open';
 import type { Customer, Namespace } from './model';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { defineRoute } from '../http/route';
 import { enrollCustomer } from './enroll';
 import { customerResource } from './resource';

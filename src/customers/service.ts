@@ -1,7 +1,7 @@
 import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Db } from '../db/open';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { phoneFromUrl } from '../lib/contact';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';

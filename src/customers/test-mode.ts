@@ -1,7 +1,7 @@
 import { TEST_MODE_PREFIX } from '../wallet/test-mode';
 import type { Card } from '../cards/model';
 import type { Db } from '../db/open';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import type { Namespace } from './model';
 import { purgeRepo } from './purge-repo';

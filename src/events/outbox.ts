@@ -1,6 +1,6 @@
 import { wakeAfterCommit } from '../db/after-commit';
 import type { Db } from '../db/open';
-import type { AfterCommitHooks } from '../http/deps';
+import type { AfterCommitHooks } from '../deps';
 import type { Clock } from '../lib/clock';
 import { isoTime } from '../lib/clock';
 import { newId } from '../lib/ids';

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { claimIdempotencyKey, checkIdempotencyKey, runIdempotent } from '../idempotency/service';
 import { parseInput } from '../lib/validation';
 import { readJsonBody } from './body';
-import type { AppDeps } from './deps';
+import type { AppDeps } from '../deps';
 import { authenticate } from './gate';
 import type { RateLimiter } from './rate-limit';
 import type { RouteDef } from './route';

@@ -1,6 +1,6 @@
 import bodyParser from 'koa-bodyparser';
 import type { Context, Next } from 'koa';
-import { ApiError } from './errors';
+import { ApiError } from '../lib/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { authenticateKey } from '../keys/service';
 import type { Scope } from '../keys/scopes';
-import type { AppDeps } from './deps';
-import { ApiError } from './errors';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../lib/errors';
 import type { RateLimiter } from './rate-limit';
 import type { Auth } from './route';
 

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { Scope, Mode } from '../keys/scopes';
-import type { AppDeps } from './deps';
+import type { AppDeps } from '../deps';
 
 export type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
-import { ApiError, validationFailed } from '../http/errors';
+import { ApiError, validationFailed } from '../lib/errors';
 import { idempotencyRepo, type IdempotencyScope } from './repo';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { maintainDatabase } from '../db/open';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
 import { sweepWebhookHistory } from '../webhooks/history';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { isoTime } from '../lib/clock';
 import { keysRepo } from './repo';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { validationFailed, type ValidationIssue } from '../http/errors';
+import { validationFailed, type ValidationIssue } from './errors';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 

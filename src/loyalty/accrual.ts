@@ -1,5 +1,5 @@
 import type { Card } from '../cards/model';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../lib/errors';
 import type { LedgerDetails } from './repo';
 
 // Turning a sale into stamps, points or credit. All arithmetic is on integers (BigInt where a

@@ -1,6 +1,6 @@
 import type { Customer } from '../customers/model';
 import type { Db } from '../db/open';
-import { validationFailed } from '../http/errors';
+import { validationFailed } from '../lib/errors';
 import { isoTime } from '../lib/clock';
 import { fromHundredths } from '../lib/money';
 import { ledgerRepo, type LedgerDetails, type LedgerEntry, type LedgerPosition } from './repo';

@@ -1,5 +1,5 @@
 import type { EarningLimits, LimitPeriod } from '../cards/model';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../lib/errors';
 import { fromHundredths } from '../lib/money';
 
 /** Rolling windows (decisions §2): a "day" is the last 24 hours, not the calendar day. */

@@ -1,7 +1,7 @@
 import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Customer } from '../customers/model';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../lib/errors';
 import { accrue, type ItemsSale, type SpendSale } from './accrual';
 import { changeBalance, type BalanceChangeResult, type LoyaltyDeps } from './ledger';
 import type { Channel } from './repo';

@@ -2,7 +2,7 @@ import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { hashPassword } from '../lib/password';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../lib/errors';
 import { orgsRepo } from './repo';
 
 export interface OrgDeps {

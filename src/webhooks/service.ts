@@ -1,5 +1,5 @@
 import type { Db } from '../db/open';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../lib/errors';
 import { isoTime, type Clock } from '../lib/clock';
 import { newId, randomToken } from '../lib/ids';
 import { deliveriesRepo, type AttemptRow, type DeliveryRow } from './deliveries-repo';

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/open';
 import { createApp } from '../../src/http/app';
-import { noAfterCommit, type AfterCommitHooks, type AppDeps } from '../../src/http/deps';
+import { noAfterCommit, type AfterCommitHooks, type AppDeps } from '../../src/deps';
 import { createFakeClock, type FakeClock } from '../../src/lib/clock';
 import { silentLogger, type Logger } from '../../src/lib/log';
 import { applySeed, parseSeedFile, type SeedResult } from '../../src/seed/service';

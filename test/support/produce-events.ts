@@ -5,7 +5,7 @@
 import { openDatabase } from '../../src/db/open';
 import { emitEvent } from '../../src/events/outbox';
 import { EVENT_TYPES } from '../../src/events/types';
-import { noAfterCommit } from '../../src/http/deps';
+import { noAfterCommit } from '../../src/deps';
 import { systemClock } from '../../src/lib/clock';
 import { sampleData } from './webhooks';
 

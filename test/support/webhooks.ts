@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AfterCommitHooks } from '../../src/http/deps';
+import type { AfterCommitHooks } from '../../src/deps';
 import type { Db } from '../../src/db/open';
 import { emitEvent } from '../../src/events/outbox';
 import type { EventEnvelope, EventType } from '../../src/events/types';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../http/deps';
+import type { AppDeps } from '../../deps';
 import type { WalletServices } from '../services';
 
 /** AppDeps with the wallets resolved: what every public wallet route receives. */

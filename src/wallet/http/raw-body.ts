@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { ApiError } from '../../http/errors';
+import { ApiError } from '../../lib/errors';
 import { BODY_LIMIT_BYTES } from '../../http/body';
 
 /**

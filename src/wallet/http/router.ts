@@ -1,7 +1,7 @@
 // Every public wallet route, outside /api: install link, web pass, Apple's web service, Google's
 // callback. Bound explicitly, so `grep` finds each path in its file.
 import Router from '@koa/router';
-import type { AppDeps } from '../../http/deps';
+import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../http/rate-limit';
 import { loadWalletServices } from '../services';
 import { bindAppleWebService } from './apple-routes';

@@ -1,7 +1,7 @@
 // The one call the balance-change code makes for wallet passes.
 import { wakeAfterCommit } from '../../db/after-commit';
 import type { Db } from '../../db/open';
-import type { AfterCommitHooks } from '../../http/deps';
+import type { AfterCommitHooks } from '../../deps';
 import type { Clock } from '../../lib/clock';
 import { walletRepo } from '../repo';
 import { passUpdatesRepo } from './repo';

@@ -1,8 +1,8 @@
-import type { Config } from '../config';
-import type { Db } from '../db/open';
-import type { Clock } from '../lib/clock';
-import type { Logger } from '../lib/log';
-import type { WalletServices } from '../wallet/services';
+import type { Config } from './config';
+import type { Db } from './db/open';
+import type { Clock } from './lib/clock';
+import type { Logger } from './lib/log';
+import type { WalletServices } from './wallet/services';
 
 /** What every route and service receives: the composition root builds it once. */
 export interface AppDeps {
