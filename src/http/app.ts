@@ -11,6 +11,9 @@ import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
+import { consoleRouters } from '../console/routes';
+import { bindAssetRoutes } from '../web/assets';
+import { sendErrorPage } from '../web/errors';
 
 /** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
 export function createApp(deps: AppDeps): Koa {
@@ -32,6 +35,12 @@ export function createApp(deps: AppDeps): Koa {
   app.use(api.routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
   app.use(walletRouter(deps, limiter).routes());
+  // The merchant side (decisions §8): the console, its static assets, and / leading to it.
+  for (const router of consoleRouters(deps)) app.use(router.routes());
+  const pages = new Router();
+  bindAssetRoutes(pages);
+  pages.get('/', (ctx) => ctx.redirect('/console'));
+  app.use(pages.routes());
 
   // Nothing matched under /api: a known path with another method is 405, anything else 404.
   app.use(async (ctx: Context, next: Next) => {
@@ -43,6 +52,11 @@ export function createApp(deps: AppDeps): Koa {
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', { detail: `${ctx.method} ${ctx.path}; allowed: ${methods.join(', ')}`, headers: { Allow: methods.join(', ') } });
     }
     throw new ApiError(404, 'ROUTE_NOT_FOUND', { detail: `${ctx.method} ${ctx.path}` });
+  });
+  // Anything else nobody answered is a page a person asked for: say so in a page.
+  app.use(async (ctx: Context, next: Next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) sendErrorPage(ctx, 404, 'There is no page at this address.');
   });
 
   return app;
