@@ -1,7 +1,10 @@
 // The console's sessions, sign-in throttling and CSRF rules (decisions §8), over HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TestApp } from '../support/app';
+import { runJob } from '../../src/jobs/jobs';
+import { serverJobs } from '../../src/jobs/list';
+import { silentLogger } from '../../src/lib/log';
+import { NO_WORKERS, type TestApp } from '../support/app';
 import { ADMIN_PASSWORD, ConsoleClient, seedConsoleOrg, startTestApp, type ConsoleOrg } from '../support/console';
 
 const HOUR = 3_600_000;
@@ -127,6 +130,16 @@ describe('sessions', () => {
     const replay = new ConsoleClient(app);
     replay.setCookie('wl_console', token);
     assert.equal((await replay.request('GET', '/console/settings')).status, 303);
+  });
+  it('the hourly sweep removes ended sessions and stale failure counts', async () => {
+    await new ConsoleClient(app).signIn(org.admin.email, ADMIN_PASSWORD);
+    await new ConsoleClient(app).signIn('nobody@example.com', 'wrong');
+    const count = (table: string) => (app.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    assert.ok(count('sessions') > 0 && count('auth_failures') > 0);
+    app.clock.advance(8 * 24 * HOUR);
+    await runJob(serverJobs(app.deps, NO_WORKERS).find((j) => j.name === 'session-sweep')!, silentLogger);
+    assert.equal(count('sessions'), 0);
+    assert.equal(count('auth_failures'), 0);
   });
 });
 
