@@ -43,12 +43,12 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
   })();
 }
 
-/** The org's name and brand colour, as the console's settings page saves them: one write. */
-export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null }): OrgRow {
+/** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
+export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string }): OrgRow {
   return deps.db.transaction(() => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor });
+    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone });
     return getOrg(deps, orgId);
   })();
 }

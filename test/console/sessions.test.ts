@@ -177,9 +177,14 @@ describe('CSRF (decisions §8)', () => {
 
   it('takes the token from the X-CSRF-Token header (htmx)', async () => {
     const { client, csrf } = await signedIn();
-    const res = await client.request('POST', '/console/settings', { headers: { 'X-CSRF-Token': csrf }, form: { name: 'Header Café', brandColor: '#123456' } });
+    const res = await client.request('POST', '/console/settings', { headers: { 'X-CSRF-Token': csrf }, form: { name: 'Header Café', brandColor: '#123456', timeZone: 'Europe/Berlin' } });
     assert.equal(res.status, 303);
     assert.equal(orgName(), 'Header Café');
+    assert.equal(JSON.parse((app.db.prepare('SELECT settings FROM orgs WHERE id = ?').get(org.orgId) as { settings: string }).settings).timeZone, 'Europe/Berlin');
+    const bad = await client.request('POST', '/console/settings', { headers: { 'X-CSRF-Token': csrf }, form: { name: 'Other', brandColor: '#123456', timeZone: 'Mars/Olympus' } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /Pick the time zone of your shop from the list/);
+    assert.equal(orgName(), 'Header Café', 'nothing written');
   });
 });
 

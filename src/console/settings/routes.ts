@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { readOrgSettings } from '../../orgs/settings';
+import { isTimeZone, readOrgSettings } from '../../orgs/settings';
 import { updateOrgProfile } from '../../orgs/service';
 import { field, formErrorsFrom, parseForm, type FormFields } from '../../web/forms';
 import { orgAccent } from '../../web/theme';
@@ -15,6 +15,7 @@ import { settingsBody, type SettingsView } from './views';
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
   brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour.')),
+  timeZone: v.pipe(v.string(), v.check(isTimeZone, 'Pick the time zone of your shop from the list.')),
 });
 
 const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
@@ -28,18 +29,18 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
 
   router.get('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
-    const brand = readOrgSettings(deps.db, c.org.id).brandColor;
-    page(ctx, { name: c.org.name, brandColor: brand ?? hex(orgAccent(deps.db, c.org.id)), saved: ctx.query.saved === '1' });
+    const settings = readOrgSettings(deps.db, c.org.id);
+    page(ctx, { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, saved: ctx.query.saved === '1' });
   });
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
     const form = ctx.state.form as FormFields;
-    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor') };
+    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone') };
     const parsed = parseForm(SettingsForm, typed);
     if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
     try {
-      updateOrgProfile(deps, c.org.id, { name: parsed.value.name, brandColor: parsed.value.brandColor.toLowerCase() });
+      updateOrgProfile(deps, c.org.id, { name: parsed.value.name, brandColor: parsed.value.brandColor.toLowerCase(), timeZone: parsed.value.timeZone });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return page(ctx, { ...typed, errors: formErrorsFrom(err) }, err.status);
