@@ -1,7 +1,6 @@
 // Apple Wallet's pass web service, exactly as devices call it under webServiceURL
 // (`${PUBLIC_URL}/wallet`): register, unregister, updated serial numbers, latest pass, log.
 // Devices read status codes only; bodies are empty except where Apple defines one.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as v from 'valibot';
@@ -10,6 +9,7 @@ import { customersRepo } from '../../customers/repo';
 import { readJsonBody } from '../../http/body';
 import { limitAnonymous } from '../../http/gate';
 import type { RateLimiter } from '../../http/rate-limit';
+import { sameSecret } from '../../lib/secrets';
 import type { AppleCredentials } from '../apple/credentials';
 import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
 import { refreshInstallStatus } from '../install-status';
@@ -24,8 +24,6 @@ const LOG = '/wallet/v1/log';
 
 const RegisterBody = v.object({ pushToken: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
 const LogBody = v.object({ logs: v.array(v.unknown()) });
-
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   const { db, clock, log } = deps;
@@ -48,7 +46,7 @@ export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: R
   function authorized(ctx: Context, serial: string): boolean {
     const match = /^ApplePass\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
     const expected = walletRepo(db).authToken(serial);
-    const ok = !!match && !!expected && timingSafeEqual(digest(match[1]!), digest(expected));
+    const ok = !!match && !!expected && sameSecret(match[1]!, expected);
     if (!ok) ctx.status = 401;
     return ok;
   }
