@@ -3,7 +3,7 @@
 import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
 import { parseColor, type Rgb } from '../colors';
-import { TEST_MODE_PREFIX } from '../test-mode';
+import { passDisplayName } from '../test-mode';
 import { defaultPassImages } from './default-images';
 
 export interface ApplePassField {
@@ -62,7 +62,6 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
   const background = parseColor(input.colors?.background ?? DEFAULT_PASS_COLORS.background, 'buildApplePass: background');
   const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'buildApplePass: foreground');
   const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'buildApplePass: label');
-  const prefix = input.testMode ? TEST_MODE_PREFIX : '';
 
   const pass = new PKPass(
     images(input, background.rgb, foreground.rgb),
@@ -81,8 +80,8 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
       // Devices append /v1/...; a trailing slash would give them //v1/...
       webServiceURL: input.webServiceURL.replace(/\/+$/, ''),
       organizationName: input.organizationName,
-      description: prefix + input.description,
-      logoText: prefix + (input.logoText ?? input.cardName),
+      description: passDisplayName(input.description, input.testMode),
+      logoText: passDisplayName(input.logoText ?? input.cardName, input.testMode),
       backgroundColor: background.css,
       foregroundColor: foreground.css,
       labelColor: label.css,

@@ -1,7 +1,7 @@
 // Google Wallet LoyaltyClass / LoyaltyObject bodies from plain card and customer data, and the
 // PATCH that moves a saved object's balance. Shapes follow the walletobjects v1 REST reference.
 import { parseColor } from '../colors';
-import { TEST_MODE_PREFIX } from '../test-mode';
+import { passDisplayName } from '../test-mode';
 
 export const GOOGLE_WALLET_API_BASE = 'https://walletobjects.googleapis.com';
 
@@ -77,7 +77,7 @@ export function buildLoyaltyClass(input: {
   callbackUrl?: string;
   language?: string;
 }): LoyaltyClass {
-  const programName = (input.testMode ? TEST_MODE_PREFIX : '') + input.programName;
+  const programName = passDisplayName(input.programName, input.testMode);
   return {
     id: input.id,
     issuerName: input.issuerName,
