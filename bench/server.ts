@@ -11,6 +11,7 @@ import { createApp } from '../src/http/app';
 import { noAfterCommit, type AppDeps } from '../src/deps';
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/log';
+import { changeHooks } from '../src/main';
 import { applySeed, parseSeedFile } from '../src/seed/service';
 import { BENCH_SEED, type BenchMessage, type ServerMessage } from './protocol';
 
@@ -20,7 +21,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 // Limits far above what the bench sends: it measures the service, not the limiter's refusals.
 const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000', LOG_LEVEL: 'warn' });
 const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-const deps: AppDeps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: noAfterCommit };
+const deps: AppDeps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: noAfterCommit, onChange: changeHooks() };
 const seeded = applySeed(deps, parseSeedFile(BENCH_SEED)).orgs[0]!;
 
 const server = createApp(deps).listen(0, '127.0.0.1', () => {

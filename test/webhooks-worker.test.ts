@@ -23,7 +23,7 @@ describe('webhook worker', () => {
     const org = seedStandardOrg(app);
     const endpoint = await createEndpoint(app, org.keys.live, receiver.url);
     const emit = (wake = true) =>
-      produce(wake ? app!.deps : { db: app!.db, clock: app!.clock, afterCommit: noAfterCommit }, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
+      produce(wake ? app!.deps : { ...app!.deps, afterCommit: noAfterCommit }, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
     const deliveries = async () => (await app!.request('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: org.keys.live })).body;
     return { app, receiver, org, endpoint, emit, deliveries };
   }
