@@ -1,12 +1,14 @@
 // Google Wallet's side: the save/delete callback that moves the customer's status, and the class
 // logo Google fetches from us. The rules are in wallet/google/callback-service.ts and class-logo.ts.
 import type Router from '@koa/router';
+import { limitAnonymous } from '../../http/gate';
+import type { RateLimiter } from '../../http/rate-limit';
 import { receiveGoogleCallback } from '../google/callback-service';
 import { classLogoPng } from '../google/class-logo';
 import type { WalletDeps } from './deps';
 import { readRawBody } from './raw-body';
 
-export function bindGoogleRoutes(router: Router, deps: WalletDeps): void {
+export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   router.post('/wallet/google/callback', async (ctx) => {
     const google = deps.wallet.google;
     if (!google) {
@@ -18,7 +20,10 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps): void {
     ctx.status = result.kind === 'unverifiable' ? 503 : result.kind === 'refused' ? (result.malformed ? 400 : 401) : 200;
   });
 
+  // Public and unauthenticated, like the install page: it shares that per-address budget. Google
+  // fetches it rarely (it keeps its own copy), so the limit only ever meets a flood.
   router.get('/wallet/cards/:cardId/logo.png', (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
     const png = classLogoPng(deps.db, ctx.params.cardId!);
     if (!png) {
       ctx.status = 404;

@@ -18,6 +18,6 @@ export function walletRouter(deps: AppDeps, limiter: RateLimiter, wallet?: Walle
   bindInstallRoutes(router, walletDeps, limiter);
   bindWebPassRoutes(router, walletDeps, limiter);
   bindAppleWebService(router, walletDeps, limiter);
-  bindGoogleRoutes(router, walletDeps);
+  bindGoogleRoutes(router, walletDeps, limiter);
   return router;
 }
