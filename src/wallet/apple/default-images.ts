@@ -1,5 +1,5 @@
 // Default pass artwork, drawn in code from the card's colours. Wallet refuses a pass without
-// icon.png, and a card with no uploaded logo still needs one. Drawing here (a few thousand pixels,
+// icon.png, and cards carry no uploaded images. Drawing here (a few thousand pixels,
 // encoded with node:zlib) instead of shipping PNG files keeps the bundled build free of assets
 // and lets the default icon follow the card's colours.
 import { deflateSync } from 'node:zlib';
