@@ -48,5 +48,3 @@ export interface AfterCommitHooks {
   /** queuePassUpdate rows were committed: wake the wallet pass-update worker. */
   passUpdatesQueued(): void;
 }
-
-export const noAfterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued() {} };

@@ -5,7 +5,7 @@ import { passDisplayName } from '../src/wallet/test-mode';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
 
-import { silentLogger } from '../src/lib/log';
+import { silentLogger } from './support/fakes';
 import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, eventsOf, insertWebhook, ledgerOf, snapshot } from './support/customers';
 

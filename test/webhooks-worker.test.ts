@@ -1,4 +1,4 @@
-import { noAfterCommit } from '../src/deps';
+import { noAfterCommit } from './support/fakes';
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedKind } from '../src/webhooks/address-guard';

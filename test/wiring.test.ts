@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
-import { createLogger } from '../src/lib/log';
 import { startServer, type RunningServer } from '../src/main';
 import { walletRepo } from '../src/wallet/repo';
 import { passUpdatesRepo } from '../src/wallet/updates/repo';
 import { startTestApp, type TestApp } from './support/app';
+import { silentLogger } from './support/fakes';
 import { customerOn, seedLoyaltyOrg, tableCounts, type LoyaltyOrg } from './support/ledger-fixtures';
 import { startReceiver, type Receiver } from './support/receiver';
 import { changeBalance } from './support/wallet-app';
@@ -24,7 +24,7 @@ describe('startServer (main.ts) wires the features together', { timeout: 30_000 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'wl-wiring-'));
     receiver = await startReceiver();
-    server = await startServer(loadConfig({ DATA_DIR: dir, PORT: '0' }), { log: createLogger('silent') });
+    server = await startServer(loadConfig({ DATA_DIR: dir, PORT: '0' }), { log: silentLogger });
   });
   after(async () => {
     await server.stop();

@@ -7,10 +7,10 @@ import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/open';
 import { createApp } from '../../src/http/app';
 import { changeHooks } from '../../src/main';
-import { noAfterCommit, type AfterCommitHooks, type AppDeps } from '../../src/deps';
-import { createFakeClock, type FakeClock } from '../../src/lib/clock';
-import { silentLogger, type Logger } from '../../src/lib/log';
+import type { AfterCommitHooks, AppDeps } from '../../src/deps';
+import type { Logger } from '../../src/lib/log';
 import { applySeed, parseSeedFile, type SeedResult } from '../../src/seed/service';
+import { createFakeClock, noAfterCommit, silentLogger, type FakeClock } from './fakes';
 
 export interface TestResponse {
   status: number;

@@ -5,9 +5,9 @@
 import { openDatabase } from '../../src/db/open';
 import { emitEvent } from '../../src/events/outbox';
 import { EVENT_TYPES } from '../../src/events/types';
-import { noAfterCommit } from '../../src/deps';
 import { systemClock } from '../../src/lib/clock';
 import { changeHooks } from '../../src/main';
+import { noAfterCommit } from './fakes';
 import { sampleData } from './webhooks';
 
 const [dbFile, orgId, cardId, count] = process.argv.slice(2);

@@ -3,6 +3,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { createGoogleTokenSource, WALLET_OBJECT_SCOPE } from '../../src/wallet/google/oauth';
 import { loyaltyObjectUpdate, patchLoyaltyObject, walletResourceId } from '../../src/wallet/google/objects';
 import { parseServiceAccount, type GoogleServiceAccount } from '../../src/wallet/google/service-account';
+import { createFakeClock } from '../support/fakes';
 import { createServiceAccount, startFakeGoogle, unusedPort, verifyRs256Jwt, type FakeGoogle, type ServiceAccountFixture } from '../support/wallet-fixtures';
 
 let google: FakeGoogle;
@@ -21,11 +22,7 @@ afterEach(() => {
   google.setObjectStatus(200);
 });
 
-/** A clock the test moves by hand. */
-function fakeClock(start = 1_700_000_000_000) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => (t += ms) };
-}
+const fakeClock = () => createFakeClock(1_700_000_000_000);
 
 describe('Google OAuth token source', () => {
   test('posts a JWT-bearer grant signed by the service account to token_uri', async () => {
