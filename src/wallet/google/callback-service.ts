@@ -1,21 +1,13 @@
 // What a Google Wallet save/delete callback changes: verified, acted on once per nonce, in the
 // order Google's events happened. The protocol (path, status codes) is wallet/http/google-routes.ts.
-import type { Db } from '../../db/open';
-import type { Clock } from '../../lib/clock';
-import type { Logger } from '../../lib/log';
+import type { AppDeps } from '../../deps';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
 import type { GoogleWallet } from '../services';
 import { queuePassResend } from '../updates/queue';
-import type { AfterCommitHooks } from '../../deps';
 import { GoogleCallbackError, verifyGoogleCallback, type GoogleCallbackMessage } from './callback';
 
-export interface CallbackDeps {
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  afterCommit: AfterCommitHooks;
-}
+export type CallbackDeps = Pick<AppDeps, 'db' | 'clock' | 'log' | 'afterCommit'>;
 
 /** What became of a verified callback. */
 export type CallbackOutcome = 'applied' | 'replayed' | 'unknown_object' | 'ignored' | 'superseded';
