@@ -11,9 +11,14 @@ import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
+import type { WalletServices } from '../wallet/services';
 
-/** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
-export function createApp(deps: AppDeps): Koa {
+/**
+ * Builds the Koa application. It never listens: main.ts and the tests decide where it runs.
+ * main.ts passes the wallets it loaded for the update worker too; without them they are loaded
+ * from the config.
+ */
+export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = {}): Koa {
   // Behind a reverse proxy (TRUST_PROXY) the client is the address the proxy appended last to
   // X-Forwarded-For; entries before it come from the client and could pick any rate-limit bucket.
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
@@ -31,7 +36,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(api.routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
-  app.use(walletRouter(deps, limiter).routes());
+  app.use(walletRouter(deps, limiter, options.wallet).routes());
 
   // Nothing matched under /api: a known path with another method is 405, anything else 404.
   app.use(async (ctx: Context, next: Next) => {
