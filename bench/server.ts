@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/open';
 import { createApp } from '../src/http/app';
-import { noAfterCommit, type AppDeps } from '../src/deps';
+import type { AfterCommitHooks, AppDeps } from '../src/deps';
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/log';
+import { changeHooks } from '../src/main';
 import { applySeed, parseSeedFile } from '../src/seed/service';
 import { BENCH_SEED, type BenchMessage, type ServerMessage } from './protocol';
 
@@ -20,7 +21,9 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 // Limits far above what the bench sends: it measures the service, not the limiter's refusals.
 const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000', LOG_LEVEL: 'warn' });
 const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-const deps: AppDeps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: noAfterCommit };
+// No delivery or pass-update worker runs in the bench: there is nothing to wake after a commit.
+const afterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued() {} };
+const deps: AppDeps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit, onChange: changeHooks() };
 const seeded = applySeed(deps, parseSeedFile(BENCH_SEED)).orgs[0]!;
 
 const server = createApp(deps).listen(0, '127.0.0.1', () => {

@@ -2,18 +2,33 @@ import type { Server } from 'node:http';
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
-import type { AppDeps, AfterCommitHooks } from './deps';
+import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
+import { fanOutToWebhooks } from './webhooks/fanout';
 import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, publicUrlWarning, type WalletServices } from './wallet/services';
+import { queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
+
+/**
+ * How features take their share of each other's changes, inside the change's transaction (see
+ * ChangeHooks): the outbox and the ledger announce, webhooks and the wallet write their rows. Wired
+ * here so no feature imports another; the test harness, the bench and every other process that
+ * writes take their hooks from this one function, so none runs without fan-out or pass updates.
+ */
+export function changeHooks(): ChangeHooks {
+  return {
+    eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
+    balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
+  };
+}
 
 export interface RunningServer {
   url: string;
@@ -36,11 +51,11 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
   const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake() };
-  const deps: AppDeps = { db, clock, log, config, afterCommit, wallet };
+  const deps: AppDeps = { db, clock, log, config, afterCommit, onChange: changeHooks() };
 
   // Listen first: if the port is taken, nothing is written — in particular no demo org whose
   // credentials would never be shown (they are printed once, after a successful start).
-  const app = createApp(deps);
+  const app = createApp(deps, { wallet });
   let server: Server;
   try {
     server = await new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
 
-import { silentLogger } from '../src/lib/log';
+import { silentLogger } from './support/fakes';
 import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, ledgerOf, snapshot } from './support/customers';
 

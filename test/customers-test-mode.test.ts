@@ -1,10 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { passDisplayName, TEST_CUSTOMER_LIMIT } from '../src/customers/test-mode';
+import { TEST_CUSTOMER_LIMIT } from '../src/customers/test-mode';
+import { passDisplayName } from '../src/wallet/test-mode';
 import { runJob } from '../src/jobs/jobs';
 import { serverJobs } from '../src/jobs/list';
 
-import { silentLogger } from '../src/lib/log';
+import { silentLogger } from './support/fakes';
 import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { count, enroll, eventsOf, insertWebhook, ledgerOf, snapshot } from './support/customers';
 
@@ -47,8 +48,8 @@ describe('test mode: separation from live data', () => {
   });
 
   it('test passes are named TEST · <card name>', () => {
-    assert.equal(passDisplayName({ name: 'Coffee stamps' }, false), 'TEST · Coffee stamps');
-    assert.equal(passDisplayName({ name: 'Coffee stamps' }, true), 'Coffee stamps');
+    assert.equal(passDisplayName('Coffee stamps', true), 'TEST · Coffee stamps');
+    assert.equal(passDisplayName('Coffee stamps', false), 'Coffee stamps');
   });
 });
 

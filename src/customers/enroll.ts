@@ -1,7 +1,7 @@
 import { decimalsFor, type Card } from '../cards/model';
 import { getOrgCard } from '../cards/service';
 import type { Config } from '../config';
-import type { AfterCommitHooks } from '../deps';
+import type { WriteDeps } from '../deps';
 import type { Db } from '../db/open';
 import { emitEvent } from '../events/outbox';
 import { conflict, validationFailed } from '../lib/errors';
@@ -18,11 +18,8 @@ import { customersRepo } from './repo';
 import { installUrl } from './resource';
 import { assertRoomForTestCustomer } from './test-mode';
 
-export interface EnrollDeps {
-  db: Db;
-  clock: Clock;
+export interface EnrollDeps extends WriteDeps {
   config: Pick<Config, 'installBaseUrl'>;
-  afterCommit: AfterCommitHooks;
 }
 
 export interface EnrollRequest {

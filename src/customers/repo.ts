@@ -73,8 +73,6 @@ function createCustomersRepo(db: Db) {
   const byPhoneOnCard = db.prepare<NsParams & { phone: string; cardId: string }, RawCustomer>(
     'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11',
   );
-  const byInstallCode = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE install_code = ?');
-  const byScanCode = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE scan_code = ?');
   const byPassUserId = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE id = ?');
   const setExternal = db.prepare('UPDATE customers SET external_id = @externalId, updated_at = @now WHERE id = @id');
   const setFields = db.prepare('UPDATE customers SET custom_fields = @customFields, updated_at = @now WHERE id = @id');
@@ -97,9 +95,7 @@ function createCustomersRepo(db: Db) {
       (cardId ? byEmailOnCard.all({ ...ns(n), email, cardId }) : byEmail.all({ ...ns(n), email })).map(map),
     findByPhone: (n: Namespace, phone: string, cardId?: string) =>
       (cardId ? byPhoneOnCard.all({ ...ns(n), phone, cardId }) : byPhone.all({ ...ns(n), phone })).map(map),
-    /** Across orgs and modes: for public links (install code, scan code) and the wallet protocols. */
-    findByInstallCode: (code: string) => mapOne(byInstallCode.get(code)),
-    findByScanCode: (code: string) => mapOne(byScanCode.get(code)),
+    /** Across orgs and modes: for the wallet protocols, whose passes carry the passUserId. */
     findByPassUserId: (id: string) => mapOne(byPassUserId.get(id)),
     setExternalId(id: string, externalId: string | null, now: number) {
       setExternal.run({ id, externalId, now });

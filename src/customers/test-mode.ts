@@ -1,5 +1,3 @@
-import { TEST_MODE_PREFIX } from '../wallet/test-mode';
-import type { Card } from '../cards/model';
 import type { Db } from '../db/open';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
@@ -8,15 +6,10 @@ import { purgeRepo } from './purge-repo';
 import { customersRepo } from './repo';
 
 // The test-key sandbox (spec 5 and 8, decisions §5): test customers live apart from live ones,
-// at most 100 per org, removed 30 days after creation, their passes marked as test passes.
+// at most 100 per org, removed 30 days after creation. Their passes say so (wallet/test-mode.ts).
 
 export const TEST_CUSTOMER_LIMIT = 100;
 export const TEST_CUSTOMER_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** The name a pass shows: test passes say so, so nobody mistakes one for a real card. */
-export function passDisplayName(card: Pick<Card, 'name'>, livemode: boolean): string {
-  return livemode ? card.name : `${TEST_MODE_PREFIX}${card.name}`;
-}
 
 /** 409 TEST_CUSTOMER_LIMIT (spec 7 body) when a test key would create customer 101. Matching is never limited. */
 export function assertRoomForTestCustomer(db: Db, n: Namespace): void {

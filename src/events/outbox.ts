@@ -1,20 +1,18 @@
 import { wakeAfterCommit } from '../db/after-commit';
-import type { Db } from '../db/open';
-import type { AfterCommitHooks } from '../deps';
-import type { Clock } from '../lib/clock';
+import type { WriteDeps } from '../deps';
 import { isoTime } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { fanOutToWebhooks } from '../webhooks/fanout';
 import { eventsRepo } from './repo';
 import type { EventEnvelope, EventType } from './types';
 
 /**
- * Writes an event to the outbox and one delivery row per subscribed active endpoint. Call it
- * inside the transaction of the change that caused the event: a crash then loses neither or both,
- * and nothing is sent until the transaction commits (the worker reads committed rows only).
+ * Writes an event to the outbox and announces it (`onChange.eventWritten`: the webhooks write one
+ * delivery row per subscribed active endpoint). Call it inside the transaction of the change that
+ * caused the event: a crash then loses neither or both, and nothing is sent until the transaction
+ * commits (the worker reads committed rows only).
  */
 export function emitEvent(
-  deps: { db: Db; clock: Clock; afterCommit: AfterCommitHooks },
+  deps: WriteDeps,
   input: { orgId: string; livemode: boolean; type: EventType; customerId: string | null; data: Record<string, unknown> },
 ): EventEnvelope {
   if (!deps.db.inTransaction) throw new Error('emitEvent must run inside the transaction of the change it reports');
@@ -29,7 +27,7 @@ export function emitEvent(
     payload: JSON.stringify(envelope),
     createdAt: now,
   });
-  fanOutToWebhooks(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
+  deps.onChange.eventWritten(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
   wakeAfterCommit(deps.db, 'events', () => deps.afterCommit.eventsWritten());
   return envelope;
 }

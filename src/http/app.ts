@@ -11,12 +11,17 @@ import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
+import { loadWalletServices, type WalletServices } from '../wallet/services';
 import { consoleRouters } from '../console/routes';
 import { bindAssetRoutes } from '../web/assets';
 import { sendErrorPage } from '../web/errors';
 
-/** Builds the Koa application. It never listens: main.ts and the tests decide where it runs. */
-export function createApp(deps: AppDeps): Koa {
+/**
+ * Builds the Koa application. It never listens: main.ts and the tests decide where it runs.
+ * main.ts passes the wallets it loaded for the update worker too; without them they are loaded
+ * from the config.
+ */
+export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = {}): Koa {
   // Behind a reverse proxy (TRUST_PROXY) the client is the address the proxy appended last to
   // X-Forwarded-For; entries before it come from the client and could pick any rate-limit bucket.
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
@@ -34,9 +39,10 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(api.routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
-  app.use(walletRouter(deps, limiter).routes());
+  const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
+  app.use(walletRouter(deps, limiter, wallet).routes());
   // The merchant side (decisions §8): the console, its static assets, and / leading to it.
-  for (const router of consoleRouters(deps)) app.use(router.routes());
+  for (const router of consoleRouters(deps, wallet)) app.use(router.routes());
   const pages = new Router();
   bindAssetRoutes(pages);
   pages.get('/', (ctx) => ctx.redirect('/console'));

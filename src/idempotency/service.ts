@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import { ApiError, validationFailed } from '../lib/errors';
+import { sha256Hex } from '../lib/secrets';
 import { idempotencyRepo, type IdempotencyScope } from './repo';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -86,7 +86,7 @@ export function runIdempotent(
   handler: () => { status: number; body: unknown },
 ): SerializedReply {
   const repo = idempotencyRepo(deps.db);
-  const fingerprint = createHash('sha256').update(`${scope.method} ${request.path}\n${canonicalJson(request.body ?? null)}`).digest('hex');
+  const fingerprint = sha256Hex(`${scope.method} ${request.path}\n${canonicalJson(request.body ?? null)}`);
   const now = deps.clock.now();
 
   const existing = repo.find(scope);

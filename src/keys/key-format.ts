@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomHex, randomToken } from '../lib/ids';
+import { sha256Hex } from '../lib/secrets';
 import type { Mode } from './scopes';
 
 // Raw keys: psk_live_<random>, psk_test_<random>; keys made before test mode: psk_<hex> (live).
@@ -18,14 +18,9 @@ export function modeOfRawKey(raw: string): Mode | null {
   return LEGACY.test(raw) ? 'live' : null;
 }
 
+/** What the database keeps of a key: its SHA-256, never the key. */
 export function hashKey(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  return sha256Hex(raw);
 }
 
 /** Enough of the key to tell keys apart in a listing, never enough to use it. */

@@ -1,6 +1,7 @@
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { generateRawKey, hashKey, keyHint, modeOfRawKey, sameHash } from './key-format';
+import { sameSecret } from '../lib/secrets';
+import { generateRawKey, hashKey, keyHint, modeOfRawKey } from './key-format';
 import { keysRepo, type ApiKeyRow } from './repo';
 import { SCOPES, type Mode, type Scope } from './scopes';
 import type { Db } from '../db/open';
@@ -52,7 +53,7 @@ export function authenticateKey(deps: KeyDeps, raw: string): ApiKeyRow | null {
   const hash = hashKey(raw);
   const row = repo.findByHash(hash);
   // The index finds the row; the constant-time comparison keeps the final check free of timing hints.
-  if (!row || !sameHash(row.keyHash, hash) || row.revokedAt !== null || row.mode !== claimedMode) return null;
+  if (!row || !sameSecret(row.keyHash, hash) || row.revokedAt !== null || row.mode !== claimedMode) return null;
   const now = deps.clock.now();
   if (row.lastUsedAt === null || now - row.lastUsedAt >= TOUCH_INTERVAL_MS) repo.touch(row.id, now);
   return row;

@@ -33,5 +33,3 @@ function errorReplacer(_key: string, value: unknown) {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
 }
-
-export const silentLogger: Logger = createLogger('silent');

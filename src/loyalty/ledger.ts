@@ -3,17 +3,16 @@ import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { emitEvent } from '../events/outbox';
 import type { EventEnvelope } from '../events/types';
-import type { AppDeps } from '../deps';
+import type { WriteDeps } from '../deps';
 import { badRequest, notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { fromHundredths, MAX_UNITS } from '../lib/money';
-import { queuePassUpdate } from '../wallet/updates/queue';
 import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
 import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow } from './repo';
 
-/** What a balance change needs: the database, the time, and who to wake once it commits. */
-export type LoyaltyDeps = Pick<AppDeps, 'db' | 'clock' | 'afterCommit'>;
+/** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
+export type LoyaltyDeps = WriteDeps;
 
 const MAX_HUNDREDTHS = MAX_UNITS * 100;
 
@@ -106,10 +105,10 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
 
   let updated = customer;
   if (change !== 0) {
-    // setBalance bumps pass_version, and the queued update pushes the new balance to the
-    // customer's wallets once this transaction commits: every channel's change reaches the pass.
+    // setBalance bumps pass_version, and balanceChanged lets the wallet queue the update that
+    // pushes the new balance once this transaction commits: every channel's change reaches the pass.
     customers.setBalance(customer.id, after, now);
-    queuePassUpdate(deps, customer.id);
+    deps.onChange.balanceChanged(deps, customer.id);
     updated = { ...customer, balance: after, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
   }
 

@@ -82,7 +82,6 @@ function createLedgerRepo(db: Db) {
     `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, note, idempotency_key, details, created_at)
      VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @note, @idempotencyKey, @details, @createdAt)`,
   );
-  const sum = db.prepare<[string], { total: number | null }>('SELECT sum(change) AS total FROM transactions WHERE customer_id = ?');
   // Both award queries read the partial index transactions_awards (customer_id, is_award, created_at).
   const lastAward = db.prepare<[string], { at: number | null }>('SELECT max(created_at) AS at FROM transactions WHERE customer_id = ? AND is_award = 1');
   const awardedSince = db.prepare<{ customerId: string; since: number }, { total: number | null }>(
@@ -103,8 +102,6 @@ function createLedgerRepo(db: Db) {
     insert(row: LedgerRow) {
       insert.run({ ...row, livemode: row.livemode ? 1 : 0, isAward: row.isAward ? 1 : 0, details: row.details ? JSON.stringify(row.details) : null });
     },
-    /** The ledger's own account of a balance: it must always equal customers.balance. */
-    sumFor: (customerId: string) => sum.get(customerId)?.total ?? 0,
     /** When the customer last received an award (ms), or null if never. */
     lastAwardAt: (customerId: string): number | null => lastAward.get(customerId)?.at ?? null,
     /** Hundredths awarded strictly after `since` (ms): the rolling-period total. */

@@ -1,25 +1,21 @@
 // Finds the customer behind an install code without letting response time depend on the secret:
 // the index is searched by the code's first characters only (a selector), and the whole code is
 // then compared in constant time. A wrong code and a code of another card look the same.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import type { Db } from '../db/open';
+import { sameSecret } from '../lib/secrets';
 import { walletRepo } from './repo';
 
 export const SELECTOR_LENGTH = 8;
 /** Shorter codes would leave too little secret after the selector; they never match. */
 export const MIN_INSTALL_CODE_LENGTH = 16;
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
 export function findCustomerByInstallCode(db: Db, code: string | undefined, cardId?: string): Customer | undefined {
   if (!code || code.length < MIN_INSTALL_CODE_LENGTH || code.length > 200) return undefined;
-  const wanted = digest(code);
   let matchId: string | undefined;
-  // Comparing digests keeps the comparison length-independent as well.
   for (const candidate of walletRepo(db).customersWithInstallSelector(code.slice(0, SELECTOR_LENGTH))) {
-    if (timingSafeEqual(digest(candidate.installCode), wanted)) matchId = candidate.id;
+    if (sameSecret(code, candidate.installCode)) matchId = candidate.id;
   }
   if (!matchId) return undefined;
   const customer = customersRepo(db).findByPassUserId(matchId);

@@ -5,7 +5,7 @@ import type { Customer } from '../customers/model';
 import { levelFor } from '../loyalty/balance';
 import { fromHundredths } from '../lib/money';
 import type { LoyaltyBalance } from './google/objects';
-import { passDisplayName } from '../customers/test-mode';
+import { passDisplayName } from './test-mode';
 
 export interface PassDetail {
   key: string;
@@ -40,7 +40,7 @@ export function passContent(card: Card, customer: Customer, organizationName: st
   const testMode = !customer.livemode;
   const units = fromHundredths(customer.balance);
   return {
-    title: passDisplayName(card, customer.livemode),
+    title: passDisplayName(card.name, testMode),
     cardName: card.name,
     organizationName,
     testMode,

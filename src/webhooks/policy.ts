@@ -1,11 +1,9 @@
 // Retry timing as pure functions, so tests (and readers) can check the schedule without a clock.
 
-/** 1 + one wait per retry: the default `10000,60000` gives the 3 attempts of spec 8. */
-export function maxAttempts(retryDelaysMs: readonly number[]): number {
-  return retryDelaysMs.length + 1;
-}
-
-/** When attempt `attemptNumber + 1` is due after attempt `attemptNumber` failed at `failedAt`; null when none is left. */
+/**
+ * When attempt `attemptNumber + 1` is due after attempt `attemptNumber` failed at `failedAt`; null
+ * when none is left. One wait per retry: the default `10000,60000` gives the 3 attempts of spec 8.
+ */
 export function nextAttemptAt(attemptNumber: number, failedAt: number, retryDelaysMs: readonly number[]): number | null {
   const wait = retryDelaysMs[attemptNumber - 1];
   return wait === undefined ? null : failedAt + wait;

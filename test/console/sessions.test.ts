@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runJob } from '../../src/jobs/jobs';
 import { serverJobs } from '../../src/jobs/list';
-import { silentLogger } from '../../src/lib/log';
+import { silentLogger } from '../support/fakes';
 import { NO_WORKERS, type TestApp } from '../support/app';
 import { ADMIN_PASSWORD, ConsoleClient, seedConsoleOrg, startTestApp, type ConsoleOrg } from '../support/console';
 

@@ -6,10 +6,11 @@ import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/open';
 import { createApp } from '../../src/http/app';
-import { noAfterCommit, type AfterCommitHooks, type AppDeps } from '../../src/deps';
-import { createFakeClock, type FakeClock } from '../../src/lib/clock';
-import { silentLogger, type Logger } from '../../src/lib/log';
+import { changeHooks } from '../../src/main';
+import type { AfterCommitHooks, AppDeps } from '../../src/deps';
+import type { Logger } from '../../src/lib/log';
 import { applySeed, hashSeedPasswords, parseSeedFile, type SeedResult } from '../../src/seed/service';
+import { createFakeClock, noAfterCommit, silentLogger, type FakeClock } from './fakes';
 
 export interface TestResponse {
   status: number;
@@ -42,7 +43,8 @@ export interface TestApp {
 
 /**
  * A fresh database file and createApp(deps) on a real socket (port 0): tests speak the same wire
- * a client does. The clock is fake; move it with `clock.advance`.
+ * a client does. The clock is fake; move it with `clock.advance`. Features are wired to each
+ * other as main.ts wires them (changeHooks); only the after-commit wake-ups can be chosen.
  */
 export async function startTestApp(options: { env?: Record<string, string>; afterCommit?: Partial<AfterCommitHooks>; log?: Logger } = {}): Promise<TestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wl-test-'));
@@ -50,7 +52,7 @@ export async function startTestApp(options: { env?: Record<string, string>; afte
   const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_LIVE: '1000', RATE_LIMIT_TEST: '1000', RATE_LIMIT_ANONYMOUS: '1000', ...options.env });
   const db = openDatabase(config.dbFile);
   const clock = createFakeClock();
-  const deps: AppDeps = { db, clock, log: options.log ?? silentLogger, config, afterCommit: { ...noAfterCommit, ...options.afterCommit } };
+  const deps: AppDeps = { db, clock, log: options.log ?? silentLogger, config, afterCommit: { ...noAfterCommit, ...options.afterCommit }, onChange: changeHooks() };
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -5,8 +5,9 @@
 import { openDatabase } from '../../src/db/open';
 import { emitEvent } from '../../src/events/outbox';
 import { EVENT_TYPES } from '../../src/events/types';
-import { noAfterCommit } from '../../src/deps';
 import { systemClock } from '../../src/lib/clock';
+import { changeHooks } from '../../src/main';
+import { noAfterCommit } from './fakes';
 import { sampleData } from './webhooks';
 
 const [dbFile, orgId, cardId, count] = process.argv.slice(2);
@@ -14,7 +15,7 @@ if (!dbFile || !orgId || !cardId || !count) throw new Error('usage: produce-even
 
 const db = openDatabase(dbFile);
 // No worker in this process: the server's per-second sweep finds these deliveries.
-const deps = { db, clock: systemClock, afterCommit: noAfterCommit };
+const deps = { db, clock: systemClock, afterCommit: noAfterCommit, onChange: changeHooks() };
 const ids: string[] = [];
 for (let i = 0; i < Number(count); i++) {
   const type = EVENT_TYPES[i % EVENT_TYPES.length]!;

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AfterCommitHooks } from '../../src/deps';
-import type { Db } from '../../src/db/open';
+import type { WriteDeps } from '../../src/deps';
 import { emitEvent } from '../../src/events/outbox';
 import type { EventEnvelope, EventType } from '../../src/events/types';
-import type { Clock } from '../../src/lib/clock';
 import { createDeliveryWorker, type DeliveryWorker, type WorkerOptions } from '../../src/webhooks/worker';
 import { startTestApp, type TestApp } from './app';
 
@@ -26,11 +24,8 @@ export async function startWebhookApp(env: Record<string, string> = {}, options:
   });
 }
 
-export interface Producer {
-  db: Db;
-  clock: Clock;
-  afterCommit: AfterCommitHooks;
-}
+/** A writer: the app's deps, or a bare connection wired with main.ts's changeHooks. */
+export type Producer = WriteDeps;
 
 const token = () => randomBytes(8).toString('hex');
 

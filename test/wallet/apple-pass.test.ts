@@ -162,27 +162,24 @@ describe('buildApplePass options', () => {
     assert.equal(pass.webServiceURL, 'https://loyalty.example.com/wallet');
   });
 
-  test('design colours in hex become rgb(); uploaded images replace the drawn family', async () => {
-    const icon = defaultPassImages({ background: [1, 2, 3], foreground: [200, 100, 50] }).icon['icon@2x.png']!;
+  test('design colours in hex become rgb(); the default images are drawn in them', async () => {
     const { files } = unzip(
-      await buildApplePass(input({ colors: { background: '#0a7', foreground: 'rgb(1,2,3)', label: '#FFEEDD' }, images: { icon } }), creds),
+      await buildApplePass(input({ colors: { background: '#0a7', foreground: 'rgb(1,2,3)', label: '#FFEEDD' } }), creds),
     );
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
     assert.equal(pass.backgroundColor, 'rgb(0, 170, 119)');
     assert.equal(pass.foregroundColor, 'rgb(1, 2, 3)');
     assert.equal(pass.labelColor, 'rgb(255, 238, 221)');
-    assert.ok(files.get('icon.png')!.equals(icon));
-    assert.ok(!files.has('icon@2x.png') && !files.has('icon@3x.png'), 'no default mixed into an uploaded family');
-    assert.ok(files.has('logo.png'), 'logo still drawn by default');
+    const drawn = defaultPassImages({ background: [0, 170, 119], foreground: [1, 2, 3] });
+    for (const [name, png] of Object.entries({ ...drawn.icon, ...drawn.logo })) assert.ok(files.get(name)!.equals(png), name);
   });
 
-  test('non-Latin-1 scan codes are encoded as UTF-8; back fields and voided pass through', async () => {
+  test('non-Latin-1 scan codes are encoded as UTF-8; back fields pass through', async () => {
     const { files } = unzip(
-      await buildApplePass(input({ barcodeMessage: 'ЖЖ-1', voided: true, backFields: [{ key: 'terms', label: 'Terms', value: 'One stamp per visit' }] }), creds),
+      await buildApplePass(input({ barcodeMessage: 'ЖЖ-1', backFields: [{ key: 'terms', label: 'Terms', value: 'One stamp per visit' }] }), creds),
     );
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
     assert.equal(pass.barcodes[0].messageEncoding, 'utf-8');
-    assert.equal(pass.voided, true);
     assert.deepEqual(pass.storeCard.backFields, [{ key: 'terms', label: 'Terms', value: 'One stamp per visit' }]);
   });
 
@@ -194,7 +191,6 @@ describe('buildApplePass options', () => {
     ['an empty scan code', { barcodeMessage: '' }, /barcodeMessage/],
     ['a non-URL web service', { webServiceURL: 'loyalty.example.com' }, /webServiceURL/],
     ['a colour Wallet cannot read', { colors: { background: 'teal' } }, /background colour "teal"/],
-    ['an image that is not PNG', { images: { logo: Buffer.from('GIF89a....') } }, /image logo is not a PNG/],
     ['a repeated field key', { fields: [{ key: 'balance', label: 'Again', value: 1 }] }, /balance/],
   ];
   for (const [name, change, message] of refused) {

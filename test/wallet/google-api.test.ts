@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { createGoogleTokenSource, WALLET_OBJECT_SCOPE } from '../../src/wallet/google/oauth';
-import { loyaltyObjectUpdate, moneyBalance, patchLoyaltyObject, walletResourceId } from '../../src/wallet/google/objects';
+import { loyaltyObjectUpdate, patchLoyaltyObject, walletResourceId } from '../../src/wallet/google/objects';
 import { parseServiceAccount, type GoogleServiceAccount } from '../../src/wallet/google/service-account';
+import { createFakeClock } from '../support/fakes';
 import { createServiceAccount, startFakeGoogle, unusedPort, verifyRs256Jwt, type FakeGoogle, type ServiceAccountFixture } from '../support/wallet-fixtures';
 
 let google: FakeGoogle;
@@ -21,11 +22,7 @@ afterEach(() => {
   google.setObjectStatus(200);
 });
 
-/** A clock the test moves by hand. */
-function fakeClock(start = 1_700_000_000_000) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => (t += ms) };
-}
+const fakeClock = () => createFakeClock(1_700_000_000_000);
 
 describe('Google OAuth token source', () => {
   test('posts a JWT-bearer grant signed by the service account to token_uri', async () => {
@@ -106,7 +103,7 @@ describe('Google OAuth token source', () => {
 
 describe('PATCH loyaltyObject', () => {
   const objectId = walletResourceId('3388000000012345678', 'cus_01HZX4');
-  const patch = loyaltyObjectUpdate({ points: { label: 'Credit', balance: moneyBalance(1250, 'EUR') } });
+  const patch = loyaltyObjectUpdate({ points: { label: 'Credit', balance: { string: '12.50' } } });
 
   test('sends the new balance with the bearer token to the objects API', async () => {
     const tokens = createGoogleTokenSource({ serviceAccount, now: fakeClock().now });
@@ -119,7 +116,7 @@ describe('PATCH loyaltyObject', () => {
     assert.equal(request!.headers.authorization, `Bearer ${accessToken}`);
     assert.equal(request!.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(request!.body), {
-      loyaltyPoints: { label: 'Credit', balance: { money: { micros: 12_500_000, currencyCode: 'EUR' } } },
+      loyaltyPoints: { label: 'Credit', balance: { string: '12.50' } },
     });
     assert.deepEqual(result.body, { id: objectId, ...JSON.parse(request!.body) });
   });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
 import { sweepTestCustomers, TEST_CUSTOMER_LIFETIME_MS } from '../../src/customers/test-mode';
@@ -160,6 +162,31 @@ describe('Google callback without Google configured', () => {
       assert.equal((await bare.request('POST', '/wallet/google/callback', { body: {} })).status, 404);
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('Google callback while the root keys are unreachable', () => {
+  test('is 503, so Google tries again, and changes nothing', async () => {
+    // A port that was free a moment ago: connections to it are refused.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const env = { ...googleEnv(google, createServiceAccount(google.tokenUri)), GOOGLE_ROOT_KEYS_URL: `http://127.0.0.1:${closed}/keys` };
+    const cut = await startTestApp({ env });
+    try {
+      const cutOrg = seedStandardOrg(cut);
+      const customer = createCustomer(cut, { orgId: cutOrg.orgId, cardId: cutOrg.cards.points });
+      assert.equal((await getBytes(`${cut.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': ANDROID_UA })).status, 302);
+      const res = await cut.request('POST', '/wallet/google/callback', { rawBody: JSON.stringify(callback(customer, 'save')), headers: { 'Content-Type': 'application/json' } });
+      assert.equal(res.status, 503);
+      assert.equal(reload(cut, customer.id)!.status, 'pending_install');
+      assert.equal(walletRepo(cut.db).isGoogleSaved(customer.id), false);
+    } finally {
+      await cut.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { Customer } from '../../src/customers/model';
-import { noAfterCommit } from '../../src/deps';
+import { noAfterCommit } from '../support/fakes';
 import { loadWalletServices } from '../../src/wallet/services';
 import { FIRST_RETRY_MS, MAX_ATTEMPTS, retryDelayMs } from '../../src/wallet/updates/backoff';
 import { queuePassUpdate } from '../../src/wallet/updates/queue';

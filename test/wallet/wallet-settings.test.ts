@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config';
-import { createFakeClock } from '../../src/lib/clock';
+import { createFakeClock } from '../support/fakes';
 import { loadWalletServices, publicUrlWarning } from '../../src/wallet/services';
 import { appleEnv } from '../support/wallet-app';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';

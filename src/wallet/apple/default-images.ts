@@ -1,5 +1,5 @@
 // Default pass artwork, drawn in code from the card's colours. Wallet refuses a pass without
-// icon.png, and a card with no uploaded logo still needs one. Drawing here (a few thousand pixels,
+// icon.png, and cards carry no uploaded images. Drawing here (a few thousand pixels,
 // encoded with node:zlib) instead of shipping PNG files keeps the bundled build free of assets
 // and lets the default icon follow the card's colours.
 import { deflateSync } from 'node:zlib';
@@ -93,24 +93,45 @@ function mix(a: Rgb, b: Rgb, t: number): Rgb {
   return [0, 1, 2].map((k) => Math.round(a[k]! * (1 - t) + b[k]! * t)) as unknown as Rgb;
 }
 
+export interface DefaultPassImages {
+  icon: Readonly<Record<string, Buffer>>;
+  logo: Readonly<Record<string, Buffer>>;
+}
+
+/** Colour pairs kept drawn: every card's pair fits many times over (about 6 KB each). */
+export const DRAWN_IMAGES_CACHE_SIZE = 256;
+
+// Drawing a set costs about 10 ms of CPU, paid on every pass and on the public logo URL before;
+// the images depend on the two colours alone, so each pair is drawn once. Least recently used
+// pairs go first (a Map iterates in insertion order; a hit is re-inserted at the end).
+const drawn = new Map<string, DefaultPassImages>();
+
 /**
  * icon.png family (29 pt; shown on the lock screen and in notifications) and logo.png family
- * (50×50 pt, within the 160×50 pt logo box, shown left of logoText on the card).
+ * (50×50 pt, within the 160×50 pt logo box, shown left of logoText on the card). Drawn once per
+ * colour pair and shared: callers must not modify the buffers.
  */
-export function defaultPassImages(colors: { background: Rgb; foreground: Rgb }): {
-  icon: Record<string, Buffer>;
-  logo: Record<string, Buffer>;
-} {
+export function defaultPassImages(colors: { background: Rgb; foreground: Rgb }): DefaultPassImages {
+  const key = `${colors.background.join(',')}/${colors.foreground.join(',')}`;
+  let images = drawn.get(key);
+  if (images) drawn.delete(key);
+  else images = draw(colors);
+  drawn.set(key, images);
+  if (drawn.size > DRAWN_IMAGES_CACHE_SIZE) drawn.delete(drawn.keys().next().value!);
+  return images;
+}
+
+function draw(colors: { background: Rgb; foreground: Rgb }): DefaultPassImages {
   return {
-    icon: {
+    icon: Object.freeze({
       'icon.png': drawMark(29, colors.foreground, colors.background),
       'icon@2x.png': drawMark(58, colors.foreground, colors.background),
       'icon@3x.png': drawMark(87, colors.foreground, colors.background),
-    },
-    logo: {
+    }),
+    logo: Object.freeze({
       'logo.png': drawMark(50, colors.foreground),
       'logo@2x.png': drawMark(100, colors.foreground),
       'logo@3x.png': drawMark(150, colors.foreground),
-    },
+    }),
   };
 }

@@ -2,8 +2,8 @@
 // no HTTP: the caller gathers card design, customer and balance, this returns the bytes.
 import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
-import { parseColor, type Rgb } from '../colors';
-import { TEST_MODE_PREFIX } from '../test-mode';
+import { parseColor } from '../colors';
+import { passDisplayName } from '../test-mode';
 import { defaultPassImages } from './default-images';
 
 export interface ApplePassField {
@@ -25,7 +25,7 @@ export interface ApplePassInput {
   description: string;
   cardName: string;
   testMode: boolean;
-  balance: { label: string; value: number | string; changeMessage: string; currencyCode?: string };
+  balance: { label: string; value: number | string; changeMessage: string };
   /** Level, reward progress...: first two become secondary fields, the rest auxiliary (max 4). */
   fields: ApplePassField[];
   backFields?: ApplePassField[];
@@ -36,10 +36,6 @@ export interface ApplePassInput {
   colors?: { background?: string; foreground?: string; label?: string };
   /** Text beside the logo; defaults to cardName. */
   logoText?: string;
-  /** PNG files from the card's design; a missing family falls back to the drawn default. */
-  images?: { icon?: Buffer; icon2x?: Buffer; logo?: Buffer; logo2x?: Buffer; strip?: Buffer; strip2x?: Buffer };
-  /** Marks the pass as no longer valid (customer deleted, card retired). */
-  voided?: boolean;
 }
 
 export type ApplePassSigner = Pick<
@@ -54,7 +50,6 @@ export const DEFAULT_PASS_COLORS = {
 } as const;
 
 const MAX_FRONT_FIELDS = 4; // storeCard: secondary + auxiliary together
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Returns the signed .pkpass (a zip). Throws on input Wallet would refuse or show wrongly. */
 export async function buildApplePass(input: ApplePassInput, creds: ApplePassSigner): Promise<Buffer> {
@@ -62,10 +57,11 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
   const background = parseColor(input.colors?.background ?? DEFAULT_PASS_COLORS.background, 'buildApplePass: background');
   const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'buildApplePass: foreground');
   const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'buildApplePass: label');
-  const prefix = input.testMode ? TEST_MODE_PREFIX : '';
 
+  // The default icon and logo, drawn in the card's colours (cards have no uploaded images).
+  const drawn = defaultPassImages({ background: background.rgb, foreground: foreground.rgb });
   const pass = new PKPass(
-    images(input, background.rgb, foreground.rgb),
+    { ...drawn.icon, ...drawn.logo },
     {
       signerCert: creds.signerCert,
       signerKey: creds.signerKey,
@@ -81,14 +77,13 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
       // Devices append /v1/...; a trailing slash would give them //v1/...
       webServiceURL: input.webServiceURL.replace(/\/+$/, ''),
       organizationName: input.organizationName,
-      description: prefix + input.description,
-      logoText: prefix + (input.logoText ?? input.cardName),
+      description: passDisplayName(input.description, input.testMode),
+      logoText: passDisplayName(input.logoText ?? input.cardName, input.testMode),
       backgroundColor: background.css,
       foregroundColor: foreground.css,
       labelColor: label.css,
       // One card per customer: sharing it would let someone else collect on their account.
       sharingProhibited: true,
-      ...(input.voided ? { voided: true } : {}),
     },
   );
 
@@ -98,7 +93,6 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
     label: input.balance.label,
     value: input.balance.value,
     changeMessage: input.balance.changeMessage,
-    ...(input.balance.currencyCode !== undefined ? { currencyCode: input.balance.currencyCode } : {}),
   });
   input.fields.forEach((field, i) => (i < 2 ? storeCard.secondaryFields : storeCard.auxiliaryFields).push(toField(field)));
   for (const field of input.backFields ?? []) storeCard.backFields.push(toField(field));
@@ -140,22 +134,4 @@ function validate(input: ApplePassInput): void {
     if (field.changeMessage !== undefined && !field.changeMessage.includes('%@')) fail(`changeMessage of field "${field.key}" must contain %@`);
   }
   if (!input.barcodeMessage) fail('barcodeMessage is empty');
-  for (const [name, data] of Object.entries(input.images ?? {})) {
-    if (data && !data.subarray(0, 8).equals(PNG_SIGNATURE)) fail(`image ${name} is not a PNG`);
-  }
-}
-
-function images(input: ApplePassInput, background: Rgb, foreground: Rgb): Record<string, Buffer> {
-  const given = input.images ?? {};
-  const drawn = defaultPassImages({ background, foreground });
-  // A family is taken whole from the design or whole from the default, never mixed.
-  const family = (one: Buffer | undefined, two: Buffer | undefined, base: string, fallback: Record<string, Buffer>) =>
-    one || two
-      ? { ...(one ? { [`${base}.png`]: one } : {}), ...(two ? { [`${base}@2x.png`]: two } : {}) }
-      : fallback;
-  return {
-    ...family(given.icon, given.icon2x, 'icon', drawn.icon),
-    ...family(given.logo, given.logo2x, 'logo', drawn.logo),
-    ...family(given.strip, given.strip2x, 'strip', {}),
-  };
 }

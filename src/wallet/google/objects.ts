@@ -1,12 +1,15 @@
 // Google Wallet LoyaltyClass / LoyaltyObject bodies from plain card and customer data, and the
 // PATCH that moves a saved object's balance. Shapes follow the walletobjects v1 REST reference.
 import { parseColor } from '../colors';
-import { TEST_MODE_PREFIX } from '../test-mode';
+import { passDisplayName } from '../test-mode';
 
 export const GOOGLE_WALLET_API_BASE = 'https://walletobjects.googleapis.com';
 
-/** Google's LoyaltyPointsBalance: exactly one of int, string or money. */
-export type LoyaltyBalance = { int: number } | { string: string } | { money: { micros: number; currencyCode: string } };
+/**
+ * Google's LoyaltyPointsBalance as we send it: whole counters as int, store credit as a string that
+ * keeps its cents ("12.50"). Google's money form needs a currency, which cards do not have.
+ */
+export type LoyaltyBalance = { int: number } | { string: string };
 
 export interface LoyaltyPoints {
   label: string;
@@ -32,11 +35,10 @@ export interface LoyaltyClass {
 export interface LoyaltyObject {
   id: string;
   classId: string;
-  state: 'ACTIVE' | 'INACTIVE';
+  state: 'ACTIVE';
   accountId: string;
   accountName: string;
   loyaltyPoints: LoyaltyPoints;
-  secondaryLoyaltyPoints?: LoyaltyPoints;
   barcode: { type: 'QR_CODE'; value: string; alternateText?: string };
   textModulesData?: TextModule[];
 }
@@ -58,12 +60,6 @@ export function walletResourceId(issuerId: string, suffix: string): string {
   return `${issuerId}.${encoded}`;
 }
 
-/** Google's Money is in micros; our amounts are hundredths. */
-export function moneyBalance(hundredths: number, currencyCode: string): LoyaltyBalance {
-  if (!Number.isInteger(hundredths)) throw new Error('moneyBalance: amount must be an integer of hundredths');
-  return { money: { micros: hundredths * 10_000, currencyCode } };
-}
-
 export function buildLoyaltyClass(input: {
   id: string;
   issuerName: string;
@@ -77,7 +73,7 @@ export function buildLoyaltyClass(input: {
   callbackUrl?: string;
   language?: string;
 }): LoyaltyClass {
-  const programName = (input.testMode ? TEST_MODE_PREFIX : '') + input.programName;
+  const programName = passDisplayName(input.programName, input.testMode);
   return {
     id: input.id,
     issuerName: input.issuerName,
@@ -99,7 +95,6 @@ export function buildLoyaltyObject(input: {
   accountId: string;
   accountName: string;
   points: LoyaltyPoints;
-  secondaryPoints?: LoyaltyPoints;
   /** The customer's scan code. */
   barcodeValue: string;
   barcodeAltText?: string;
@@ -112,24 +107,16 @@ export function buildLoyaltyObject(input: {
     accountId: input.accountId,
     accountName: input.accountName,
     loyaltyPoints: input.points,
-    ...(input.secondaryPoints ? { secondaryLoyaltyPoints: input.secondaryPoints } : {}),
     barcode: { type: 'QR_CODE', value: input.barcodeValue, ...(input.barcodeAltText ? { alternateText: input.barcodeAltText } : {}) },
     ...(input.fields?.length ? { textModulesData: input.fields } : {}),
   };
 }
 
 /** The PATCH body after a balance change: only what changed, so nothing else is overwritten. */
-export function loyaltyObjectUpdate(input: {
-  points: LoyaltyPoints;
-  secondaryPoints?: LoyaltyPoints;
-  fields?: TextModule[];
-  state?: 'ACTIVE' | 'INACTIVE';
-}): Partial<LoyaltyObject> {
+export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[] }): Partial<LoyaltyObject> {
   return {
     loyaltyPoints: input.points,
-    ...(input.secondaryPoints ? { secondaryLoyaltyPoints: input.secondaryPoints } : {}),
     ...(input.fields ? { textModulesData: input.fields } : {}),
-    ...(input.state ? { state: input.state } : {}),
   };
 }
 

@@ -1,19 +1,23 @@
 // Apple Wallet's pass web service, exactly as devices call it under webServiceURL
 // (`${PUBLIC_URL}/wallet`): register, unregister, updated serial numbers, latest pass, log.
-// Devices read status codes only; bodies are empty except where Apple defines one.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// Devices read status codes only; bodies are empty except where Apple defines one. The rules
+// behind each call are in wallet/apple/web-service.ts.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as v from 'valibot';
-import { cardsRepo } from '../../cards/repo';
-import { customersRepo } from '../../customers/repo';
 import { readJsonBody } from '../../http/body';
 import { limitAnonymous } from '../../http/gate';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { AppleCredentials } from '../apple/credentials';
-import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
-import { refreshInstallStatus } from '../install-status';
-import { walletRepo } from '../repo';
+import {
+  latestPass,
+  passesUpdatedSince,
+  passTokenMatches,
+  recordDeviceLog,
+  registerDevice,
+  unregisterDevice,
+  type DeviceRegistration,
+} from '../apple/web-service';
 import type { WalletDeps } from './deps';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 
@@ -25,11 +29,9 @@ const LOG = '/wallet/v1/log';
 const RegisterBody = v.object({ pushToken: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
 const LogBody = v.object({ logs: v.array(v.unknown()) });
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
 
 export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  const { db, clock, log } = deps;
-
   /** Apple configured and the path's pass type is ours; otherwise answers and returns undefined. */
   function appleFor(ctx: Context): AppleCredentials | undefined {
     const apple = deps.wallet.apple;
@@ -44,48 +46,36 @@ export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: R
     return apple;
   }
 
-  /** `Authorization: ApplePass <token>` against the pass's token, compared in constant time. */
+  /** `Authorization: ApplePass <token>` for the pass; otherwise answers 401. */
   function authorized(ctx: Context, serial: string): boolean {
     const match = /^ApplePass\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
-    const expected = walletRepo(db).authToken(serial);
-    const ok = !!match && !!expected && timingSafeEqual(digest(match[1]!), digest(expected));
+    const ok = !!match && passTokenMatches(deps.db, serial, match[1]!);
     if (!ok) ctx.status = 401;
     return ok;
   }
 
-  const validId = (id: string | undefined) => !!id && id.length <= 255;
+  const registrationOf = (ctx: Context, apple: AppleCredentials): DeviceRegistration => ({
+    deviceLibraryId: ctx.params.deviceLibraryId ?? '',
+    passTypeId: apple.passTypeId,
+    serial: ctx.params.serial ?? '',
+  });
 
   router.post(REGISTRATION, async (ctx) => {
-    const { deviceLibraryId = '', serial = '' } = ctx.params;
     const apple = appleFor(ctx);
-    if (!apple || !authorized(ctx, serial)) return;
+    if (!apple || !authorized(ctx, ctx.params.serial ?? '')) return;
+    const registration = registrationOf(ctx, apple);
     const parsed = v.safeParse(RegisterBody, await readJsonBody(ctx));
-    if (!parsed.success || !validId(deviceLibraryId)) {
+    if (!parsed.success || !registration.deviceLibraryId || registration.deviceLibraryId.length > 255) {
       ctx.status = 400;
       return;
     }
-    const key = { deviceLibraryId, passTypeId: apple.passTypeId, customerId: serial };
-    const created = db.transaction(() => {
-      const repo = walletRepo(db);
-      const now = clock.now();
-      repo.updateDeviceToken(deviceLibraryId, parsed.output.pushToken, now);
-      if (repo.findRegistration(key)) return false;
-      repo.insertRegistration({ ...key, pushToken: parsed.output.pushToken }, now);
-      refreshInstallStatus(db, clock, serial);
-      return true;
-    })();
-    ctx.status = created ? 201 : 200;
+    ctx.status = registerDevice(deps, registration, parsed.output.pushToken) === 'created' ? 201 : 200;
   });
 
   router.delete(REGISTRATION, (ctx) => {
-    const { deviceLibraryId = '', serial = '' } = ctx.params;
     const apple = appleFor(ctx);
-    if (!apple || !authorized(ctx, serial)) return;
-    db.transaction(() => {
-      if (walletRepo(db).deleteRegistration({ deviceLibraryId, passTypeId: apple.passTypeId, customerId: serial })) {
-        refreshInstallStatus(db, clock, serial);
-      }
-    })();
+    if (!apple || !authorized(ctx, ctx.params.serial ?? '')) return;
+    unregisterDevice(deps, registrationOf(ctx, apple));
     ctx.status = 200;
   });
 
@@ -96,48 +86,35 @@ export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: R
       ctx.status = 404;
       return;
     }
-    // Another pass type simply has no passes here (this endpoint has no token to refuse).
-    // The tag is the database's update sequence, read in one snapshot with the passes: every later
-    // change takes a higher number, so nothing is skipped however many changes share a millisecond.
-    const repo = walletRepo(db);
-    const { sequence, passes } = db.transaction(() => ({ sequence: repo.updateSequence(), passes: repo.devicePasses(deviceLibraryId, passTypeId) }))();
     const sinceText = typeof ctx.query.passesUpdatedSince === 'string' ? ctx.query.passesUpdatedSince : '';
     const since = /^\d{1,15}$/.test(sinceText) ? Number(sinceText) : undefined;
-    // A tag above anything this database handed out (it was restored from a backup) tells nothing
-    // about what the device holds: list every pass rather than hide changes from it.
-    const updated = since === undefined || since > sequence ? passes : passes.filter((p) => p.sequence > since);
-    if (updated.length === 0) {
+    const updated = passesUpdatedSince(deps.db, deviceLibraryId, passTypeId, since);
+    if (!updated) {
       ctx.status = 204;
       return;
     }
     ctx.status = 200;
     ctx.type = 'application/json';
-    // lastUpdated must be a string: devices given a number never ask for the passes.
-    ctx.body = JSON.stringify({ serialNumbers: updated.map((p) => p.customerId), lastUpdated: String(sequence) });
+    ctx.body = JSON.stringify(updated);
   });
 
   router.get(PASS, async (ctx) => {
     const { serial = '' } = ctx.params;
     const apple = appleFor(ctx);
     if (!apple || !authorized(ctx, serial)) return;
-    const customer = customersRepo(db).findByPassUserId(serial);
-    const card = customer && cardsRepo(db).findById(customer.cardId);
-    if (!customer || !card) {
-      ctx.status = 401; // the customer is gone (test customers expire): the pass no longer updates
-      return;
-    }
-    // HTTP dates carry whole seconds: compare the second of the last change with the device's
-    // date. The dates we send never name a second a later change could still share
-    // (lastModifiedSeconds), so a device's date equal to or past that second means it is current.
-    const modifiedAt = passModifiedAt(card, customer);
-    const lastModified = lastModifiedSeconds(modifiedAt, clock.now());
     const since = Date.parse(ctx.get('If-Modified-Since'));
-    if (!Number.isNaN(since) && Math.floor(modifiedAt / 1000) * 1000 <= since) {
-      ctx.status = 304;
-      ctx.set('Last-Modified', new Date(lastModified * 1000).toUTCString());
+    const latest = await latestPass(deps, apple, serial, Number.isNaN(since) ? undefined : since);
+    if (latest.kind === 'gone') {
+      ctx.status = 401;
       return;
     }
-    sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
+    const lastModified = lastModifiedSeconds(latest.modifiedAt, deps.clock.now());
+    if (latest.kind === 'current') {
+      ctx.status = 304;
+      ctx.set('Last-Modified', httpDate(lastModified));
+      return;
+    }
+    sendPkpass(ctx, latest.pkpass, latest.card, lastModified);
   });
 
   // Unauthenticated and written to the operator's log, so flooding it must cost the sender: it
@@ -147,11 +124,7 @@ export function bindAppleWebService(router: Router, deps: WalletDeps, limiter: R
   router.post(LOG, async (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     const parsed = v.safeParse(LogBody, await readJsonBody(ctx).catch(() => undefined));
-    if (parsed.success) {
-      // Apple sends strings; anything else is shown as JSON (String() throws on some objects).
-      const logs = parsed.output.logs.slice(0, 20).map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)).slice(0, 500));
-      log.warn('wallet: Apple device log', { logs });
-    }
+    if (parsed.success) recordDeviceLog(deps.log, parsed.output.logs);
     ctx.status = 200;
   });
 }

@@ -1,12 +1,11 @@
-// The one call the balance-change code makes for wallet passes.
+// The wallet's share of a balance change (main.ts subscribes it to onChange.balanceChanged), and
+// the resend after a Google save.
 import { wakeAfterCommit } from '../../db/after-commit';
-import type { Db } from '../../db/open';
-import type { AfterCommitHooks } from '../../deps';
-import type { Clock } from '../../lib/clock';
+import type { WriteDeps } from '../../deps';
 import { walletRepo } from '../repo';
 import { passUpdatesRepo } from './repo';
 
-type QueueDeps = { db: Db; clock: Clock; afterCommit: AfterCommitHooks };
+type QueueDeps = Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>;
 
 /**
  * Records that the customer's pass changed and must be pushed to their wallets. Call it INSIDE
