@@ -10,7 +10,7 @@ import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
 import { queuePassResend } from '../updates/queue';
 import type { WalletDeps } from './deps';
-import { readRawBody } from './raw-body';
+import { readBodyText } from '../../http/body';
 
 type Outcome = 'applied' | 'replayed' | 'unknown_object' | 'ignored' | 'superseded';
 
@@ -23,7 +23,7 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps): void {
       ctx.status = 404;
       return;
     }
-    const body = await readRawBody(ctx);
+    const body = (await readBodyText(ctx)) ?? '';
     let message: GoogleCallbackMessage;
     try {
       message = await verifyGoogleCallback(body, {
