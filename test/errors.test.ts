@@ -315,7 +315,7 @@ describe('logs', () => {
     }
   });
 
-  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path)', async () => {
+  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path), Apple device library ids', async () => {
     const lines: string[] = [];
     const app = await startTestApp({ log: createLogger('debug', (line) => lines.push(line)) });
     try {
@@ -328,10 +328,22 @@ describe('logs', () => {
       for (const path of [`/get-pass/${org.cards.stamps}?code=${code}`, `/pass/${code}`, `/pass/${code}/balance`]) {
         assert.equal((await app.request('GET', path)).status, 200, path);
       }
-      const requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      let requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
       assert.deepEqual(requests.slice(-2).map((e) => e.path), ['/pass/:code', '/pass/:code/balance'], 'the code is replaced by its name');
+      // Apple's web service treats the device library identifier as the device's secret: the
+      // list of a device's passes needs nothing else.
+      const device = 'a1b2c3d4e5f6a7b8c9d0';
+      for (const [method, path] of [['GET', `/wallet/v1/devices/${device}/registrations/pass.example`], ['POST', `/wallet/v1/devices/${device}/registrations/pass.example/serial-1`], ['DELETE', `/wallet/v1/devices/${device}/registrations/pass.example/serial-1`]] as const) {
+        await app.request(method, path);
+      }
+      requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.deepEqual(requests.slice(-3).map((e) => e.path), [
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example',
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example/serial-1',
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example/serial-1',
+      ]);
       const log = lines.join('\n');
-      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code]] as const) {
+      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code], ['device library id', device]] as const) {
         assert.ok(!log.includes(secret), `the ${what} reached the log`);
       }
     } finally {

@@ -120,8 +120,12 @@ function requestLogAndErrors(deps: AppDeps) {
   };
 }
 
-/** Route parameters that are bearer secrets: the install code opens a customer's pass (/pass/:code). */
-const SECRET_PARAMS = ['code'];
+/**
+ * Route parameters that are bearer secrets: the install code opens a customer's pass
+ * (/pass/:code); Apple's device library identifier is all a caller needs to list a device's
+ * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret.
+ */
+const SECRET_PARAMS = ['code', 'deviceLibraryId'];
 
 /** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
 function loggedPath(ctx: Context): string {
