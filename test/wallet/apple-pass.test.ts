@@ -9,7 +9,7 @@ import { crc32, inflateSync } from 'node:zlib';
 import { loadAppleCredentials, type AppleCredentials } from '../../src/wallet/apple/credentials';
 import { defaultPassImages } from '../../src/wallet/apple/default-images';
 import { buildApplePass, type ApplePassInput } from '../../src/wallet/apple/pass-builder';
-import { parseColor } from '../../src/wallet/colors';
+import { parseColor } from '../../src/lib/colors';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
 
 let chain: AppleTestChain;

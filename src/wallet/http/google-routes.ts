@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import { cardsRepo } from '../../cards/repo';
 import { defaultPassImages } from '../apple/default-images';
 import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
-import { parseColor } from '../colors';
+import { parseColor } from '../../lib/colors';
 import { GoogleCallbackError, verifyGoogleCallback, type GoogleCallbackMessage } from '../google/callback';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';

@@ -1,6 +1,6 @@
 // The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
 import type { Card } from '../../cards/model';
-import { parseColor } from '../colors';
+import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../pass-content';
 import { html, raw, type Markup } from './html';
 
