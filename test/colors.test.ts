@@ -51,6 +51,7 @@ const refused: { name: string; value: string }[] = [
   { name: 'another colour name', value: 'teal' },
   { name: 'empty', value: '' },
   { name: 'CSS smuggled after a colour', value: '#abc;}body{display:none' },
+  { name: 'text after rgb()', value: 'rgb(1,2,3)garbage' },
 ];
 
 const card = (design: Record<string, unknown>) => ({ name: 'Coffee', passType: 'stamp_card', design });

@@ -234,7 +234,7 @@ describe('default images', () => {
   test('parseColor accepts Wallet and picker formats only', () => {
     assert.deepEqual(parseColor(' rgb( 0 , 128,255 ) '), { css: 'rgb(0, 128, 255)', hex: '#0080ff', rgb: [0, 128, 255] });
     assert.deepEqual(parseColor('#fff').rgb, [255, 255, 255]);
-    assert.throws(() => parseColor('rgb(256, 0, 0)'), /not rgb/);
-    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /not rgb/);
+    assert.throws(() => parseColor('rgb(256, 0, 0)'), /is not #rgb, #rrggbb or rgb/);
+    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /is not #rgb, #rrggbb or rgb/);
   });
 });
