@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { PASS_TYPES } from '../cards/model';
+import { EMAIL_MESSAGE, isEmail } from '../lib/contact';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 import { RESERVED_REF_PREFIXES } from './refs';
 
@@ -41,8 +42,18 @@ export const EnrollBody = v.strictObject({
   externalCustomerId: ExternalCustomerId,
   cardId: v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description('Card to enroll on; must belong to your organisation')),
   name: optionalText(200, 'Written only when a customer is created'),
-  email: optionalText(254, 'Matched case-insensitively among the customers of `cardId`; written only when a customer is created'),
-  phone: optionalText(50, 'E.164 (`+` and country code) to match among the customers of `cardId`; a national-format number never matches and is no error. Written only when a customer is created'),
+  email: v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(254), v.check((email) => email === '' || isEmail(email), EMAIL_MESSAGE))),
+      v.description(
+        'An email address (`name@example.com`; a domain in Unicode or `xn--` form is the same domain; quoted local parts are refused). A malformed one is 400 VALIDATION_FAILED; `""` or null is none. Matched case-insensitively among the customers of `cardId`; written only when a customer is created',
+      ),
+    ),
+  ),
+  phone: optionalText(
+    50,
+    'International format: `+`, country code and number (`+44 20 7946 0958`; spaces, dashes, dots and brackets allowed; a trunk 0 after the country code, as in `+44 (0)20…`, is dropped). Matched as E.164 among the customers of `cardId`; a national-format number, an unknown country code or a length the country does not use never matches and is no error. Written only when a customer is created',
+  ),
   initialPoints: v.optional(
     v.pipe(
       v.number(),

@@ -34,7 +34,8 @@ export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: 
     if (step.version <= current) continue;
     if (step.version !== current + 1) throw new Error(`Migration step ${step.version} (${step.name}) does not follow version ${current}`);
     db.transaction(() => {
-      db.exec(step.sql);
+      if ('sql' in step) db.exec(step.sql);
+      else step.run(db);
       db.pragma(`user_version = ${step.version}`);
     })();
   }

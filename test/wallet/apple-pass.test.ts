@@ -7,7 +7,7 @@ import { crc32, inflateSync } from 'node:zlib';
 import { loadAppleCredentials, type AppleCredentials } from '../../src/wallet/apple/credentials';
 import { defaultPassImages } from '../../src/wallet/apple/default-images';
 import { buildApplePass, type ApplePassInput } from '../../src/wallet/apple/pass-builder';
-import { parseColor } from '../../src/wallet/colors';
+import { parseColor } from '../../src/lib/colors';
 import { opensslVerify as verifyWithRoot, sha1, unzipPass } from '../support/wallet-app';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
 
@@ -208,7 +208,7 @@ describe('default images', () => {
   test('parseColor accepts Wallet and picker formats only', () => {
     assert.deepEqual(parseColor(' rgb( 0 , 128,255 ) '), { css: 'rgb(0, 128, 255)', hex: '#0080ff', rgb: [0, 128, 255] });
     assert.deepEqual(parseColor('#fff').rgb, [255, 255, 255]);
-    assert.throws(() => parseColor('rgb(256, 0, 0)'), /not rgb/);
-    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /not rgb/);
+    assert.throws(() => parseColor('rgb(256, 0, 0)'), /is not #rgb, #rrggbb or rgb/);
+    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /is not #rgb, #rrggbb or rgb/);
   });
 });
