@@ -3,8 +3,18 @@ import type { AnySchema, RouteDef } from './route';
 
 type Json = Record<string, unknown>;
 
+// Two fixes to the converter's output. `v.never()` becomes `{ not: {} }`, which generators type
+// as `unknown`; JSON Schema's `false` says the same ("no value fits") and they type it `never`, so
+// a field a shape forbids stays forbidden in a generated client. And each schema names its
+// dialect, which inside an OpenAPI 3.1 document is already the default.
+const tidy = (key: string, value: unknown) => {
+  if (key === '$schema') return undefined;
+  return value && typeof value === 'object' && JSON.stringify(value) === '{"not":{}}' ? false : value;
+};
+
 const jsonSchema = (schema: AnySchema): Json =>
-  toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as Json;
+  JSON.parse(JSON.stringify(toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }), tidy)) as Json;
+
 
 const ERROR_BODY: Json = {
   type: 'object',
