@@ -83,6 +83,11 @@ describe('OpenAPI document', () => {
           assert.equal(shape.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
           assert.ok(Array.isArray(shape.required), `${name}: each shape names its required fields`);
         }
+      } else if (def.method === 'POST' || def.method === 'PATCH') {
+        // A write without fields says so, rather than leaving the body undescribed.
+        assert.equal(op.requestBody?.required, false, `${name}: the body is optional`);
+        assert.match(op.requestBody.description, /Takes no body/, `${name}`);
+        assert.deepEqual(schema, { type: 'object', properties: {}, required: [], additionalProperties: false }, `${name}: at most {}`);
       } else {
         assert.equal(op.requestBody, undefined, `${name}: no request body`);
       }
