@@ -112,7 +112,7 @@ function queryNumber(message: string): v.BaseSchema<string | number, number, v.N
 }
 
 /** Every list pages up to this many rows. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /** `?limit=` of a list: a whole number from 1 to MAX_PAGE_SIZE, `fallback` when left out. */
 export function pageLimit(fallback: number, what: string) {
