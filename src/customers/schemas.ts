@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { PASS_TYPES } from '../cards/model';
 import { EMAIL_MESSAGE, isEmail } from '../lib/contact';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
+import { BalanceResource } from '../loyalty/schemas';
 import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
@@ -73,10 +74,14 @@ export const PatchCustomerBody = v.strictObject({
   customFields: v.optional(CustomFieldsInput),
 });
 
+// One {ref} rule for every route that takes one. Counted in characters (code points), as
+// externalCustomerId is: the longest ref is `email:` and a 254-character address.
 export const RefParams = v.strictObject({
   ref: v.pipe(
     v.string(),
-    v.minLength(1),
+    v.minLength(1, 'must be 1 to 300 characters'),
+    v.check((ref) => characterCount(ref) <= 300, 'must be 1 to 300 characters'),
+    v.metadata({ maxLength: 300 }),
     v.description('`<externalCustomerId>`, `pu_<passUserId>`, `email:<email>` or `phone:<E.164>` (a `+` may be sent as `%2B`)'),
   ),
 });
@@ -99,11 +104,6 @@ export const LookupQuery = v.strictObject({
 
 // --- Responses ---
 
-const Balance = v.pipe(
-  v.union([v.object({ stamps: v.number() }), v.object({ points: v.number() }), v.object({ points: v.number(), level: v.string() })]),
-  v.description('stamp cards `{ stamps }`, point and prepaid cards `{ points }`, level cards `{ points, level }`'),
-);
-
 const Status = v.picklist(['pending_install', 'installed']);
 
 export const CustomerResource = v.object({
@@ -111,7 +111,7 @@ export const CustomerResource = v.object({
   passUserId: v.string(),
   cardId: v.string(),
   cardType: v.picklist(PASS_TYPES),
-  balance: Balance,
+  balance: BalanceResource,
   installed: v.boolean(),
   installUrl: v.string(),
   status: Status,
