@@ -42,6 +42,8 @@ function commonErrors(def: RouteDef): Record<string, string[]> {
 }
 
 const REQUEST_ID: Json = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'req_…, also in the server log; quote it when reporting a problem' } };
+// Answers hold customer data and install links: no cache may keep one.
+const NO_STORE: Json = { 'Cache-Control': { required: true, schema: { type: 'string', enum: ['no-store'] }, description: 'Never cached' } };
 // Set by the rate-limit check, the first thing every /api request meets; only an unexpected
 // failure (500) can come before it.
 const RATE_HEADERS = (required: boolean): Json => ({
@@ -54,12 +56,13 @@ const REPLAYED: Json = {
 };
 
 /**
- * The headers a response carries: the request id and the rate-limit pair always (a 500 may come
+ * The headers a response carries: the request id, no-store and the rate-limit pair always (a 500 may come
  * before the rate-limit check), Retry-After on 429, the replay marker where answers are kept (decisions §3).
  */
 function headersFor(status: number, idempotent: boolean): Json {
   return {
     ...REQUEST_ID,
+    ...NO_STORE,
     ...RATE_HEADERS(status < 500),
     ...(status === 429 ? RETRY_AFTER : {}),
     ...(idempotent && status < 500 && ![401, 403, 429].includes(status) ? REPLAYED : {}),
