@@ -1,22 +1,168 @@
-// Bundles the whole server into one node script (dist/wallet-loyalty.mjs).
-// better-sqlite3 stays external: it is a native addon that must match the machine it runs on.
-import { build } from 'esbuild';
-import { copyFile, mkdir } from 'node:fs/promises';
+// @ts-check
+// Bundles the whole server into one script, dist/wallet-loyalty.mjs, that runs with nothing beside
+// it but node_modules/better-sqlite3 (a native addon, built for the machine it runs on). The files
+// the program reads at run time are embedded in it (src/lib/embedded-assets.ts says how).
+//
+//   node build.mjs                  build into dist/
+//   node build.mjs --outdir <dir>   build elsewhere (the tests do)
+//   node build.mjs --if-stale       build only when the bundle is missing or older than the sources
+//                                   (npm install's `prepare`, npm start)
+//
+// Each build writes beside the script what it was made from (wallet-loyalty.inputs.json: the
+// SHA-256 of every project file it read, plus this script and package-lock.json), so a stale bundle
+// is recognised by content, not by clocks, in ~20 ms, and an edit to src/ is never run silently.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
-await mkdir('dist', { recursive: true });
-await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/wallet-loyalty.mjs',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  sourcemap: true,
-  external: ['better-sqlite3'],
-  // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __wlCreateRequire } from 'node:module'; const require = __wlCreateRequire(import.meta.url);" },
-  logLevel: 'info',
-});
-// The schema is read at run time next to the script.
-await copyFile('schema.sql', 'dist/schema.sql');
-console.log('built dist/wallet-loyalty.mjs');
+export const ROOT = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_OUTDIR = path.join(ROOT, 'dist');
+const SCRIPT = 'wallet-loyalty.mjs';
+const INPUTS = 'wallet-loyalty.inputs.json';
+const MANIFEST = 'src/lib/embedded-assets.json';
+/** Read by every build though esbuild does not report them: a change to either may change the bundle. */
+const ALWAYS_INPUTS = ['build.mjs', 'package-lock.json', MANIFEST];
+
+/** @typedef {{ file: string, contentType?: string } | { entry: string, contentType?: string }} AssetSource */
+/** @typedef {{ browserBuild: Record<string, unknown>, assets: Record<string, AssetSource> }} AssetManifest */
+/** @typedef {Record<string, { utf8: string } | { base64: string }>} EmbeddedPayload */
+
+async function loadEsbuild() {
+  try {
+    return await import('esbuild');
+  } catch {
+    throw new Error('esbuild is not installed: run `npm install` (with the dev dependencies) to build dist/wallet-loyalty.mjs');
+  }
+}
+
+/**
+ * Loads every asset of a manifest as the bundle embeds it, and names the project files it read.
+ * @param {AssetManifest} manifest
+ * @param {string} root folder the manifest's paths start from
+ * @returns {Promise<{ payload: EmbeddedPayload, inputs: string[] }>}
+ */
+export async function embedAssets(manifest, root) {
+  const esbuild = await loadEsbuild();
+  /** @type {EmbeddedPayload} */
+  const payload = {};
+  /** @type {string[]} */
+  const inputs = [];
+  for (const [name, source] of Object.entries(manifest.assets)) {
+    let bytes;
+    if ('entry' in source) {
+      const result = await esbuild.build({ ...manifest.browserBuild, absWorkingDir: root, entryPoints: [source.entry], write: false, metafile: true, logLevel: 'silent' });
+      const [output, ...more] = result.outputFiles;
+      if (!output || more.length > 0) throw new Error(`${source.entry} must bundle to exactly one file`);
+      bytes = Buffer.from(output.contents);
+      inputs.push(...Object.keys(result.metafile.inputs));
+    } else {
+      bytes = await readFile(path.join(root, source.file));
+      inputs.push(source.file);
+    }
+    const text = bytes.toString('utf8');
+    payload[name] = Buffer.from(text, 'utf8').equals(bytes) ? { utf8: text } : { base64: bytes.toString('base64') };
+  }
+  return { payload, inputs };
+}
+
+/**
+ * Builds the bundle into outdir: the script, its source map and the list of its inputs.
+ * @param {{ outdir?: string, quiet?: boolean }} [options]
+ */
+export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {}) {
+  const esbuild = await loadEsbuild();
+  /** @type {AssetManifest} */
+  const manifest = JSON.parse(await readFile(path.join(ROOT, MANIFEST), 'utf8'));
+  const assets = await embedAssets(manifest, ROOT);
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/cli.ts'],
+    outfile: path.join(outdir, SCRIPT),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    sourcemap: true,
+    external: ['better-sqlite3'],
+    define: { 'globalThis.__WALLET_EMBEDDED_ASSETS__': JSON.stringify(assets.payload) },
+    // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __wlCreateRequire } from 'node:module'; const require = __wlCreateRequire(import.meta.url);" },
+    metafile: true,
+    write: false,
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  const inputs = [...Object.keys(result.metafile.inputs), ...assets.inputs, ...ALWAYS_INPUTS]
+    // Dependencies change only through npm, which changes package-lock.json and reruns `prepare`.
+    .filter((file) => !file.split('/').includes('node_modules') && !file.startsWith('<'));
+  const record = JSON.stringify({ files: Object.fromEntries(await Promise.all([...new Set(inputs)].sort().map(async (file) => [file, await hashFile(file)]))) }, null, 2);
+  await mkdir(outdir, { recursive: true });
+  // Each file is written aside and renamed into place, the list of inputs last: a process starting
+  // the script meanwhile runs a whole old or a whole new one, never half of either.
+  for (const { path: file, contents } of [...result.outputFiles, { path: path.join(outdir, INPUTS), contents: Buffer.from(record) }]) {
+    const aside = `${file}.${process.pid}.tmp`;
+    await writeFile(aside, contents);
+    await rename(aside, file);
+  }
+  if (!quiet) console.log(`built ${path.relative(process.cwd(), path.join(outdir, SCRIPT)) || SCRIPT}`);
+  return path.join(outdir, SCRIPT);
+}
+
+/** @param {string} file path from ROOT; null when it does not exist */
+async function hashFile(file) {
+  try {
+    return createHash('sha256').update(await readFile(path.join(ROOT, file))).digest('hex');
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Why the bundle in outdir no longer matches the sources, or null when it does.
+ * @param {string} [outdir]
+ */
+export async function staleReason(outdir = DEFAULT_OUTDIR) {
+  if (!existsSync(path.join(outdir, SCRIPT)) || !existsSync(path.join(outdir, INPUTS))) return `${SCRIPT} has not been built`;
+  /** @type {{ files: Record<string, string | null> }} */
+  const record = JSON.parse(readFileSync(path.join(outdir, INPUTS), 'utf8'));
+  for (const [file, hash] of Object.entries(record.files)) {
+    if ((await hashFile(file)) !== hash) return `${file} changed since the last build`;
+  }
+  return null;
+}
+
+/**
+ * The bundle's path, rebuilt first if the sources changed since it was built. Without sources
+ * beside it (a copy of dist/ alone) it runs as it is.
+ * @param {string} [outdir]
+ */
+export async function freshBundle(outdir = DEFAULT_OUTDIR) {
+  const script = path.join(outdir, SCRIPT);
+  if (!existsSync(path.join(ROOT, 'src')) && existsSync(script)) return script;
+  const reason = await staleReason(outdir);
+  if (reason) {
+    process.stderr.write(`wallet-loyalty: ${reason}; building ${path.relative(process.cwd(), script) || SCRIPT}\n`);
+    await buildBundle({ outdir, quiet: true });
+  }
+  return script;
+}
+
+function isMain() {
+  const script = process.argv[1];
+  return script !== undefined && pathToFileURL(realpathSync(script)).href === import.meta.url;
+}
+
+if (isMain()) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' }, 'if-stale': { type: 'boolean' } } });
+  const outdir = values.outdir ? path.resolve(values.outdir) : DEFAULT_OUTDIR;
+  try {
+    if (values['if-stale']) await freshBundle(outdir);
+    else await buildBundle({ outdir });
+  } catch (error) {
+    process.stderr.write(`build: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -60,7 +60,7 @@ CREATE TABLE customers (
   external_id     TEXT,
   name            TEXT,
   email           TEXT,
-  email_norm      TEXT,                       -- trimmed, lower-cased; NULL when absent
+  email_norm      TEXT,                       -- lib/contact normalizeEmail; NULL when absent or no address
   phone           TEXT,
   phone_norm      TEXT,                       -- E.164 or NULL (never matches)
   custom_fields   TEXT NOT NULL DEFAULT '{}', -- JSON, keyed by the question's own key

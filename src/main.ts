@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { fanOutToWebhooks } from './webhooks/fanout';
 import { createDeliveryWorker } from './webhooks/worker';
-import { loadWalletServices, publicUrlWarning, type WalletServices } from './wallet/services';
+import { loadWalletServices, missingWalletSettings, publicUrlWarning, type WalletServices } from './wallet/services';
 import { queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 
@@ -108,6 +108,11 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
 
 function logWalletState(wallet: WalletServices, log: Logger, clock: Clock): void {
   log.info('wallet passes', { apple: wallet.apple ? wallet.apple.passTypeId : 'off', google: wallet.google ? wallet.google.issuerId : 'off' });
+  const missing = missingWalletSettings(wallet);
+  const off = [missing.apple.length ? 'Apple Wallet' : '', missing.google.length ? 'Google Wallet' : ''].filter(Boolean);
+  if (off.length) {
+    log.info(`wallet: set these to issue ${off.join(' and ')} passes; until then customers are offered the web pass (see "Wallet passes" in the README)`, { missingSettings: missing });
+  }
   const expires = wallet.apple?.certificateNotAfter.getTime();
   // Apple pass certificates last a year; an expired one silently stops every pass update.
   if (expires !== undefined && expires - clock.now() < 30 * 24 * 3600_000) {

@@ -1,48 +1,55 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cliEnv, freePort, ROOT, ServeProcess, tempDir } from './support/cli';
 import { appleEnv, expectedManifest, getBytes, IPHONE_UA, opensslVerify, unzipPass } from './support/wallet-app';
 import { createAppleTestChain } from './support/wallet-fixtures';
 
-// `npm run build` bundles the server into one script that serves without tsx or the sources.
+// `node build.mjs` bundles the server into one script that serves with nothing beside it but
+// node_modules/better-sqlite3; bin/wallet-loyalty.mjs (npx wallet-loyalty, npm start) rebuilds it
+// when a source changed. Everything is built in temp folders: the checkout's dist/ is not touched.
 
-const SCRIPT = path.join(ROOT, 'dist', 'wallet-loyalty.mjs');
-
-function npmRunBuild(): Promise<{ code: number | null; output: string }> {
+function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build'], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d));
-    child.stderr.on('data', (d: Buffer) => (output += d));
+    const child = spawn(command, args, { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-describe('the bundled script', { timeout: 60_000 }, () => {
+describe('the bundled script', { timeout: 120_000 }, () => {
   const dir = tempDir('wl-dist-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('npm run build produces dist/wallet-loyalty.mjs, and it serves', async () => {
-    rmSync(SCRIPT, { force: true });
-    const build = await npmRunBuild();
-    assert.equal(build.code, 0, build.output);
-    assert.ok(existsSync(SCRIPT), 'dist/wallet-loyalty.mjs');
-    assert.ok(existsSync(path.join(ROOT, 'dist', 'schema.sql')), 'the schema travels with the script');
+  it('node build.mjs --outdir builds one script, and it serves from a folder that holds only it', async () => {
+    const out = path.join(dir, 'out');
+    const build = await run(process.execPath, ['build.mjs', '--outdir', out], ROOT);
+    assert.equal(build.code, 0, build.stderr);
+    assert.deepEqual(readdirSync(out).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'no schema.sql or other file beside the script');
+
+    // The script alone, and of node_modules only the native addon it keeps external.
+    const alone = path.join(dir, 'alone');
+    mkdirSync(path.join(alone, 'node_modules'), { recursive: true });
+    copyFileSync(path.join(out, 'wallet-loyalty.mjs'), path.join(alone, 'wallet-loyalty.mjs'));
+    symlinkSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(alone, 'node_modules', 'better-sqlite3'));
 
     const port = await freePort();
     // With Apple credentials, so the bundled passkit-generator, node-forge and qrcode are exercised too.
     const chain = createAppleTestChain();
-    const server = new ServeProcess(['--data', dir, '--port', String(port)], { script: SCRIPT, env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    const data = path.join(dir, 'data');
+    const server = new ServeProcess(['--data', data, '--port', String(port)], { script: path.join(alone, 'wallet-loyalty.mjs'), env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}` } });
     try {
       const [, url, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (\S+)'/);
       const res = await fetch(url!, { headers: { 'X-Api-Key': key! } });
       assert.equal(res.status, 200);
       const cards = (await res.json()) as { cardId: string }[];
-      assert.equal(cards.length, 2);
+      assert.equal(cards.length, 2, 'the embedded schema created the database and the demo org');
       const doc = await fetch(`http://127.0.0.1:${port}/api/openapi.json`);
       assert.equal(((await doc.json()) as { openapi: string }).openapi, '3.1.0');
 
@@ -71,5 +78,34 @@ describe('the bundled script', { timeout: 60_000 }, () => {
       await server.stop('SIGKILL');
       chain.cleanup();
     }
+    assert.deepEqual(readdirSync(alone).sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing beside itself');
+  });
+
+  it('the bin builds the bundle when it is missing, rebuilds it after an edit to src/, and not otherwise', async () => {
+    // A copy of the project (node_modules linked), so the edit and the builds stay out of the checkout.
+    const project = path.join(dir, 'project');
+    mkdirSync(project);
+    for (const entry of ['src', 'bin', 'build.mjs', 'schema.sql', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+      cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+    }
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    const help = () => run(process.execPath, ['bin/wallet-loyalty.mjs', '--help'], project);
+
+    const first = await help();
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /wallet-loyalty\.mjs has not been built; building dist\/wallet-loyalty\.mjs/);
+    assert.match(first.stdout, /^wallet-loyalty — self-hosted loyalty backend$/m);
+
+    const cli = path.join(project, 'src', 'cli.ts');
+    writeFileSync(cli, readFileSync(cli, 'utf8').replace('wallet-loyalty — self-hosted loyalty backend', 'wallet-loyalty — edited since the build'));
+    const edited = await help();
+    assert.equal(edited.code, 0, edited.stderr);
+    assert.match(edited.stderr, /src\/cli\.ts changed since the last build; building/);
+    assert.match(edited.stdout, /^wallet-loyalty — edited since the build$/m, 'the edit runs, not the stale bundle');
+
+    const again = await help();
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stderr, '', 'a fresh bundle is not rebuilt');
+    assert.match(again.stdout, /edited since the build/);
   });
 });

@@ -315,7 +315,7 @@ describe('logs', () => {
     }
   });
 
-  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path)', async () => {
+  it('never hold a secret: API keys, webhook secrets, install codes (also in a web-pass path), Apple device library ids', async () => {
     const lines: string[] = [];
     const app = await startTestApp({ log: createLogger('debug', (line) => lines.push(line)) });
     try {
@@ -328,10 +328,22 @@ describe('logs', () => {
       for (const path of [`/get-pass/${org.cards.stamps}?code=${code}`, `/pass/${code}`, `/pass/${code}/balance`]) {
         assert.equal((await app.request('GET', path)).status, 200, path);
       }
-      const requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      let requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
       assert.deepEqual(requests.slice(-2).map((e) => e.path), ['/pass/:code', '/pass/:code/balance'], 'the code is replaced by its name');
+      // Apple's web service treats the device library identifier as the device's secret: the
+      // list of a device's passes needs nothing else.
+      const device = 'a1b2c3d4e5f6a7b8c9d0';
+      for (const [method, path] of [['GET', `/wallet/v1/devices/${device}/registrations/pass.example`], ['POST', `/wallet/v1/devices/${device}/registrations/pass.example/serial-1`], ['DELETE', `/wallet/v1/devices/${device}/registrations/pass.example/serial-1`]] as const) {
+        await app.request(method, path);
+      }
+      requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+      assert.deepEqual(requests.slice(-3).map((e) => e.path), [
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example',
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example/serial-1',
+        '/wallet/v1/devices/:deviceLibraryId/registrations/pass.example/serial-1',
+      ]);
       const log = lines.join('\n');
-      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code]] as const) {
+      for (const [what, secret] of [['API key', org.keys.live], ['webhook secret', hook.body.secret], ['install code', code], ['device library id', device]] as const) {
         assert.ok(!log.includes(secret), `the ${what} reached the log`);
       }
     } finally {
@@ -377,6 +389,60 @@ describe('unexpected errors', () => {
       assert.match(logged.err.stack, /\n\s+at /, 'the stack goes to the log');
     } finally {
       await app.close();
+    }
+  });
+});
+
+// /api answers hold customer data and install links: no cache (browser, proxy, CDN) may keep one.
+// Errors too, wherever they arise; only the OpenAPI document, the same for everyone, is cacheable.
+describe('Cache-Control', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+  });
+  after(() => app.close());
+
+  const enrollBody = (o: StandardOrg) => ({ externalCustomerId: 'cache-1', cardId: o.cards.stamps });
+  const cases: { name: string; method: string; path: (o: StandardOrg) => string; options: (o: StandardOrg) => RequestOptions; status: number }[] = [
+    { name: 'a list', method: 'GET', path: () => '/api/v1/cards', options: (o) => ({ key: o.keys.live }), status: 200 },
+    { name: 'an enroll (201, with the install link)', method: 'POST', path: () => '/api/v1/customers', options: (o) => ({ key: o.keys.live, body: enrollBody(o), headers: { 'Idempotency-Key': 'cache-key' } }), status: 201 },
+    { name: 'its idempotent replay', method: 'POST', path: () => '/api/v1/customers', options: (o) => ({ key: o.keys.live, body: enrollBody(o), headers: { 'Idempotency-Key': 'cache-key' } }), status: 201 },
+    { name: 'a customer read', method: 'GET', path: () => '/api/v1/customers/cache-1', options: (o) => ({ key: o.keys.live }), status: 200 },
+    { name: '401', method: 'GET', path: () => '/api/v1/cards', options: () => ({}), status: 401 },
+    { name: '404 ROUTE_NOT_FOUND', method: 'GET', path: () => '/api/v1/nothing', options: () => ({}), status: 404 },
+    { name: '404 of an operation', method: 'GET', path: () => '/api/v1/customers/nobody', options: (o) => ({ key: o.keys.live }), status: 404 },
+    { name: '405', method: 'DELETE', path: () => '/api/v1/cards', options: (o) => ({ key: o.keys.live }), status: 405 },
+    { name: '415', method: 'POST', path: () => '/api/v1/customers', options: (o) => ({ key: o.keys.live, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } }), status: 415 },
+    { name: '400 INVALID_JSON', method: 'POST', path: () => '/api/v1/customers', options: (o) => ({ key: o.keys.live, rawBody: '{', headers: { 'Content-Type': 'application/json' } }), status: 400 },
+  ];
+  for (const c of cases) {
+    it(`no-store on ${c.name}`, async () => {
+      const res = await app.request(c.method, c.path(org), c.options(org));
+      assert.equal(res.status, c.status, res.text);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+    });
+  }
+
+  it('no-store on a 500, and on a 429 also outside /api; the OpenAPI document is cacheable for five minutes', async () => {
+    const strict = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS: '1' } });
+    try {
+      const doc = await strict.request('GET', '/api/openapi.json');
+      assert.equal(doc.status, 200);
+      assert.equal(doc.headers.get('cache-control'), 'public, max-age=300');
+      for (const path of ['/api/openapi.json', '/pass/some-code']) {
+        const limited = await strict.request('GET', path);
+        assert.equal(limited.status, 429, path);
+        assert.equal(limited.headers.get('cache-control'), 'no-store', path);
+      }
+      const other = seedStandardOrg(strict);
+      strict.db.exec('DROP TABLE cards');
+      const res = await strict.request('GET', '/api/v1/cards', { key: other.keys.live });
+      assert.equal(res.status, 500);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+    } finally {
+      await strict.close();
     }
   });
 });

@@ -132,12 +132,17 @@ describe('GET /v1/customers/{ref}/transactions', () => {
       const post = doc.paths[`/api/v1/customers/{ref}/${op}`]?.post;
       assert.ok(post, op);
       assert.equal(post['x-required-scope'], 'loyalty:write');
-      assert.ok(post.requestBody.content['application/json'].schema.properties, `${op} request schema`);
+      // A oneOf of complete shapes: by amount, spend or items; points or reward; correction or setPoints.
+      const shapes = post.requestBody.content['application/json'].schema.oneOf;
+      assert.ok(shapes.length >= 2 && shapes.every((shape: { properties?: object }) => shape.properties), `${op} request schema`);
       assert.deepEqual(Object.keys(post.responses['201'].content['application/json'].schema.properties).sort(), op === 'redeem' ? ['balance', 'change', 'reward', 'transactionId'] : ['balance', 'change', 'transactionId']);
       assert.ok(post.parameters.some((p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required === false), `${op} Idempotency-Key`);
     }
     const earnBody = doc.paths['/api/v1/customers/{ref}/earn'].post.requestBody.content['application/json'].schema;
-    assert.deepEqual(Object.keys(earnBody.properties).sort(), ['amount', 'from', 'items', 'note', 'spend', 'type']);
+    assert.deepEqual(
+      earnBody.oneOf.map((shape: { required: string[] }) => shape.required),
+      [['type', 'amount'], ['type', 'from', 'spend'], ['type', 'from', 'items']],
+    );
     const get = doc.paths['/api/v1/customers/{ref}/transactions'].get;
     assert.equal(get['x-required-scope'], 'customers:read');
     assert.deepEqual(get.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'limit', 'ref']);

@@ -73,10 +73,21 @@ describe('OpenAPI document', () => {
       assert.deepEqual(declared, pathParams, `${name}: path parameters`);
       for (const p of op.parameters) assert.ok(p.schema && typeof p.schema === 'object', `${name}: parameter ${p.name} has a schema`);
 
+      const schema = op.requestBody?.content?.['application/json']?.schema;
       if (def.body) {
-        const schema = op.requestBody?.content?.['application/json']?.schema;
-        assert.equal(schema?.type, 'object', `${name}: request body schema`);
-        assert.equal(schema.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
+        assert.equal(op.requestBody.required, true, `${name}: takes a body`);
+        // One object, or a oneOf of complete objects (earn, redeem, adjust): each strict (decisions §7).
+        const shapes: Json[] = schema?.oneOf ?? [schema];
+        for (const shape of shapes) {
+          assert.equal(shape?.type, 'object', `${name}: request body schema`);
+          assert.equal(shape.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
+          assert.ok(Array.isArray(shape.required), `${name}: each shape names its required fields`);
+        }
+      } else if (def.method === 'POST' || def.method === 'PATCH') {
+        // A write without fields says so, rather than leaving the body undescribed.
+        assert.equal(op.requestBody?.required, false, `${name}: the body is optional`);
+        assert.match(op.requestBody.description, /Takes no body/, `${name}`);
+        assert.deepEqual(schema, { type: 'object', properties: {}, required: [], additionalProperties: false }, `${name}: at most {}`);
       } else {
         assert.equal(op.requestBody, undefined, `${name}: no request body`);
       }
@@ -126,6 +137,29 @@ describe('OpenAPI document', () => {
         assert.doesNotMatch(documented(op, 400), /INVALID_JSON/, `${name}: reads no body, so no INVALID_JSON`);
       }
       if (!def.params && !def.query && !def.body && !def.errors?.[400]) assert.equal(op.responses['400'], undefined, `${name}: takes no input, so no 400`);
+    }
+  });
+
+  it('gives every {ref} the one rule, documented and enforced alike: up to 300 characters, counted as a client counts them', async () => {
+    const refRoutes = apiRoutes().filter((def) => def.path.includes(':ref'));
+    assert.ok(refRoutes.length >= 6, 'customers and loyalty routes take a ref');
+    const schemas = refRoutes.map((def) => doc.paths[openApiPath(def.path)][def.method.toLowerCase()].parameters.find((p: Json) => p.name === 'ref').schema);
+    for (const schema of schemas) assert.deepEqual(schema, schemas[0]);
+    assert.equal(schemas[0].maxLength, 300);
+
+    // 255 emoji: a valid externalCustomerId, 510 UTF-16 units long.
+    const emojiId = '😀'.repeat(255);
+    const created = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: emojiId, cardId: org.cards.points } });
+    assert.equal(created.status, 201, created.text);
+    const bodies: Record<string, unknown> = { earn: { type: 'points', amount: 5 }, redeem: { type: 'points', amount: 1 }, adjust: { balanceCorrection: 1 } };
+    for (const def of refRoutes) {
+      const op = def.path.split('/').pop()!;
+      const body = def.method === 'PATCH' ? {} : bodies[op];
+      const res = await app.request(def.method, `/api${def.path.replace(':ref', encodeURIComponent(emojiId))}`, { key: org.keys.live, body });
+      assert.ok(res.status < 300, `${def.method} ${def.path} with a 255-emoji ref: ${res.status} ${res.text}`);
+      const tooLong = await app.request(def.method, `/api${def.path.replace(':ref', 'x'.repeat(301))}`, { key: org.keys.live, body });
+      assert.equal(tooLong.status, 400, `${def.method} ${def.path} with a 301-character ref: ${tooLong.text}`);
+      assert.match(tooLong.body.message, /^VALIDATION_FAILED: ref$/);
     }
   });
 
@@ -283,21 +317,26 @@ describe('OpenAPI request schemas are truthful', () => {
     }
   });
 
+  // A query value is documented as the client's typed value (limit: an integer), which its library
+  // writes out; validators of requests read it back the same way, as Ajv's coerceTypes does.
   const queryCases: { route: string; path: string; name: string; valid: string[]; invalid: string[] }[] = [
-    { route: 'GET /api/v1/customers/{ref}/transactions', path: '/api/v1/customers/points-1/transactions', name: 'limit', valid: ['1', '25', '100'], invalid: ['0', '101', '999', 'ten', ''] },
-    { route: 'GET /api/v1/webhooks/{id}/deliveries', path: '/api/v1/webhooks/WEBHOOK/deliveries', name: 'limit', valid: ['1', '50', '100'], invalid: ['0', '101', '5000', 'ten'] },
+    { route: 'GET /api/v1/customers/{ref}/transactions', path: '/api/v1/customers/points-1/transactions', name: 'limit', valid: ['1', '25', '100'], invalid: ['0', '101', '999', 'ten', '', '2.5', '-1'] },
+    { route: 'GET /api/v1/webhooks/{id}/deliveries', path: '/api/v1/webhooks/WEBHOOK/deliveries', name: 'limit', valid: ['1', '50', '100'], invalid: ['0', '101', '5000', 'ten', '2.5'] },
   ];
   for (const c of queryCases) {
     it(`${c.route}: the documented ${c.name} parameter accepts and refuses what the server does`, async () => {
       const hook = await app.request('POST', '/api/v1/webhooks', { key: org.keys.live, body: { url: 'https://example.com/h', events: ['*'] } });
       const [method, path] = c.route.split(' ') as [string, string];
       const param = doc.paths[path][method.toLowerCase()].parameters.find((p: Json) => p.in === 'query' && p.name === c.name);
-      const validate = ajv.compile(withoutDialect(param.schema));
+      assert.equal(param.schema.type, 'integer', `${c.name} is an integer, not a string pattern`);
+      assert.equal(param.schema.pattern, undefined);
+      const queryAjv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true });
+      const validate = queryAjv.compile(withoutDialect(param.schema));
       for (const [expected, values] of [[true, c.valid], [false, c.invalid]] as const) {
         for (const value of values) {
           const res = await app.request(method, `${c.path.replace('WEBHOOK', hook.body.id)}?${c.name}=${value}`, { key: org.keys.live });
           assert.equal(res.status === 200, expected, `server on ${c.name}=${value}: ${res.text}`);
-          assert.equal(validate(value), expected, `document on ${c.name}=${value}: ${ajv.errorsText(validate.errors)}`);
+          assert.equal(validate(value), expected, `document on ${c.name}=${value}: ${queryAjv.errorsText(validate.errors)}`);
         }
       }
     });

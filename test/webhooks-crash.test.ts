@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cliArgv } from './support/cli';
 import { eventually, startReceiver, verifySignature, type Receiver } from './support/receiver';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +32,7 @@ interface Served {
 /** The real command, as an operator runs it; resolves once `ready` shows in its output. */
 async function serve(dataDir: string, ready: RegExp): Promise<Served> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/wallet-loyalty.mjs', 'serve', '--data', dataDir, '--port', String(port)], { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, cliArgv(['serve', '--data', dataDir, '--port', String(port)]), { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -2,7 +2,9 @@ import { noAfterCommit } from './support/fakes';
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockedKind } from '../src/webhooks/address-guard';
+import { newId } from '../src/lib/ids';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
+import { webhooksRepo } from '../src/webhooks/repo';
 import { leaseMs, nextAttemptAt } from '../src/webhooks/policy';
 import { seedStandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
@@ -41,17 +43,29 @@ describe('webhook worker', () => {
     receiver.release();
   });
 
-  it('WEBHOOK_BLOCK_PRIVATE=true refuses loopback addresses, literal or resolved, as failed attempts', async () => {
-    const { app, receiver, org, emit, deliveries } = await setUp({ WEBHOOK_BLOCK_PRIVATE: 'true' });
-    const byName = await createEndpoint(app, org.keys.live, receiver.url.replace('127.0.0.1', 'localhost'));
-    emit();
+  it('WEBHOOK_BLOCK_PRIVATE=true refuses loopback addresses, literal or resolved, as failed attempts that do not echo the address', async () => {
+    // Registration refuses these URLs now (webhooks-private.test.ts); endpoints registered before
+    // the operator turned the setting on, or names that resolve elsewhere later, meet this check.
+    app = await startWebhookApp({ WEBHOOK_BLOCK_PRIVATE: 'true' });
+    receiver = await startReceiver();
+    const org = seedStandardOrg(app);
+    const now = app.clock.now();
+    const endpoint = (url: string) => {
+      const row = { id: newId('we'), orgId: org.orgId, livemode: true, url, events: ['*'], status: 'active' as const, secret: 'whsec_x', createdAt: now, updatedAt: now };
+      webhooksRepo(app!.db).insert(row);
+      return row.id;
+    };
+    const literal = endpoint(receiver.url);
+    const byName = endpoint(receiver.url.replace('127.0.0.1', 'localhost'));
+    produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
     await app.worker.idle();
     assert.equal(receiver.requests.length, 0, 'nothing reached the receiver');
-    const [literal] = await deliveries();
-    assert.equal(literal.attempts[0].responseCode, null);
-    assert.equal(literal.attempts[0].error, 'refused 127.0.0.1: a loopback address, and WEBHOOK_BLOCK_PRIVATE is on');
-    const [resolved] = (await app.request('GET', `/api/v1/webhooks/${byName.id}/deliveries`, { key: org.keys.live })).body;
-    assert.match(resolved.attempts[0].error, /^refused localhost \((127\.0\.0\.1|::1)\): a loopback address, and WEBHOOK_BLOCK_PRIVATE is on$/);
+    const attempt = async (id: string) => (await app!.request('GET', `/api/v1/webhooks/${id}/deliveries`, { key: org.keys.live })).body[0].attempts[0];
+    const refusedLiteral = await attempt(literal);
+    assert.equal(refusedLiteral.responseCode, null);
+    assert.equal(refusedLiteral.error, 'refused 127.0.0.1: it points to a private, loopback or otherwise internal address, and WEBHOOK_BLOCK_PRIVATE is on');
+    const refusedName = await attempt(byName);
+    assert.equal(refusedName.error, 'refused localhost: it points to a private, loopback or otherwise internal address, and WEBHOOK_BLOCK_PRIVATE is on');
   });
 
   const addresses: [string, string | null][] = [

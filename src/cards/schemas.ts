@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ColorSchema } from '../lib/colors';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 import { IDENTIFIER_TYPES, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS } from './model';
 
@@ -13,7 +14,6 @@ const units = (decimals: number) =>
     v.check((n) => hasAtMostDecimals(n, decimals), decimals === 0 ? 'must be a whole number' : `at most ${decimals} decimals`),
   );
 
-const color = v.pipe(v.string(), v.regex(/^(#[0-9a-fA-F]{6}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\))$/, 'must be #rrggbb or rgb(r, g, b)'));
 
 export const QuestionConfig = v.pipe(
   v.strictObject({
@@ -92,9 +92,9 @@ const CardConfigObject = v.strictObject({
     ),
     design: v.optional(
       v.strictObject({
-        backgroundColor: v.optional(color),
-        foregroundColor: v.optional(color),
-        labelColor: v.optional(color),
+        backgroundColor: v.optional(ColorSchema),
+        foregroundColor: v.optional(ColorSchema),
+        labelColor: v.optional(ColorSchema),
         logoText: v.optional(v.pipe(v.string(), v.maxLength(60))),
       }),
     ),

@@ -1,6 +1,6 @@
 import { findQuestion, RESERVED_KEYS, type Card, type Question } from '../cards/model';
 import { ApiError, validationFailed } from '../lib/errors';
-import { normalizePhone } from '../lib/contact';
+import { isEmail, normalizePhone } from '../lib/contact';
 import type { CustomFieldValue } from './model';
 
 // Answers to a card's questions (spec 4.13, decisions §7). Every writer of custom fields (enroll,
@@ -19,7 +19,6 @@ import type { CustomFieldValue } from './model';
 export type CustomFields = Record<string, CustomFieldValue>;
 
 const RESERVED = new Set<string>(RESERVED_KEYS);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A number question also takes the digits a form field sends as text ("42", "-1.5"), never letters.
 const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
@@ -57,8 +56,9 @@ export function canonicalAnswer(question: Question, value: CustomFieldValue): Cu
     }
     case 'email': {
       if (typeof value !== 'string') return undefined;
+      // Kept as typed (trimmed), like the customer's own email; the rule is lib/contact's.
       const email = value.trim();
-      return email.length <= 254 && EMAIL.test(email) ? email : undefined;
+      return isEmail(email) ? email : undefined;
     }
     case 'phone':
       return typeof value === 'string' ? (normalizePhone(value) ?? undefined) : undefined;

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { PASS_TYPES } from '../cards/model';
+import { EMAIL_MESSAGE, isEmail } from '../lib/contact';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
+import { BalanceResource } from '../loyalty/schemas';
 import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
@@ -41,8 +43,18 @@ export const EnrollBody = v.strictObject({
   externalCustomerId: ExternalCustomerId,
   cardId: v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description('Card to enroll on; must belong to your organisation')),
   name: optionalText(200, 'Written only when a customer is created'),
-  email: optionalText(254, 'Matched case-insensitively among the customers of `cardId`; written only when a customer is created'),
-  phone: optionalText(50, 'E.164 (`+` and country code) to match among the customers of `cardId`; a national-format number never matches and is no error. Written only when a customer is created'),
+  email: v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(254), v.check((email) => email === '' || isEmail(email), EMAIL_MESSAGE))),
+      v.description(
+        'An email address (`name@example.com`; a domain in Unicode or `xn--` form is the same domain; quoted local parts are refused). A malformed one is 400 VALIDATION_FAILED; `""` or null is none. Matched case-insensitively among the customers of `cardId`; written only when a customer is created',
+      ),
+    ),
+  ),
+  phone: optionalText(
+    50,
+    'International format: `+`, country code and number (`+44 20 7946 0958`; spaces, dashes, dots and brackets allowed; a trunk 0 after the country code, as in `+44 (0)20…`, is dropped). Matched as E.164 among the customers of `cardId`; a national-format number, an unknown country code or a length the country does not use never matches and is no error. Written only when a customer is created',
+  ),
   initialPoints: v.optional(
     v.pipe(
       v.number(),
@@ -62,10 +74,14 @@ export const PatchCustomerBody = v.strictObject({
   customFields: v.optional(CustomFieldsInput),
 });
 
+// One {ref} rule for every route that takes one. Counted in characters (code points), as
+// externalCustomerId is: the longest ref is `email:` and a 254-character address.
 export const RefParams = v.strictObject({
   ref: v.pipe(
     v.string(),
-    v.minLength(1),
+    v.minLength(1, 'must be 1 to 300 characters'),
+    v.check((ref) => characterCount(ref) <= 300, 'must be 1 to 300 characters'),
+    v.metadata({ maxLength: 300 }),
     v.description('`<externalCustomerId>`, `pu_<passUserId>`, `email:<email>` or `phone:<E.164>` (a `+` may be sent as `%2B`)'),
   ),
 });
@@ -88,11 +104,6 @@ export const LookupQuery = v.strictObject({
 
 // --- Responses ---
 
-const Balance = v.pipe(
-  v.union([v.object({ stamps: v.number() }), v.object({ points: v.number() }), v.object({ points: v.number(), level: v.string() })]),
-  v.description('stamp cards `{ stamps }`, point and prepaid cards `{ points }`, level cards `{ points, level }`'),
-);
-
 const Status = v.picklist(['pending_install', 'installed']);
 
 export const CustomerResource = v.object({
@@ -100,7 +111,7 @@ export const CustomerResource = v.object({
   passUserId: v.string(),
   cardId: v.string(),
   cardType: v.picklist(PASS_TYPES),
-  balance: Balance,
+  balance: BalanceResource,
   installed: v.boolean(),
   installUrl: v.string(),
   status: Status,

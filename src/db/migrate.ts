@@ -1,18 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { embeddedAsset } from '../lib/embedded-assets';
 import type { Db } from './open';
 import { migrations as defaultSteps, type MigrationStep } from './migrations';
 
 const BASE_VERSION = 1;
-
-// schema.sql sits beside the bundle in dist/ and at the project root in a checkout (src/db/../../).
-// The bundle's own copy comes first: from dist/, ../../ already points outside the project.
-function readBaseSchema(): string {
-  const candidates = ['./schema.sql', '../../schema.sql'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
-  const found = candidates.find((file) => existsSync(file));
-  if (!found) throw new Error(`schema.sql not found (looked in ${candidates.join(', ')})`);
-  return readFileSync(found, 'utf8');
-}
 
 export function latestVersion(steps: MigrationStep[] = defaultSteps): number {
   return steps.reduce((max, step) => Math.max(max, step.version), BASE_VERSION);
@@ -32,8 +22,9 @@ export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: 
     throw new SchemaVersionError(`Database is at schema version ${from}, newer than this program (${latest}). Use a newer wallet-loyalty.`);
   }
   if (from === 0) {
+    const schema = embeddedAsset('schema.sql').text(); // inside the bundle; from disk under tsx
     db.transaction(() => {
-      db.exec(readBaseSchema());
+      db.exec(schema);
       db.pragma(`user_version = ${BASE_VERSION}`);
     })();
   }
@@ -43,7 +34,8 @@ export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: 
     if (step.version <= current) continue;
     if (step.version !== current + 1) throw new Error(`Migration step ${step.version} (${step.name}) does not follow version ${current}`);
     db.transaction(() => {
-      db.exec(step.sql);
+      if ('sql' in step) db.exec(step.sql);
+      else step.run(db);
       db.pragma(`user_version = ${step.version}`);
     })();
   }

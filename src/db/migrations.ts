@@ -1,11 +1,13 @@
+import { readColor } from '../lib/colors';
+import { normalizeEmail, normalizePhone } from '../lib/contact';
+import type { Db } from './open';
+
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
 // here moves a database from `version - 1` to `version` and runs in its own transaction.
 // A new database runs schema.sql and then every step, so the two can never drift apart.
-export interface MigrationStep {
-  version: number;
-  name: string;
-  sql: string;
-}
+// A step is SQL, or a function for data that needs the program's own rules (synchronous, like
+// every transaction: no await, no network).
+export type MigrationStep = { version: number; name: string } & ({ sql: string } | { run: (db: Db) => void });
 
 export const migrations: MigrationStep[] = [
   {
@@ -96,8 +98,17 @@ CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 `,
   },
   {
-    // Numbered 4 on this branch; renumbered to follow the phone step when merged.
     version: 4,
+    name: 'email and phone keys re-normalised by the one email rule and libphonenumber',
+    run: renormaliseContacts,
+  },
+  {
+    version: 5,
+    name: 'card colours the one colour rule refuses are dropped',
+    run: dropUnreadableColours,
+  },
+  {
+    version: 6,
     name: 'merchant side: console sessions, sign-in throttling, staff, ledger attribution, org settings',
     sql: `
 -- Signed-in browsers (decisions §8): the console's admins and the counter's staff. The cookie holds a
@@ -161,3 +172,46 @@ ALTER TABLE orgs ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
 `,
   },
 ];
+
+/**
+ * Earlier releases kept a phone's trunk prefix (`+4402079460958` for `+44 (0)20 7946 0958`), took
+ * any `+` and digits as E.164, and compared emails as typed (`bücher.de` apart from its xn-- form):
+ * such keys never matched what the rules give today. Every stored key is derived again from what
+ * was typed (the email and phone columns), and phone answers to phone questions are put in E.164.
+ * An answer the phone rule now refuses stays as it was: it is the only copy of what the customer
+ * gave, and a key that is no longer derived from it would be a guess. updated_at is left alone:
+ * nothing the customer or an integrator sees has changed.
+ */
+function renormaliseContacts(db: Db): void {
+  const phoneKeys = new Map<string, string[]>();
+  for (const card of db.prepare('SELECT id, questions FROM cards').all() as { id: string; questions: string }[]) {
+    const questions = JSON.parse(card.questions) as { key: string; type: string }[];
+    phoneKeys.set(card.id, questions.filter((q) => q.type === 'phone').map((q) => q.key));
+  }
+  const update = db.prepare('UPDATE customers SET email_norm = @emailNorm, phone_norm = @phoneNorm, custom_fields = @customFields WHERE id = @id');
+  const rows = db.prepare('SELECT id, card_id, email, phone, custom_fields FROM customers').all() as { id: string; card_id: string; email: string | null; phone: string | null; custom_fields: string }[];
+  for (const row of rows) {
+    const answers = JSON.parse(row.custom_fields) as Record<string, unknown>;
+    for (const key of phoneKeys.get(row.card_id) ?? []) {
+      const normal = typeof answers[key] === 'string' ? normalizePhone(answers[key] as string) : null;
+      if (normal) answers[key] = normal;
+    }
+    update.run({ id: row.id, emailNorm: normalizeEmail(row.email), phoneNorm: normalizePhone(row.phone), customFields: JSON.stringify(answers) });
+  }
+}
+
+/**
+ * The seed schema once took colours the renderers could not read (`rgb(300,0,0)`), and every pass
+ * of such a card answered 500. A colour the one rule refuses is removed, so the card shows the
+ * default colour in its place; the rest of the design stays.
+ */
+function dropUnreadableColours(db: Db): void {
+  const update = db.prepare('UPDATE cards SET design = @design WHERE id = @id');
+  for (const card of db.prepare('SELECT id, design FROM cards WHERE design IS NOT NULL').all() as { id: string; design: string }[]) {
+    const design = JSON.parse(card.design) as Record<string, unknown>;
+    const kept = Object.fromEntries(
+      Object.entries(design).filter(([field, value]) => !field.endsWith('Color') || (typeof value === 'string' && readColor(value) !== null)),
+    );
+    if (Object.keys(kept).length !== Object.keys(design).length) update.run({ id: card.id, design: JSON.stringify(kept) });
+  }
+}

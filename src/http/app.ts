@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
@@ -35,6 +35,8 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   const openApiDocument = JSON.stringify(buildOpenApi(defs, deps.config.publicUrl));
   api.get('/openapi.json', (ctx) => {
     limitAnonymous(ctx, deps, limiter);
+    // The same for every caller and free of secrets; changes only with a new release.
+    ctx.set('Cache-Control', 'public, max-age=300');
     sendJson(ctx, 200, openApiDocument);
   });
   app.use(api.routes());
@@ -68,13 +70,24 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   return app;
 }
 
+/** An error answer written without Koa, for requests that never reach it: the same body and headers. */
+function bareErrorResponse(error: ApiError): { body: string; headers: Record<string, string | number> } {
+  const body = JSON.stringify(error.toBody());
+  return { body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Connection: 'close' } };
+}
+
 /**
- * The HTTP server for the app. Requests Node's parser refuses before Koa sees them (header fields
- * past 16 KiB, a malformed request line or header) get the documented JSON error body too;
- * Node's own answer has none.
+ * The HTTP server for the app. Node answers some requests itself, with an empty body: a header
+ * section it cannot parse or past 16 KiB (clientError), an HTTP/1.1 request without Host, an
+ * Expect other than 100-continue. Each gets the documented JSON error body here instead.
  */
 export function createHttpServer(app: Koa): Server {
-  const server = createServer(app.callback());
+  // Without Host the request reaches the app, which refuses it in the JSON shape (requestLogAndErrors).
+  const server = createServer({ requireHostHeader: false }, app.callback());
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const { body, headers } = bareErrorResponse(new ApiError(417, 'EXPECTATION_FAILED', { detail: 'only "Expect: 100-continue" is understood' }));
+    res.writeHead(417, headers).end(body);
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
@@ -84,11 +97,9 @@ export function createHttpServer(app: Koa): Server {
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const code = status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST';
     const detail = status === 431 ? 'the request headers exceed 16 KiB' : status === 408 ? 'the request took too long to arrive' : 'the request is not well-formed HTTP';
-    const body = JSON.stringify(new ApiError(status, code, { detail }).toBody());
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const { body, headers } = bareErrorResponse(new ApiError(status, code, { detail }));
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   });
   return server;
 }
@@ -104,7 +115,14 @@ function requestLogAndErrors(deps: AppDeps) {
     const requestId = `req_${randomToken(16)}`;
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    // /api answers hold customer data and install links: no browser, proxy or CDN may keep one.
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     try {
+      // HTTP/1.1 requires Host (RFC 9112 §3.2); createHttpServer leaves this check to us so the
+      // refusal has the JSON body. HTTP/1.0 may omit it.
+      if (ctx.req.httpVersion === '1.1' && ctx.get('Host') === '') {
+        throw new ApiError(400, 'BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header', headers: { Connection: 'close' } });
+      }
       await next();
     } catch (err) {
       const apiError = toApiError(err);
@@ -113,6 +131,8 @@ function requestLogAndErrors(deps: AppDeps) {
       }
       const shown = apiError ?? new ApiError(500, 'INTERNAL_ERROR', { detail: `something went wrong on our side; quote ${requestId} when reporting it`, extra: { requestId } });
       for (const [name, value] of Object.entries(shown.headers)) ctx.set(name, value);
+      // An error is never cached, whatever the route had set before it failed (the logo's public cache).
+      ctx.set('Cache-Control', 'no-store');
       sendJson(ctx, shown.status, JSON.stringify(shown.toBody()));
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -120,8 +140,12 @@ function requestLogAndErrors(deps: AppDeps) {
   };
 }
 
-/** Route parameters that are bearer secrets: the install code opens a customer's pass (/pass/:code). */
-const SECRET_PARAMS = ['code'];
+/**
+ * Route parameters that are bearer secrets: the install code opens a customer's pass
+ * (/pass/:code); Apple's device library identifier is all a caller needs to list a device's
+ * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret.
+ */
+const SECRET_PARAMS = ['code', 'deviceLibraryId'];
 
 /** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
 function loggedPath(ctx: Context): string {

@@ -1,22 +1,18 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import * as v from 'valibot';
 import { claimIdempotencyKey, checkIdempotencyKey, runIdempotent } from '../idempotency/service';
 import { parseInput } from '../lib/validation';
 import { readJsonBody } from './body';
 import type { AppDeps } from '../deps';
 import { authenticate } from './gate';
 import type { RateLimiter } from './rate-limit';
-import type { RouteDef } from './route';
+import { NO_BODY, type RouteDef } from './route';
 
 export function sendJson(ctx: Context, status: number, json: string): void {
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = json;
 }
-
-// A POST or PATCH without a body schema takes no fields: strict like every body (decisions §7).
-const NO_FIELDS = v.strictObject({});
 
 /** Registers each definition with the full check order of decisions §7 in front of its handler. */
 export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, defs: readonly RouteDef[]): void {
@@ -30,7 +26,7 @@ export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, 
       const release = scope ? claimIdempotencyKey(scope) : null;
       try {
         const rawBody = def.method === 'GET' || def.method === 'DELETE' ? undefined : await readJsonBody(ctx);
-        if (!def.body && rawBody !== undefined) parseInput(NO_FIELDS, rawBody);
+        if (!def.body && rawBody !== undefined) parseInput(NO_BODY, rawBody);
         const input = {
           deps,
           auth,

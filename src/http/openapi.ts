@@ -1,27 +1,28 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
-import type { AnySchema, RouteDef } from './route';
+import { ERROR_SCHEMAS, errorSchemaOf } from './error-schemas';
+import { NO_BODY, type AnySchema, type RouteDef } from './route';
 
 type Json = Record<string, unknown>;
 
-const jsonSchema = (schema: AnySchema): Json =>
-  toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as Json;
-
-const ERROR_BODY: Json = {
-  type: 'object',
-  required: ['statusCode', 'error', 'message'],
-  properties: {
-    statusCode: { type: 'integer' },
-    error: { type: 'string', description: 'HTTP reason phrase, or the code where the contract says so (RATE_LIMITED, TEST_CUSTOMER_LIMIT)' },
-    message: { type: 'string', description: 'Starts with the error code, e.g. `CUSTOMER_NOT_FOUND` or `VALIDATION_FAILED: amount`' },
-    issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } }, description: 'VALIDATION_FAILED only' },
-  },
-  additionalProperties: true,
+// Two fixes to the converter's output. `v.never()` becomes `{ not: {} }`, which generators type
+// as `unknown`; JSON Schema's `false` says the same ("no value fits") and they type it `never`, so
+// a field a shape forbids stays forbidden in a generated client. And each schema names its
+// dialect, which inside an OpenAPI 3.1 document is already the default.
+const tidy = (key: string, value: unknown) => {
+  if (key === '$schema') return undefined;
+  return value && typeof value === 'object' && JSON.stringify(value) === '{"not":{}}' ? false : value;
 };
+
+const jsonSchema = (schema: AnySchema): Json =>
+  JSON.parse(JSON.stringify(toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }), tidy)) as Json;
+
+const errorRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /**
  * The errors a route answers besides its own, derived from what it takes: every route the key,
- * scope and rate-limit refusals; one with inputs VALIDATION_FAILED; one that reads a body (POST,
- * PATCH) INVALID_JSON, 413 and 415. The route's own codes are added to these, never put in their place.
+ * scope and rate-limit refusals and the opaque 500; one with inputs VALIDATION_FAILED; one that
+ * reads a body (POST, PATCH) INVALID_JSON, 413 and 415. The route's own codes are added to these,
+ * never put in their place.
  */
 function commonErrors(def: RouteDef): Record<string, string[]> {
   const readsBody = def.method === 'POST' || def.method === 'PATCH';
@@ -36,23 +37,45 @@ function commonErrors(def: RouteDef): Record<string, string[]> {
     errors[413] = ['PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)'];
     errors[415] = ['UNSUPPORTED_MEDIA_TYPE (the body is not UTF-8 application/json)'];
   }
+  errors[500] = ['INTERNAL_ERROR (with requestId; the details go to the server log)'];
   return errors;
 }
 
-const RATE_HEADERS: Json = {
-  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current second' },
-};
-
-const RETRY_AFTER: Json = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before trying again' } };
+const REQUEST_ID: Json = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'req_…, also in the server log; quote it when reporting a problem' } };
+// Answers hold customer data and install links: no cache may keep one.
+const NO_STORE: Json = { 'Cache-Control': { required: true, schema: { type: 'string', enum: ['no-store'] }, description: 'Never cached' } };
+// Set by the rate-limit check, the first thing every /api request meets; only an unexpected
+// failure (500) can come before it.
+const RATE_HEADERS = (required: boolean): Json => ({
+  'X-RateLimit-Limit': { required, schema: { type: 'integer' }, description: 'Requests per second allowed for this key' },
+  'X-RateLimit-Remaining': { required, schema: { type: 'integer' }, description: 'Requests left in the current second' },
+});
+const RETRY_AFTER: Json = { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before trying again' } };
 const REPLAYED: Json = {
   'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'Present when this is the stored first answer to a request with the same Idempotency-Key' },
 };
 
-/** The headers a response carries: the rate-limit pair always, Retry-After on 429, the replay marker where answers are kept (decisions §3). */
+/**
+ * The headers a response carries: the request id, no-store and the rate-limit pair always (a 500 may come
+ * before the rate-limit check), Retry-After on 429, the replay marker where answers are kept (decisions §3).
+ */
 function headersFor(status: number, idempotent: boolean): Json {
-  return { ...RATE_HEADERS, ...(status === 429 ? RETRY_AFTER : {}), ...(idempotent && status < 500 && ![401, 403, 429].includes(status) ? REPLAYED : {}) };
+  return {
+    ...REQUEST_ID,
+    ...NO_STORE,
+    ...RATE_HEADERS(status < 500),
+    ...(status === 429 ? RETRY_AFTER : {}),
+    ...(idempotent && status < 500 && ![401, 403, 429].includes(status) ? REPLAYED : {}),
+  };
 }
+
+/** The body schema of an error status: the one schema of its codes, or any of them. */
+function errorSchema(codes: string[]): Json {
+  const names = [...new Set(codes.map(errorSchemaOf))];
+  return names.length === 1 ? errorRef(names[0]!) : { anyOf: names.map(errorRef) };
+}
+
+const codeOf = (text: string) => /^[^\s:(]+/.exec(text)?.[0] ?? text;
 
 /** `/v1/customers/:ref` → `/api/v1/customers/{ref}` */
 export function openApiPath(koaPath: string): string {
@@ -82,6 +105,14 @@ function parameters(def: RouteDef): Json[] {
   return out;
 }
 
+/** A POST or PATCH without a body schema takes none: at most `{}`, which the document says too. */
+function requestBody(def: RouteDef): Json {
+  if (def.body) return { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } };
+  if (def.method !== 'POST' && def.method !== 'PATCH') return {};
+  const description = 'Takes no body. Send none, or an empty JSON object; any field is 400 VALIDATION_FAILED.';
+  return { requestBody: { required: false, description, content: { 'application/json': { schema: jsonSchema(NO_BODY) } } } };
+}
+
 function operation(def: RouteDef): Json {
   const responses: Json = {};
   for (const [status, doc] of Object.entries(def.responses)) {
@@ -92,14 +123,14 @@ function operation(def: RouteDef): Json {
     };
   }
   const errors = commonErrors(def);
-  const codeOf = (text: string) => /^[^\s:(]+/.exec(text)?.[0];
   for (const [status, codes] of Object.entries(def.errors ?? {})) {
     const known = errors[status] ?? [];
     // A route may name a common code again with its own detail: keep that wording, once.
     errors[status] = [...known.filter((k) => !codes.some((c) => codeOf(c) === codeOf(k))), ...codes];
   }
   for (const status of Object.keys(errors).sort()) {
-    responses[status] = { description: errors[status]!.join(', '), headers: headersFor(Number(status), def.idempotent === true), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const codes = errors[status]!;
+    responses[status] = { description: codes.join(', '), headers: headersFor(Number(status), def.idempotent === true), content: { 'application/json': { schema: errorSchema(codes.map(codeOf)) } } };
   }
   return {
     operationId: `${def.method.toLowerCase()}${def.path.replace(/[/:]([a-zA-Z])/g, (_m, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
@@ -109,7 +140,7 @@ function operation(def: RouteDef): Json {
     security: [{ ApiKey: [] }],
     'x-required-scope': def.scope,
     parameters: parameters(def),
-    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } } : {}),
+    ...requestBody(def),
     responses,
   };
 }
@@ -126,8 +157,8 @@ export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json
         description: 'Needs no key; limited per client address like other calls without a key.',
         security: [],
         responses: {
-          200: { description: 'The document', headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
-          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: headersFor(429, false), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          200: { description: 'The document', headers: headersFor(200, false), content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+          429: { description: 'RATE_LIMITED (Retry-After gives the seconds to wait)', headers: headersFor(429, false), content: { 'application/json': { schema: errorRef('Error') } } },
         },
       },
     },
@@ -146,7 +177,7 @@ export function buildOpenApi(defs: readonly RouteDef[], publicUrl: string): Json
     servers: [{ url: publicUrl }],
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
-      schemas: { Error: ERROR_BODY },
+      schemas: Object.fromEntries(Object.entries(ERROR_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema)])),
     },
     paths,
   };

@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Scope, Mode } from '../keys/scopes';
 import type { AppDeps } from '../deps';
 
@@ -6,6 +6,9 @@ export type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** The body of a POST or PATCH that declares none: strict like every body (decisions §7), so `{}` at most. */
+export const NO_BODY = v.strictObject({});
 
 /** Who is calling: resolved from X-Api-Key before any route logic runs. */
 export interface Auth {
@@ -51,6 +54,7 @@ export interface RouteDef<PS extends AnySchema | undefined = AnySchema | undefin
   scope: Scope;
   params?: PS;
   query?: QS;
+  /** The JSON body; a POST or PATCH without one takes NO_BODY. */
   body?: BS;
   /** Takes Idempotency-Key; the handler must then be synchronous (it runs inside the write transaction). */
   idempotent?: boolean;

@@ -1,21 +1,84 @@
-// Email and phone as matching keys (decisions §1). What the customer typed is kept for display;
-// these normal forms are what lookups compare.
+import { domainToASCII } from 'node:url';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import * as v from 'valibot';
 
-/** Trimmed and lower-cased; empty means absent. */
-export function normalizeEmail(raw: string | null | undefined): string | null {
-  const email = raw?.trim().toLowerCase();
-  return email ? email : null;
+// Email and phone: the one rule for each, used by enroll, custom-field answers, the seed file and
+// every lookup. What the customer typed is kept for display; the normal forms here are what
+// lookups compare (decisions §1).
+
+// --- Email ---
+//
+// An address is `local@domain`:
+// - local: dot-separated runs of RFC 5322 atext, plus any non-ASCII letter, mark or digit
+//   (RFC 6531 internationalised addresses, `jörg@…`); at most 64 octets. Quoted local parts
+//   (`"john doe"@…`) are refused: almost nobody has one, browsers' email fields refuse them, and
+//   `"john"@x` and `john@x` would be two spellings of one mailbox.
+// - domain: letters, digits, marks, hyphens and dots, converted to its ASCII (xn--) form by the
+//   WHATWG/UTS #46 rules, so `bücher.de` and `xn--bcher-kva.de` are one domain; then at least two
+//   LDH labels of 1–63 characters, the last not all digits. No address literals, IP addresses,
+//   `localhost` or trailing dot: none is a customer's mailbox.
+// - the whole, with the ASCII domain, at most 254 octets (RFC 5321's path limit).
+// The normal form is the local part lower-cased (NFC) and the ASCII domain.
+
+const ATOM = "[\\p{L}\\p{M}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
+const LOCAL_PART = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`, 'u');
+// Checked before conversion: domainToASCII would also decode %41 and drop a zero-width space.
+const DOMAIN_TEXT = /^[\p{L}\p{M}\p{N}.-]+$/u;
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The normal form of an email address, or null when `raw` is not one (see the rule above). */
+function readEmail(raw: string): string | null {
+  const text = raw.trim();
+  const at = text.lastIndexOf('@');
+  if (at < 1) return null;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  if (!LOCAL_PART.test(local) || Buffer.byteLength(local) > 64 || !DOMAIN_TEXT.test(domain)) return null;
+  const ascii = domainToASCII(domain);
+  const labels = ascii.split('.');
+  if (labels.length < 2 || !labels.every((label) => LDH_LABEL.test(label)) || /^\d+$/.test(labels[labels.length - 1]!)) return null;
+  if (Buffer.byteLength(local) + 1 + ascii.length > 254) return null;
+  return `${local.toLowerCase().normalize('NFC')}@${ascii}`;
 }
 
-/**
- * Spaces, dashes, dots and brackets stripped; then `+` and 7–15 digits (E.164), or nothing.
- * A national-format number normalises to null: it never matches and is not an error.
- * A phone taken from a URL goes through phoneFromUrl first.
- */
+export const isEmail = (raw: string): boolean => readEmail(raw) !== null;
+
+export const EMAIL_MESSAGE = 'must be an email address such as name@example.com';
+
+/** The valibot form of the rule, for a pipe: `v.pipe(v.string(), v.trim(), emailAddressCheck)`. */
+export const emailAddressCheck = v.check<string, typeof EMAIL_MESSAGE>(isEmail, EMAIL_MESSAGE);
+export const EmailAddress = v.pipe(v.string(), emailAddressCheck);
+
+/** The key lookups compare; null when absent or not an address (it then never matches). */
+export function normalizeEmail(raw: string | null | undefined): string | null {
+  return raw ? readEmail(raw) : null;
+}
+
+// --- Phone ---
+//
+// Spaces, dashes, dots and brackets are stripped; what is left must be `+` and digits (an
+// international number: decisions §1), which libphonenumber-js parses into E.164, dropping a
+// national trunk prefix written after the country code (`+44 (0)20…` → `+4420…`) and keeping a
+// leading 0 that belongs to the number (Italy: `+39 06…`). Anything else normalises to nothing:
+// no error, it never matches.
+//
+// "Possible", not "valid": a possible number has a length its country's numbering plan allows; a
+// valid one also falls in a range known to be assigned. Validity needs the larger metadata and
+// goes stale as countries open new ranges, which would make a real customer's new number
+// unmatchable until the next upgrade; for a matching key, the right country and length are what
+// matter. So `+999…` (no such country), `+1 555 0100` (no area code) and `+44 999` (a short code)
+// are nothing, while a number in a range not yet assigned still matches itself.
+
+const PHONE_SEPARATORS = /[\s\-.()]/g;
+
+/** E.164 (`+442079460958`) or null. A phone taken from a URL goes through phoneFromUrl first. */
 export function normalizePhone(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  const phone = raw.replace(/[\s\-.()]/g, '');
-  return /^\+\d{7,15}$/.test(phone) ? phone : null;
+  const compact = raw.replace(PHONE_SEPARATORS, '');
+  // E.164 has at most 15 digits; letters (vanity numbers, `ext.`) never reach the parser.
+  if (!/^\+\d{1,15}$/.test(compact)) return null;
+  const phone = parsePhoneNumberFromString(compact, { extract: false });
+  return phone?.isPossible() ? phone.number : null;
 }
 
 /**

@@ -4,7 +4,8 @@ import { fromHundredths, toHundredths } from '../lib/money';
 import { balanceObject } from './balance';
 import { listTransactions } from './history';
 import type { BalanceChangeResult } from './ledger';
-import { AdjustBody, BalanceChangeResource, EarnBody, RedeemBody, RedeemResource, RefParams, TransactionPage, TransactionsQuery, type EarnBodyInput } from './schemas';
+import { RefParams } from '../customers/schemas';
+import { AdjustBody, BalanceChangeResource, EarnBody, RedeemBody, RedeemResource, TransactionPage, TransactionsQuery, type EarnBodyInput } from './schemas';
 import { adjust, earn, redeem, type EarnBasis, type OperationInput } from './service';
 
 // Validate → resolve the customer → call the service → shape the reply, in units. The handlers
@@ -30,10 +31,9 @@ const reply = (r: BalanceChangeResult) => ({
 });
 
 function earnBasis(body: EarnBodyInput): EarnBasis {
-  // The schema guarantees the field that goes with `from` is present.
-  if (body.from === 'spend') return { from: 'spend', amount: toHundredths(body.spend!.amount), currency: body.spend!.currency };
-  if (body.from === 'items') return { from: 'items', items: body.items! };
-  return { from: 'amount', amount: toHundredths(body.amount!) };
+  if (body.from === 'spend') return { from: 'spend', amount: toHundredths(body.spend.amount), currency: body.spend.currency };
+  if (body.from === 'items') return { from: 'items', items: body.items };
+  return { from: 'amount', amount: toHundredths(body.amount) };
 }
 
 export const loyaltyRoutes = [
@@ -78,7 +78,7 @@ export const loyaltyRoutes = [
     handle: (input) => {
       const { body } = input;
       const base = apiOperation(input);
-      const result = body.type === 'points' ? redeem(input.deps, { ...base, type: 'points', amount: toHundredths(body.amount!) }) : redeem(input.deps, { ...base, type: 'reward' });
+      const result = body.type === 'points' ? redeem(input.deps, { ...base, type: 'points', amount: toHundredths(body.amount) }) : redeem(input.deps, { ...base, type: 'reward' });
       const reward = result.transaction.details && 'reward' in result.transaction.details ? { reward: result.transaction.details.reward.name } : {};
       return { status: 201, body: { ...reply(result), ...reward } };
     },
@@ -105,7 +105,7 @@ export const loyaltyRoutes = [
       const result =
         body.setPoints !== undefined
           ? adjust(input.deps, { ...base, setPoints: toHundredths(body.setPoints) })
-          : adjust(input.deps, { ...base, balanceCorrection: toHundredths(body.balanceCorrection!) });
+          : adjust(input.deps, { ...base, balanceCorrection: toHundredths(body.balanceCorrection) });
       return { status: 201, body: reply(result) };
     },
   }),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
+import { fieldsOf, oneOf, pageLimit } from '../lib/validation';
 
 // Requests and responses of the loyalty endpoints, in units. Rules that depend on the card (whole
 // units off prepaid, which operation fits which type) are the service's, not these schemas'.
@@ -12,129 +13,119 @@ const number = v.pipe(v.number(), v.finite());
 const positive = v.pipe(number, v.gtValue(0, 'must be greater than 0'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals);
 const note = v.optional(v.pipe(v.string(), v.maxLength(500)));
 
-/** JSON Schema for "exactly one of these fields", which the pipe's checks enforce. */
-const exactlyOne = (...fields: string[]) => ({ oneOf: fields.map((f) => ({ required: [f] })) });
-/** JSON Schema for "when `field` is `value`, then …" (OpenAPI 3.1 speaks JSON Schema 2020-12). */
-const when = (field: string, value: string, then: Record<string, unknown>) => ({ if: { required: [field], properties: { [field]: { const: value } } }, then });
-const forbidden = (...fields: string[]) => ({ not: { anyOf: fields.map((f) => ({ required: [f] })) } });
+/** A field the body must not carry in this shape; the document marks it `false`, which generators type `never`. */
+const absent = (message: string) => v.optional(v.never(message));
 
-export const RefParams = v.strictObject({
-  ref: v.pipe(v.string(), v.minLength(1), v.maxLength(300), v.description('externalCustomerId, pu_<passUserId>, email:<email> or phone:<E.164>')),
+const earnType = v.pipe(v.picklist(['points', 'stamps']), v.description('`stamps` on stamp cards, `points` on every other card'));
+const flatAmount = v.pipe(positive, v.description('Flat amount to add: > 0, at most 1,000,000,000; whole units except on prepaid cards (2 decimals)'));
+const sale = v.strictObject({
+  amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
+  currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.description('ISO 4217 code, any case; must be the card’s accrual currency'), v.toUpperCase()),
+});
+const saleItems = v.pipe(
+  v.array(
+    v.strictObject({
+      key: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description('An item key of the card’s accrual rules (exact match)')),
+      quantity: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_UNITS)),
+    }),
+  ),
+  v.minLength(1, 'must list at least one item'),
+  v.maxLength(100, 'at most 100 items'),
+);
+const notWithFrom = absent('send exactly one of amount and from');
+const onlyWithSpend = absent('only with from=spend');
+const onlyWithItems = absent('only with from=items');
+
+// Three complete shapes, each naming the others' fields as absent.
+const EarnByAmount = v.strictObject({ type: earnType, amount: flatAmount, from: notWithFrom, spend: onlyWithSpend, items: onlyWithItems, note });
+const EarnBySpend = v.strictObject({
+  type: earnType,
+  amount: notWithFrom,
+  from: v.pipe(v.literal('spend'), v.description('Apply the card’s spend rate to a sale')),
+  spend: sale,
+  items: onlyWithItems,
+  note,
+});
+const EarnByItems = v.strictObject({
+  type: earnType,
+  amount: notWithFrom,
+  from: v.pipe(v.literal('items'), v.description('Add each item’s configured value × quantity')),
+  spend: onlyWithSpend,
+  items: saleItems,
+  note,
 });
 
-export const EarnBody = v.pipe(
-  v.strictObject({
-    type: v.pipe(v.picklist(['points', 'stamps']), v.description('`stamps` on stamp cards, `points` on every other card')),
-    amount: v.optional(v.pipe(positive, v.description('Flat amount to add: > 0, at most 1,000,000,000; whole units except on prepaid cards (2 decimals). Send either this or `from`'))),
-    from: v.optional(v.pipe(v.picklist(['spend', 'items']), v.description('Apply the card’s accrual rule to a sale'))),
-    spend: v.optional(
-      v.strictObject({
-        amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
-        currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.toUpperCase(), v.description('ISO 4217 code, any case; must be the card’s accrual currency')),
-      }),
-    ),
-    items: v.optional(
-      v.pipe(
-        v.array(
-          v.strictObject({
-            key: v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description('An item key of the card’s accrual rules (exact match)')),
-            quantity: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_UNITS)),
-          }),
-        ),
-        v.minLength(1, 'must list at least one item'),
-        v.maxLength(100, 'at most 100 items'),
-      ),
-    ),
-    note,
-  }),
-  v.metadata({
-    allOf: [
-      exactlyOne('amount', 'from'),
-      when('from', 'spend', { required: ['spend'], ...forbidden('items') }),
-      when('from', 'items', { required: ['items'], ...forbidden('spend') }),
-      { if: { not: { required: ['from'] } }, then: forbidden('spend', 'items') },
-    ],
-  }),
-  v.forward(
-    v.check((b) => (b.amount === undefined) !== (b.from === undefined), 'send exactly one of amount and from'),
-    ['amount'],
-  ),
-  v.forward(v.check((b) => b.from !== 'spend' || b.spend !== undefined, 'required with from=spend'), ['spend']),
-  v.forward(v.check((b) => b.from !== 'items' || b.items !== undefined, 'required with from=items'), ['items']),
-  v.forward(v.check((b) => b.spend === undefined || b.from === 'spend', 'only with from=spend'), ['spend']),
-  v.forward(v.check((b) => b.items === undefined || b.from === 'items', 'only with from=items'), ['items']),
-  // The rules above, for the OpenAPI document (custom checks do not convert to JSON Schema).
-  v.metadata({
-    oneOf: [
-      { required: ['amount'], not: { anyOf: [{ required: ['from'] }, { required: ['spend'] }, { required: ['items'] }] } },
-      { required: ['from', 'spend'], properties: { from: { const: 'spend' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['items'] }] } },
-      { required: ['from', 'items'], properties: { from: { const: 'items' } }, not: { anyOf: [{ required: ['amount'] }, { required: ['spend'] }] } },
-    ],
-  }),
-);
+/** A flat `amount`, or `from` a sale: `spend` or `items`. */
+export const EarnBody = oneOf([EarnByAmount, EarnBySpend, EarnByItems], (body) => {
+  const { from } = fieldsOf(body);
+  if (from === undefined) return EarnByAmount;
+  if (from === 'spend') return EarnBySpend;
+  if (from === 'items') return EarnByItems;
+  return { field: 'from', message: 'must be "spend" or "items" (or left out, with amount)' };
+});
 export type EarnBodyInput = v.InferOutput<typeof EarnBody>;
 
-export const RedeemBody = v.pipe(
-  v.strictObject({
-    type: v.pipe(v.picklist(['points', 'reward']), v.description('`points` deducts `amount` (point, level, prepaid cards); `reward` redeems the card’s fixed reward (stamp, point cards)')),
-    amount: v.optional(v.pipe(positive, v.description('Required with type=points; whole units except on prepaid cards'))),
-    note,
-  }),
-  v.metadata({ allOf: [when('type', 'points', { required: ['amount'] }), when('type', 'reward', forbidden('amount'))] }),
-  v.forward(v.check((b) => b.type !== 'points' || b.amount !== undefined, 'required with type=points'), ['amount']),
-  v.forward(v.check((b) => b.type !== 'reward' || b.amount === undefined, 'not with type=reward (the card’s reward sets the cost)'), ['amount']),
-  v.metadata({
-    oneOf: [
-      { properties: { type: { const: 'points' } }, required: ['amount'] },
-      { properties: { type: { const: 'reward' } }, not: { required: ['amount'] } },
-    ],
-  }),
-);
+const RedeemPoints = v.strictObject({
+  type: v.pipe(v.literal('points'), v.description('Deducts `amount` (point, level and prepaid cards)')),
+  amount: v.pipe(positive, v.description('Whole units except on prepaid cards')),
+  note,
+});
+
+const RedeemReward = v.strictObject({
+  type: v.pipe(v.literal('reward'), v.description('Redeems the card’s fixed reward, which sets the cost (stamp and point cards)')),
+  amount: absent('not with type=reward (the card’s reward sets the cost)'),
+  note,
+});
+
+/** `points` with an amount, or the card's `reward`. */
+export const RedeemBody = oneOf([RedeemPoints, RedeemReward], (body) => {
+  const { type } = fieldsOf(body);
+  if (type === 'points') return RedeemPoints;
+  if (type === 'reward') return RedeemReward;
+  return { field: 'type', message: type === undefined ? 'required' : 'must be "points" or "reward"' };
+});
 export type RedeemBodyInput = v.InferOutput<typeof RedeemBody>;
 
-export const AdjustBody = v.pipe(
-  v.strictObject({
-    balanceCorrection: v.optional(
-      v.pipe(number, v.minValue(-MAX_UNITS, `must be at least -${MAX_UNITS}`), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), v.notValue(0, 'must not be 0'), twoDecimals, v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)')),
-    ),
-    setPoints: v.optional(
-      v.pipe(number, v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals, v.description('Absolute points balance, 0 or more, whole units (point and level cards only)')),
-    ),
-    note,
-  }),
-  v.metadata(exactlyOne('balanceCorrection', 'setPoints')),
-  v.forward(
-    v.check((b) => (b.balanceCorrection === undefined) !== (b.setPoints === undefined), 'send exactly one of balanceCorrection and setPoints'),
-    ['balanceCorrection'],
+const correctionOrSet = 'send exactly one of balanceCorrection and setPoints';
+
+const AdjustByCorrection = v.strictObject({
+  balanceCorrection: v.pipe(
+    number,
+    v.minValue(-MAX_UNITS, `must be at least -${MAX_UNITS}`),
+    v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`),
+    v.notValue(0, 'must not be 0'),
+    twoDecimals,
+    v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'),
   ),
-  v.metadata({ oneOf: [{ required: ['balanceCorrection'] }, { required: ['setPoints'] }] }),
-);
+  setPoints: absent(correctionOrSet),
+  note,
+});
+
+const AdjustBySetPoints = v.strictObject({
+  balanceCorrection: absent(correctionOrSet),
+  setPoints: v.pipe(number, v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals, v.description('Absolute points balance, 0 or more, whole units (point and level cards only)')),
+  note,
+});
+
+/** Exactly one of `balanceCorrection` and `setPoints`. */
+export const AdjustBody = oneOf([AdjustByCorrection, AdjustBySetPoints], (body) => ('setPoints' in fieldsOf(body) ? AdjustBySetPoints : AdjustByCorrection));
 export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
 export const TransactionsQuery = v.strictObject({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.description('Rows per page, 1 to 100 (default 25)'),
-      v.regex(/^(100|[1-9][0-9]?)$/, 'must be a whole number from 1 to 100'),
-      v.transform(Number),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(100, 'must be at most 100'),
-    ),
-    '25',
-  ),
+  limit: pageLimit(25, 'Rows per page, newest first'),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('nextCursor of the previous page'))),
 });
 
 // --- Responses ---
 
+/** The one balance shape of every answer (customers, loyalty operations). */
 export const BalanceResource = v.pipe(
   v.union([
     v.object({ stamps: v.number() }),
     v.object({ points: v.number(), level: v.pipe(v.string(), v.description('Level cards: the tier’s name')) }),
     v.object({ points: v.number() }),
   ]),
-  v.description('stamp cards {stamps}; point and prepaid cards {points}; level cards {points, level}'),
+  v.description('stamp cards `{ stamps }`, point and prepaid cards `{ points }`, level cards `{ points, level }`'),
 );
 
 export const BalanceChangeResource = v.object({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CardConfig } from '../cards/schemas';
 import { SCOPES } from '../keys/scopes';
+import { emailAddressCheck } from '../lib/contact';
 import { StaffInput } from '../staff/schemas';
 
 const KeySeed = v.pipe(
@@ -15,7 +16,7 @@ const KeySeed = v.pipe(
 );
 
 const AdminSeed = v.strictObject({
-  email: v.pipe(v.string(), v.trim(), v.email()),
+  email: v.pipe(v.string(), v.trim(), emailAddressCheck),
   // The operator chooses it (decisions §6 shows "…"); only an empty one is refused.
   password: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200)),
 });

@@ -25,6 +25,14 @@ export function loadWalletServices(config: Readonly<Config>, clock: Clock): Wall
   return { apple: loadApple(config), google: loadGoogle(config, clock) };
 }
 
+/**
+ * The settings each wallet that is off still needs, for the operator: the start-up log says them
+ * once, and the console's settings page can show them. Never shown to a customer.
+ */
+export function missingWalletSettings(wallet: WalletServices): { apple: readonly string[]; google: readonly string[] } {
+  return { apple: wallet.apple ? [] : [...APPLE_SETTINGS], google: wallet.google ? [] : [...GOOGLE_SETTINGS] };
+}
+
 function loadApple(config: Readonly<Config>): AppleCredentials | null {
   const a = config.apple;
   let result;

@@ -1,63 +1,47 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type Router from '@koa/router';
+import { embeddedAsset, type AssetName as EmbeddedName } from '../lib/embedded-assets';
 
-// Static files of the merchant pages, served by this process (no CDN, decisions §8). Each is
-// addressed by a content hash (`/assets/app.3f9a0c1e.css`), so it can be cached for a year and a
-// new release can never meet a stale copy.
+// Static files of the merchant pages, served by this process from the bundle (no CDN, decisions
+// §8; lib/embedded-assets.ts carries them). Each is addressed by its content hash
+// (`/assets/app.3f9a0c1e2b7d4a60.css`), so browsers keep it for a year and a new release can
+// never meet a stale copy. Only the names listed here are served: the schema is embedded too.
 
-interface AssetSource {
-  contentType: string;
-  load(): Buffer;
-}
+const WEB_ASSETS = ['app.css', 'htmx.js'] as const satisfies readonly EmbeddedName[];
+export type AssetName = (typeof WEB_ASSETS)[number];
 
-const require = createRequire(import.meta.url);
-const local = (file: string) => () => readFileSync(new URL(`./assets/${file}`, import.meta.url));
-
-const SOURCES = {
-  'app.css': { contentType: 'text/css; charset=utf-8', load: local('app.css') },
-  'htmx.js': { contentType: 'text/javascript; charset=utf-8', load: () => readFileSync(require.resolve('htmx.org/dist/htmx.min.js')) },
-} satisfies Record<string, AssetSource>;
-
-export type AssetName = keyof typeof SOURCES;
-
-interface LoadedAsset {
+interface ServedAsset {
   path: string;
   contentType: string;
   body: Buffer;
   etag: string;
 }
 
-let loaded: Map<AssetName, LoadedAsset> | undefined;
-let byPath: Map<string, LoadedAsset> | undefined;
+let byName: Map<AssetName, ServedAsset> | undefined;
+let byPath: Map<string, ServedAsset> | undefined;
 
-function assets(): Map<AssetName, LoadedAsset> {
-  if (!loaded) {
-    loaded = new Map();
+function served(): { byName: Map<AssetName, ServedAsset>; byPath: Map<string, ServedAsset> } {
+  if (!byName || !byPath) {
+    byName = new Map();
     byPath = new Map();
-    for (const [name, source] of Object.entries(SOURCES) as [AssetName, AssetSource][]) {
-      const body = source.load();
-      const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+    for (const name of WEB_ASSETS) {
+      const asset = embeddedAsset(name);
       const dot = name.lastIndexOf('.');
-      const path = `/assets/${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
-      const asset = { path, contentType: source.contentType, body, etag: `"${hash}"` };
-      loaded.set(name, asset);
-      byPath.set(path, asset);
+      const entry = { path: `/assets/${name.slice(0, dot)}.${asset.hash}${name.slice(dot)}`, contentType: asset.contentType ?? 'application/octet-stream', body: asset.bytes, etag: `"${asset.hash}"` };
+      byName.set(name, entry);
+      byPath.set(entry.path, entry);
     }
   }
-  return loaded;
+  return { byName, byPath };
 }
 
 /** The URL of an asset, with its content hash. */
 export function assetUrl(name: AssetName): string {
-  return assets().get(name)!.path;
+  return served().byName.get(name)!.path;
 }
 
 export function bindAssetRoutes(router: Router): void {
   router.get('/assets/:file', (ctx) => {
-    assets();
-    const asset = byPath!.get(ctx.path);
+    const asset = served().byPath.get(ctx.path);
     if (!asset) {
       ctx.status = 404;
       ctx.type = 'text/plain; charset=utf-8';

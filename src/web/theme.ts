@@ -1,7 +1,7 @@
 import { cardsRepo } from '../cards/repo';
 import type { Db } from '../db/open';
 import { readOrgSettings } from '../orgs/settings';
-import { parseColor, type Rgb } from '../wallet/colors';
+import { parseColor, type Rgb } from '../lib/colors';
 
 // The org's colour on every merchant page (decisions §8): the brand colour of its settings, or else
 // the background colour of its first card. Text on it is black or white, whichever reads better.

@@ -1,5 +1,5 @@
 import dns from 'node:dns';
-import { BlockList, type LookupFunction } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 // WEBHOOK_BLOCK_PRIVATE (decisions §4): for operators hosting several merchants, a webhook URL
 // must not reach the server's own network. The check runs on the address the socket actually
@@ -68,12 +68,34 @@ export function blockedKind(address: string): Kind | null {
   return null;
 }
 
+/**
+ * A send refused by WEBHOOK_BLOCK_PRIVATE. Its message is recorded on the attempt, which the API
+ * shows the endpoint's owner: it names the host they registered, never the address a name
+ * resolved to (that would map the operator's network for whoever controls the DNS name).
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'ADDRESS_BLOCKED';
-  constructor(host: string, address: string, kind: Kind) {
-    super(`refused ${host === address ? address : `${host} (${address})`}: a ${kind} address, and WEBHOOK_BLOCK_PRIVATE is on`);
+  constructor(host: string) {
+    super(`refused ${host}: it points to a private, loopback or otherwise internal address, and WEBHOOK_BLOCK_PRIVATE is on`);
     this.name = 'BlockedAddressError';
   }
+}
+
+/** How long registration waits for DNS before leaving the judgement to send time. */
+const REGISTRATION_LOOKUP_MS = 3000;
+
+/**
+ * Whether a webhook URL's host is, or now resolves to, a blocked address: the check at
+ * registration, run before the write (never inside its transaction). A name that does not resolve
+ * (yet) passes here; every send still vets the address it connects to (guardedLookup).
+ */
+export async function pointsToBlockedAddress(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host)) return blockedKind(host) !== null;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), REGISTRATION_LOOKUP_MS)));
+  const addresses = await Promise.race([dns.promises.lookup(host, { all: true }).catch(() => []), timeout]).finally(() => clearTimeout(timer));
+  return addresses.some((entry) => blockedKind(entry.address) !== null);
 }
 
 /** A dns.lookup that refuses blocked addresses; given to the HTTP request, it vets the connected address. */
@@ -83,8 +105,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     // Node asks for every address (options.all) when it may try several; refuse if any is blocked.
     const entries = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
     for (const entry of entries) {
-      const kind = blockedKind(entry.address);
-      if (kind) return callback(new BlockedAddressError(hostname, entry.address, kind), address, family);
+      if (blockedKind(entry.address)) return callback(new BlockedAddressError(hostname), address, family);
     }
     callback(null, address, family);
   });

@@ -25,6 +25,8 @@ import {
 
 const TAG = 'Webhooks';
 const NOT_FOUND = { 404: ['WEBHOOK_NOT_FOUND'] };
+// WEBHOOK_BLOCK_PRIVATE is the operator's choice, so a client meets this refusal on some servers only.
+const PRIVATE_URL = 'VALIDATION_FAILED: <paths> (with issues; also `url` when it is or resolves to a private or loopback address and the operator set WEBHOOK_BLOCK_PRIVATE)';
 
 export const webhookRoutes = [
   defineRoute({
@@ -37,9 +39,9 @@ export const webhookRoutes = [
     scope: 'webhooks:manage',
     body: CreateWebhookBody,
     responses: { 201: { description: 'The new endpoint, with its signing secret (shown only here)', schema: CreatedWebhookResource } },
-    errors: { 400: ['VALIDATION_FAILED', 'WEBHOOK_LIMIT_REACHED'] },
-    handle: ({ deps, auth, body }) => {
-      const row = createWebhook(deps, auth, body);
+    errors: { 400: [PRIVATE_URL, 'WEBHOOK_LIMIT_REACHED'] },
+    handle: async ({ deps, auth, body }) => {
+      const row = await createWebhook(deps, auth, body);
       return { status: 201, body: { ...webhookResource(row), secret: row.secret } };
     },
   }),
@@ -74,8 +76,8 @@ export const webhookRoutes = [
     params: WebhookIdParams,
     body: PatchWebhookBody,
     responses: { 200: { description: 'The updated endpoint', schema: WebhookResource } },
-    errors: NOT_FOUND,
-    handle: ({ deps, auth, params, body }) => ({ status: 200, body: webhookResource(updateWebhook(deps, auth, params.id, body)) }),
+    errors: { ...NOT_FOUND, 400: [PRIVATE_URL] },
+    handle: async ({ deps, auth, params, body }) => ({ status: 200, body: webhookResource(await updateWebhook(deps, auth, params.id, body)) }),
   }),
   defineRoute({
     method: 'DELETE',

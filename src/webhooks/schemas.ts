@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../events/types';
+import { oneOf, pageLimit } from '../lib/validation';
 
 // --- Requests ---
 
@@ -34,14 +35,19 @@ const WebhookUrl = v.pipe(
 
 export const SUBSCRIBABLE = [...EVENT_TYPES, '*'] as const;
 
-// Descriptions go before the transforms: the OpenAPI conversion stops at a transform.
+const atLeastOne = 'must list at least one event type';
+const NamedEvents = v.pipe(v.array(v.picklist(EVENT_TYPES)), v.minLength(1, atLeastOne));
+const EveryEvent = v.pipe(v.array(v.literal('*')), v.minLength(1, atLeastOne));
+
+// Event names, or ["*"] for all: two shapes, so a generated client cannot mix them either. "*"
+// already means every type; mixing it with names would make the subscription ambiguous to read.
+// The description goes before the transform: the OpenAPI conversion stops at a transform.
 const EventList = v.pipe(
-  v.array(v.picklist(SUBSCRIBABLE)),
-  v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all; "*" goes alone, and a name listed twice is kept once`),
-  v.minLength(1, 'must list at least one event type'),
-  // "*" already means every type; mixing it with names would make the subscription ambiguous to read.
-  v.check((list) => !list.includes('*') || list.every((e) => e === '*'), 'send ["*"] alone for every event type'),
-  v.metadata({ anyOf: [{ items: { enum: [...EVENT_TYPES] } }, { items: { const: '*' } }] }),
+  oneOf([NamedEvents, EveryEvent], (list) => {
+    if (!Array.isArray(list) || !list.includes('*')) return NamedEvents;
+    return list.every((e) => e === '*') ? EveryEvent : { message: 'send ["*"] alone for every event type' };
+  }),
+  v.description(`Event types (${EVENT_TYPES.join(', ')}), or ["*"] for all; a name listed twice is kept once`),
   v.transform((list) => [...new Set(list)]),
 );
 
@@ -56,20 +62,8 @@ export const PatchWebhookBody = v.strictObject({
 export const WebhookIdParams = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 export const DeliveryIdParams = v.strictObject({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 
-export const MAX_DELIVERY_PAGE = 100;
 export const DeliveriesQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.description(`How many deliveries, newest first: a whole number, at least 1 and at most ${MAX_DELIVERY_PAGE} (default 50)`),
-      // The range is in the pattern: the OpenAPI document is made from the input side of the pipe.
-      v.regex(/^(100|[1-9][0-9]?)$/, `must be a whole number from 1 to ${MAX_DELIVERY_PAGE}`),
-      v.transform(Number),
-      v.minValue(1),
-      v.maxValue(MAX_DELIVERY_PAGE),
-    ),
-    '50',
-  ),
+  limit: pageLimit(50, 'How many deliveries, newest first'),
 });
 
 // --- Responses ---

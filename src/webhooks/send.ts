@@ -37,9 +37,8 @@ export function postWebhook(request: SendRequest): Promise<SendOutcome> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
 
   // An IP literal is never looked up, so the hook would not see it: check it here.
-  const literalKind = request.blockPrivate && isIP(host) ? blockedKind(host) : null;
-  if (literalKind) {
-    return Promise.resolve({ succeeded: false, responseCode: null, error: new BlockedAddressError(host, host, literalKind).message, durationMs: elapsed() });
+  if (request.blockPrivate && isIP(host) && blockedKind(host)) {
+    return Promise.resolve({ succeeded: false, responseCode: null, error: new BlockedAddressError(host).message, durationMs: elapsed() });
   }
 
   return new Promise((resolve) => {

@@ -1,7 +1,9 @@
 import type { Db } from '../db/open';
-import { ApiError, notFound } from '../lib/errors';
+import type { Config } from '../config';
+import { ApiError, notFound, validationFailed } from '../lib/errors';
 import { isoTime, type Clock } from '../lib/clock';
 import { newId, randomToken } from '../lib/ids';
+import { pointsToBlockedAddress } from './address-guard';
 import { deliveriesRepo, type AttemptRow, type DeliveryRow } from './deliveries-repo';
 import { webhooksRepo, type WebhookRow } from './repo';
 
@@ -24,7 +26,23 @@ function findOwned(deps: WebhookDeps, owner: Owner, id: string): WebhookRow {
   return row;
 }
 
-export function createWebhook(deps: WebhookDeps, owner: Owner, input: { url: string; events: string[] }): WebhookRow {
+/** What registration needs besides the database: whether private addresses are refused. */
+export type WebhookWriteDeps = WebhookDeps & { config: { webhooks: Pick<Config['webhooks'], 'blockPrivate'> } };
+
+/**
+ * WEBHOOK_BLOCK_PRIVATE, judged when a URL is registered or changed: 400 VALIDATION_FAILED on
+ * `url`, so the integrator learns it now rather than from failed deliveries. Resolves DNS, so it
+ * runs before the write transaction; the send-time check stays (a name may resolve elsewhere later).
+ */
+async function refuseBlockedUrl(deps: WebhookWriteDeps, url: string | undefined): Promise<void> {
+  if (url === undefined || !deps.config.webhooks.blockPrivate) return;
+  if (await pointsToBlockedAddress(url)) {
+    throw validationFailed([{ path: 'url', message: 'points to a private, loopback or otherwise internal address; this server sends webhooks to public addresses only (WEBHOOK_BLOCK_PRIVATE)' }]);
+  }
+}
+
+export async function createWebhook(deps: WebhookWriteDeps, owner: Owner, input: { url: string; events: string[] }): Promise<WebhookRow> {
+  await refuseBlockedUrl(deps, input.url);
   return deps.db.transaction(() => {
     const repo = webhooksRepo(deps.db);
     if (repo.count(owner.orgId, owner.livemode) >= MAX_WEBHOOKS_PER_MODE) {
@@ -65,12 +83,13 @@ export function disableWebhook(deps: WebhookDeps, webhookId: string, now: number
   if (webhooksRepo(deps.db).disable(webhookId, now)) deliveriesRepo(deps.db).failPending(webhookId);
 }
 
-export function updateWebhook(
-  deps: WebhookDeps,
+export async function updateWebhook(
+  deps: WebhookWriteDeps,
   owner: Owner,
   id: string,
   patch: { url?: string; events?: string[]; status?: WebhookRow['status'] },
-): WebhookRow {
+): Promise<WebhookRow> {
+  await refuseBlockedUrl(deps, patch.url);
   return deps.db.transaction(() => {
     const current = findOwned(deps, owner, id);
     const next = {

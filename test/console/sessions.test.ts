@@ -212,14 +212,14 @@ describe('page headers and assets', () => {
     const client = new ConsoleClient(app);
     const page = await client.request('GET', '/console/sign-in');
     const paths = [...page.text.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    assert.ok(paths.some((p) => /^\/assets\/app\.[0-9a-f]{12}\.css$/.test(p)), paths.join(', '));
+    assert.ok(paths.some((p) => /^\/assets\/app\.[0-9a-f]{16}\.css$/.test(p)), paths.join(', '));
     for (const path of paths) {
       const res = await client.request('GET', path);
       assert.equal(res.status, 200, path);
       assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.equal((await client.request('GET', path, { headers: { 'If-None-Match': res.headers.get('etag')! } })).status, 304);
     }
-    assert.equal((await client.request('GET', '/assets/app.000000000000.css')).status, 404);
+    assert.equal((await client.request('GET', '/assets/app.0000000000000000.css')).status, 404);
   });
 
   it('an unknown page is a 404 page, not JSON', async () => {

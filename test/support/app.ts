@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Db } from '../../src/db/open';
-import { createApp } from '../../src/http/app';
+import { createApp, createHttpServer } from '../../src/http/app';
 import { changeHooks } from '../../src/main';
 import type { AfterCommitHooks, AppDeps } from '../../src/deps';
 import type { Logger } from '../../src/lib/log';
@@ -55,7 +55,8 @@ export async function startTestApp(options: { env?: Record<string, string>; afte
   const deps: AppDeps = { db, clock, log: options.log ?? silentLogger, config, afterCommit: { ...noAfterCommit, ...options.afterCommit }, onChange: changeHooks() };
   const app = createApp(deps);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    // The production server (createHttpServer), so its own refusals are tested as operators get them.
+    const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -5,10 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Runs the real `wallet-loyalty` command as a child process, the way an operator does.
+// Runs the real `wallet-loyalty` command as a child process, the way an operator does: the sources
+// through tsx (what the tests are testing, with no build needed on a fresh clone), or a bundled
+// `script`. The bundle and the bin that runs it have their own tests (build.test.ts, cli.test.ts).
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BIN = path.join(ROOT, 'bin', 'wallet-loyalty.mjs');
+const CLI_SOURCE = path.join(ROOT, 'src', 'cli.ts');
+
+/** Node's arguments to run `wallet-loyalty <args>`: the sources through tsx, or `script`. */
+export function cliArgv(args: string[], script?: string): string[] {
+  return [...(script ? [script] : ['--import', 'tsx', CLI_SOURCE]), ...args];
+}
 
 // Operator settings that must not leak in from the machine running the tests.
 const SETTINGS = [
@@ -35,10 +42,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one command to completion: `node bin/wallet-loyalty.mjs …` (or `script`), or through `npx wallet-loyalty …`. */
+/** Runs one command to completion: from the sources (or `script`), or through `npx wallet-loyalty …` (the bin, on the bundle). */
 export function runCli(args: string[], options: { env?: Record<string, string>; script?: string; npx?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const [command, commandArgs] = options.npx ? ['npx', ['--no-install', 'wallet-loyalty', ...args]] : [process.execPath, [options.script ?? BIN, ...args]];
+    const [command, commandArgs] = options.npx ? ['npx', ['--no-install', 'wallet-loyalty', ...args]] : [process.execPath, cliArgv(args, options.script)];
     const child = spawn(command, commandArgs, { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -70,7 +77,7 @@ export class ServeProcess {
 
   /** `defaultCommand` runs the bare `wallet-loyalty [options]`, which serves too. */
   constructor(args: string[], options: { env?: Record<string, string>; script?: string; defaultCommand?: boolean } = {}) {
-    this.child = spawn(process.execPath, [options.script ?? BIN, ...(options.defaultCommand ? [] : ['serve']), ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, cliArgv([...(options.defaultCommand ? [] : ['serve']), ...args], options.script), { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));

@@ -1,11 +1,12 @@
 // Wallet test helpers on top of the HTTP harness: settings for the offline Apple chain and the
 // fake Google servers, customers written straight into the database (enrolment is another
 // feature), a balance change through the ledger, and .pkpass inspection.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import AdmZip from 'adm-zip';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import { cardsRepo } from '../../src/cards/repo';
@@ -71,14 +72,27 @@ export interface UnzippedPass {
 
 let unzipped = 0;
 const work = mkdtempSync(join(tmpdir(), 'wallet-unzip-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-/** Unzips with Debian's unzip, as a person inspecting the file would. */
+/**
+ * Opens a .pkpass as a wallet app would: every entry read and checked against its CRC-32 (a
+ * truncated or corrupted archive throws), then written out so openssl can check the signature.
+ */
 export function unzipPass(pkpass: Buffer): UnzippedPass {
   const dir = join(work, `p${++unzipped}`);
-  writeFileSync(`${dir}.pkpass`, pkpass);
-  execFileSync('unzip', ['-q', `${dir}.pkpass`, '-d', dir]);
-  const files = new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
-  return { dir, files, pass: JSON.parse(files.get('pass.json')!.toString('utf8')) };
+  const files = new Map<string, Buffer>();
+  for (const entry of new AdmZip(pkpass).getEntries()) {
+    if (entry.isDirectory) continue;
+    const target = resolve(dir, entry.entryName);
+    if (!target.startsWith(dir + sep)) throw new Error(`.pkpass entry outside the pass: ${entry.entryName}`);
+    const data = entry.getData();
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, data);
+    files.set(entry.entryName, data);
+  }
+  const passJson = files.get('pass.json');
+  if (!passJson) throw new Error(`.pkpass without pass.json: ${[...files.keys()].join(', ')}`);
+  return { dir, files, pass: JSON.parse(passJson.toString('utf8')) };
 }
 
 export const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32, inflateSync } from 'node:zlib';
 import { loadAppleCredentials, type AppleCredentials } from '../../src/wallet/apple/credentials';
 import { defaultPassImages } from '../../src/wallet/apple/default-images';
 import { buildApplePass, type ApplePassInput } from '../../src/wallet/apple/pass-builder';
-import { parseColor } from '../../src/wallet/colors';
+import { parseColor } from '../../src/lib/colors';
+import { opensslVerify as verifyWithRoot, sha1, unzipPass } from '../support/wallet-app';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
 
 let chain: AppleTestChain;
 let creds: AppleCredentials;
-let work: string;
 
 before(() => {
   chain = createAppleTestChain();
@@ -26,12 +24,8 @@ before(() => {
   });
   assert.equal(loaded.configured, true);
   creds = loaded as AppleCredentials;
-  work = mkdtempSync(join(tmpdir(), 'wallet-pkpass-'));
 });
-after(() => {
-  chain.cleanup();
-  rmSync(work, { recursive: true, force: true });
-});
+after(() => chain.cleanup());
 
 function input(overrides: Partial<ApplePassInput> = {}): ApplePassInput {
   return {
@@ -53,30 +47,14 @@ function input(overrides: Partial<ApplePassInput> = {}): ApplePassInput {
   };
 }
 
-let unzipCount = 0;
-/** Unzips with Debian's unzip (what a person would use) and returns the files by name. */
-function unzip(pkpass: Buffer): { dir: string; files: Map<string, Buffer> } {
-  const dir = join(work, `p${++unzipCount}`);
-  const file = `${dir}.pkpass`;
-  writeFileSync(file, pkpass);
-  execFileSync('unzip', ['-q', file, '-d', dir]);
-  const files = new Map(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
-  return { dir, files };
-}
-
-function opensslVerify(dir: string, manifest = 'manifest.json') {
-  return spawnSync('openssl', ['smime', '-verify', '-inform', 'DER', '-binary', '-content', join(dir, manifest),
-    '-CAfile', chain.rootCertPath, '-purpose', 'any', '-in', join(dir, 'signature'), '-out', '/dev/null'], { encoding: 'utf8' });
-}
-
-const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
+const opensslVerify = (dir: string, manifest?: string) => verifyWithRoot(dir, chain.rootCertPath, manifest);
 
 describe('buildApplePass', () => {
   let files: Map<string, Buffer>;
   let dir: string;
   let pass: Record<string, any>;
   before(async () => {
-    ({ dir, files } = unzip(await buildApplePass(input({ testMode: true }), creds)));
+    ({ dir, files } = unzipPass(await buildApplePass(input({ testMode: true }), creds)));
     pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
   });
 
@@ -155,7 +133,7 @@ describe('buildApplePass', () => {
 
 describe('buildApplePass options', () => {
   test('live mode shows names without prefix; logoText overrides the card name; no trailing slash', async () => {
-    const { files } = unzip(await buildApplePass(input({ logoText: 'Uno', webServiceURL: 'https://loyalty.example.com/wallet/' }), creds));
+    const { files } = unzipPass(await buildApplePass(input({ logoText: 'Uno', webServiceURL: 'https://loyalty.example.com/wallet/' }), creds));
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
     assert.equal(pass.logoText, 'Uno');
     assert.equal(pass.description, 'Café Uno loyalty card');
@@ -163,7 +141,7 @@ describe('buildApplePass options', () => {
   });
 
   test('design colours in hex become rgb(); the default images are drawn in them', async () => {
-    const { files } = unzip(
+    const { files } = unzipPass(
       await buildApplePass(input({ colors: { background: '#0a7', foreground: 'rgb(1,2,3)', label: '#FFEEDD' } }), creds),
     );
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
@@ -175,7 +153,7 @@ describe('buildApplePass options', () => {
   });
 
   test('non-Latin-1 scan codes are encoded as UTF-8; back fields pass through', async () => {
-    const { files } = unzip(
+    const { files } = unzipPass(
       await buildApplePass(input({ barcodeMessage: 'ЖЖ-1', backFields: [{ key: 'terms', label: 'Terms', value: 'One stamp per visit' }] }), creds),
     );
     const pass = JSON.parse(files.get('pass.json')!.toString('utf8'));
@@ -230,7 +208,7 @@ describe('default images', () => {
   test('parseColor accepts Wallet and picker formats only', () => {
     assert.deepEqual(parseColor(' rgb( 0 , 128,255 ) '), { css: 'rgb(0, 128, 255)', hex: '#0080ff', rgb: [0, 128, 255] });
     assert.deepEqual(parseColor('#fff').rgb, [255, 255, 255]);
-    assert.throws(() => parseColor('rgb(256, 0, 0)'), /not rgb/);
-    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /not rgb/);
+    assert.throws(() => parseColor('rgb(256, 0, 0)'), /is not #rgb, #rrggbb or rgb/);
+    assert.throws(() => parseColor('rgb(1,2,3)garbage'), /is not #rgb, #rrggbb or rgb/);
   });
 });

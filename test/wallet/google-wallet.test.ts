@@ -87,6 +87,9 @@ describe('Google save/delete callback', () => {
     for (const [name, body, status] of refused) {
       assert.equal((await post(body)).status, status, name);
     }
+    // Bytes that are not UTF-8 are refused as such (415), as on every JSON body, not decoded to U+FFFD.
+    const latin1 = await fetch(`${app.url}/wallet/google/callback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.from(JSON.stringify(good).replace('"signature"', '"signatur\u00e9"'), 'latin1') });
+    assert.equal(latin1.status, 415, await latin1.text());
     assert.equal(reload(app, customer.id)!.status, 'pending_install');
     assert.equal(reload(app, otherCustomer.id)!.status, 'pending_install');
     assert.equal(walletRepo(app.db).isGoogleSaved(customer.id), false);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createFakeClock } from '../support/fakes';
-import { loadWalletServices, publicUrlWarning } from '../../src/wallet/services';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../../src/lib/log';
+import { startServer } from '../../src/main';
+import { loadWalletServices, missingWalletSettings, publicUrlWarning } from '../../src/wallet/services';
 import { appleEnv } from '../support/wallet-app';
 import { createAppleTestChain, type AppleTestChain } from '../support/wallet-fixtures';
 
@@ -49,4 +54,29 @@ test('Apple Wallet with a PUBLIC_URL phones cannot use for updates is named at s
   assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://127.0.0.1:8443' }) ?? '', /cannot reach/);
   assert.equal(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://loyalty.example.com' }), undefined);
   assert.equal(warning({}), undefined, 'no Apple Wallet, nothing to say');
+});
+
+test('the settings a wallet still needs: every one of a wallet that is off, none of one that is on', () => {
+  const apple = ['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'];
+  const google = ['GOOGLE_ISSUER_ID', 'GOOGLE_SERVICE_ACCOUNT_FILE'];
+  assert.deepEqual(missingWalletSettings(load({})), { apple, google });
+  assert.deepEqual(missingWalletSettings(load(appleEnv(chain))), { apple: [], google });
+});
+
+test('the start-up log tells the operator, once, which settings turn the wallets on', async () => {
+  for (const [env, expected] of [[{}, { apple: 5, google: 2 }], [appleEnv(chain), { apple: 0, google: 2 }]] as const) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wl-wallet-log-'));
+    const lines: string[] = [];
+    const server = await startServer(loadConfig({ DATA_DIR: dir, PORT: '0', ...env }), { log: createLogger('info', (line) => lines.push(line)) });
+    try {
+      const hints = lines.map((l) => JSON.parse(l)).filter((e) => e.missingSettings);
+      assert.equal(hints.length, 1, lines.join('\n'));
+      assert.equal(hints[0].missingSettings.apple.length, expected.apple);
+      assert.equal(hints[0].missingSettings.google.length, expected.google);
+      assert.match(hints[0].msg, /web pass.*README/);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 });

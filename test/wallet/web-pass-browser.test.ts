@@ -1,24 +1,18 @@
-// The web pass in a real browser (Debian's Chromium, headless): the page renders under its
+// The web pass in a real headless browser (see test/support/browser.ts): the page renders under its
 // Content-Security-Policy, shows the QR code, and its script refreshes the balance from the server.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { seedStandardOrg, startTestApp, type TestApp } from '../support/app';
+import { launchBrowser } from '../support/browser';
 import { changeBalance, createCustomer } from '../support/wallet-app';
 
-const CHROMIUM = '/usr/bin/chromium';
 let app: TestApp;
 let browser: Browser;
 
 before(async () => {
-  // .ci/run installs it; say so plainly rather than fail obscurely on a machine without it.
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
   app = await startTestApp();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();

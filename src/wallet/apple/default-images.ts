@@ -3,7 +3,7 @@
 // encoded with node:zlib) instead of shipping PNG files keeps the bundled build free of assets
 // and lets the default icon follow the card's colours.
 import { deflateSync } from 'node:zlib';
-import type { Rgb } from '../colors';
+import type { Rgb } from '../../lib/colors';
 
 /** Encodes 8-bit RGBA pixels (row-major, 4 bytes each) as a PNG. */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {

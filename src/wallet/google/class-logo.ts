@@ -4,7 +4,7 @@ import { cardsRepo } from '../../cards/repo';
 import type { Db } from '../../db/open';
 import { defaultPassImages } from '../apple/default-images';
 import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
-import { parseColor } from '../colors';
+import { parseColor } from '../../lib/colors';
 
 /** The PNG for the card's class logo, or undefined when there is no such card. */
 export function classLogoPng(db: Db, cardId: string): Buffer | undefined {

@@ -1,6 +1,6 @@
 // Google Wallet LoyaltyClass / LoyaltyObject bodies from plain card and customer data, and the
 // PATCH that moves a saved object's balance. Shapes follow the walletobjects v1 REST reference.
-import { parseColor } from '../colors';
+import { parseColor } from '../../lib/colors';
 import { passDisplayName } from '../test-mode';
 
 export const GOOGLE_WALLET_API_BASE = 'https://walletobjects.googleapis.com';

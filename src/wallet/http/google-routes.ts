@@ -6,7 +6,7 @@ import type { RateLimiter } from '../../http/rate-limit';
 import { receiveGoogleCallback } from '../google/callback-service';
 import { classLogoPng } from '../google/class-logo';
 import type { WalletDeps } from './deps';
-import { readRawBody } from './raw-body';
+import { readBodyText } from '../../http/body';
 
 export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   router.post('/wallet/google/callback', async (ctx) => {
@@ -15,7 +15,7 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: Rate
       ctx.status = 404;
       return;
     }
-    const result = await receiveGoogleCallback(deps, google, deps.config.google.callbackSenderId, await readRawBody(ctx));
+    const result = await receiveGoogleCallback(deps, google, deps.config.google.callbackSenderId, (await readBodyText(ctx)) ?? '');
     // 503 makes Google try again later; a refusal is final.
     ctx.status = result.kind === 'unverifiable' ? 503 : result.kind === 'refused' ? (result.malformed ? 400 : 401) : 200;
   });

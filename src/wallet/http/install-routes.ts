@@ -12,7 +12,6 @@ import { buildCustomerApplePass, organizationName, passModifiedAt } from '../app
 import { issueGoogleSaveLink } from '../google/customer-objects';
 import { findCustomerByInstallCode } from '../install-code';
 import { passContent } from '../pass-content';
-import { APPLE_SETTINGS, GOOGLE_SETTINGS } from '../services';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
 import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
@@ -60,7 +59,6 @@ function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Custom
       ...(apple ? { appleUrl: self('apple') } : {}),
       ...(google ? { googleUrl: self('google') } : {}),
       webPassUrl: webPassPath(code),
-      ...(!apple && !google ? { missingSettings: { apple: APPLE_SETTINGS, google: GOOGLE_SETTINGS } } : {}),
     }),
     { private: true },
   );

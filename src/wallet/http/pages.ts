@@ -1,8 +1,8 @@
 // The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
 import type { Card } from '../../cards/model';
-import { parseColor } from '../colors';
+import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../pass-content';
-import { html, raw, type Markup } from './html';
+import { html, raw, type Markup } from '../../web/html';
 
 export function notFoundBody(): Markup {
   return html`<h1>Card not found</h1><p class="note">This link does not lead to a loyalty card. Please check it, or ask at the counter.</p>`;
@@ -20,25 +20,24 @@ export interface InstallChoice {
   appleUrl?: string;
   googleUrl?: string;
   webPassUrl: string;
-  /** Settings the operator must set before wallet passes can be issued (none configured). */
-  missingSettings?: { apple: readonly string[]; google: readonly string[] };
 }
 
+/**
+ * The wallets this server offers, plus the web pass. Without any wallet the customer is told so in
+ * plain words: which settings are missing is the operator's business (start-up log, README).
+ */
 export function installChoiceBody(choice: InstallChoice): Markup {
-  const missing = choice.missingSettings;
+  const noWallet = !choice.appleUrl && !choice.googleUrl;
   return html`<h1>${choice.title}</h1>
 ${choice.appleUrl ? html`<a class="button" href="${choice.appleUrl}">Add to Apple Wallet</a>` : ''}
 ${choice.googleUrl ? html`<a class="button" href="${choice.googleUrl}">Add to Google Wallet</a>` : ''}
 <a class="button secondary" href="${choice.webPassUrl}">Show my card in the browser</a>
 ${
-  missing
-    ? html`<p class="note">Wallet passes are not set up on this server yet, so the card is shown in the browser for now.
-The operator must configure Apple Wallet (${list(missing.apple)}) and/or Google Wallet (${list(missing.google)}); see "Wallet passes" in the README.</p>`
+  noWallet
+    ? html`<p class="note">Adding this card to Apple Wallet or Google Wallet is not available yet. Your card works in the browser: open it and show its code at the counter.</p>`
     : ''
 }`;
 }
-
-const list = (names: readonly string[]) => names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`);
 
 /** Card colours as CSS variables; parseColor only ever yields rgb(r, g, b), safe inside CSS. */
 export function cardCss(card: Card): string {

@@ -1,0 +1,107 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { latestVersion, migrate } from '../src/db/migrate';
+import { migrations, type MigrationStep } from '../src/db/migrations';
+import { applyPragmas, type Db } from '../src/db/open';
+
+// Steps that rewrite data (a function instead of SQL), on databases an older release left behind.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'wl-migrate-data-'));
+let n = 0;
+function freshDb(): Db {
+  const db = new Database(path.join(dir, `db-${++n}.sqlite`));
+  applyPragmas(db);
+  return db;
+}
+const version = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+/** A database as the release before `step` left it. */
+function databaseBefore(step: number): Db {
+  const db = freshDb();
+  migrate(db, migrations.filter((s) => s.version < step));
+  assert.equal(version(db), step - 1);
+  return db;
+}
+const stepNamed = (pattern: RegExp) => migrations.find((s) => pattern.test(s.name))!.version;
+
+function insertOrgAndCard(db: Db, card: { id: string; questions?: unknown[]; design?: unknown }): void {
+  db.prepare("INSERT OR IGNORE INTO orgs (id, name, created_at) VALUES ('org_a', 'Shop', 1)").run();
+  db.prepare("INSERT INTO cards (id, org_id, name, pass_type, questions, design, created_at, updated_at) VALUES (?, 'org_a', 'Card', 'stamp_card', ?, ?, 1, 1)").run(
+    card.id,
+    JSON.stringify(card.questions ?? []),
+    card.design === undefined ? null : JSON.stringify(card.design),
+  );
+}
+
+let customers = 0;
+function insertCustomer(db: Db, c: { cardId: string; email?: string | null; emailNorm?: string | null; phone?: string | null; phoneNorm?: string | null; customFields?: Record<string, unknown> }): string {
+  const id = `cus_${++customers}`;
+  db.prepare(
+    `INSERT INTO customers (id, org_id, card_id, livemode, email, email_norm, phone, phone_norm, custom_fields, install_code, scan_code, pass_updated_at, created_at, updated_at)
+     VALUES (?, 'org_a', ?, 1, ?, ?, ?, ?, ?, ?, ?, 1, 1, 7)`,
+  ).run(id, c.cardId, c.email ?? null, c.emailNorm ?? null, c.phone ?? null, c.phoneNorm ?? null, JSON.stringify(c.customFields ?? {}), `install-${id}`, `scan-${id}`);
+  return id;
+}
+
+describe('data migrations', () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a function step runs in its own transaction: a failure rolls it back whole', () => {
+    const db = freshDb();
+    migrate(db, []);
+    db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('org_x', 'Before', 1)").run();
+    const rename: MigrationStep = { version: 2, name: 'rename', run: (d) => d.prepare("UPDATE orgs SET name = 'After'").run() };
+    const broken: MigrationStep = {
+      version: 3,
+      name: 'fails half way',
+      run: (d) => {
+        d.prepare("UPDATE orgs SET name = 'Half'").run();
+        throw new Error('step 3 failed');
+      },
+    };
+    assert.throws(() => migrate(db, [rename, broken]), /step 3 failed/);
+    assert.equal(version(db), 2);
+    assert.equal((db.prepare('SELECT name FROM orgs').get() as { name: string }).name, 'After', 'step 3 left nothing behind');
+    db.close();
+  });
+
+  it('re-normalises stored emails and phones, and phone answers, by the current rules', () => {
+    const step = stepNamed(/email and phone/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_q', questions: [{ key: 'altPhone', label: 'Phone', type: 'phone', required: false, isIdentifier: false }, { key: 'note', label: 'Note', type: 'text', required: false, isIdentifier: false }] });
+    insertOrgAndCard(db, { id: 'card_plain' });
+    // What the old rules stored: the trunk 0 kept, any +digits taken, the domain as typed.
+    const uk = insertCustomer(db, { cardId: 'card_q', email: 'Jörg@Bücher.de', emailNorm: 'jörg@bücher.de', phone: '+44 (0)20 7946 0958', phoneNorm: '+4402079460958', customFields: { altPhone: '+4402079460958', note: '+4402079460958' } });
+    const nowhere = insertCustomer(db, { cardId: 'card_q', email: 'not an email', emailNorm: 'not an email', phone: '+999 1234567', phoneNorm: '+9991234567', customFields: { altPhone: '+9991234567' } });
+    const plain = insertCustomer(db, { cardId: 'card_plain', email: 'ada@example.com', emailNorm: 'ada@example.com', phone: '0170 1234567' });
+
+    assert.deepEqual(migrate(db), { from: step - 1, to: latestVersion() });
+    const row = (id: string) => db.prepare('SELECT email, email_norm, phone, phone_norm, custom_fields, updated_at FROM customers WHERE id = ?').get(id) as Record<string, unknown>;
+    assert.deepEqual(row(uk), {
+      email: 'Jörg@Bücher.de', email_norm: 'jörg@xn--bcher-kva.de', phone: '+44 (0)20 7946 0958', phone_norm: '+442079460958',
+      custom_fields: JSON.stringify({ altPhone: '+442079460958', note: '+4402079460958' }), updated_at: 7,
+    }, 'normal forms follow the rules; what was typed, text answers and updated_at stay');
+    // An answer the phone rule now refuses is kept: it is the only copy of what the customer gave.
+    assert.deepEqual(row(nowhere), { email: 'not an email', email_norm: null, phone: '+999 1234567', phone_norm: null, custom_fields: JSON.stringify({ altPhone: '+9991234567' }), updated_at: 7 });
+    assert.deepEqual(row(plain), { email: 'ada@example.com', email_norm: 'ada@example.com', phone: '0170 1234567', phone_norm: null, custom_fields: '{}', updated_at: 7 });
+    db.close();
+  });
+
+  it('drops stored card colours the colour rule refuses, so the card falls back to the default colours', () => {
+    const step = stepNamed(/colour/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_bad', design: { backgroundColor: 'rgb(300,0,0)', foregroundColor: '#fff', labelColor: 'rgb(1, 2, 3)', logoText: 'Café' } });
+    insertOrgAndCard(db, { id: 'card_none' });
+    insertOrgAndCard(db, { id: 'card_all_bad', design: { backgroundColor: 'teal' } });
+
+    migrate(db);
+    const design = (id: string) => (db.prepare('SELECT design FROM cards WHERE id = ?').get(id) as { design: string | null }).design;
+    assert.deepEqual(JSON.parse(design('card_bad')!), { foregroundColor: '#fff', labelColor: 'rgb(1, 2, 3)', logoText: 'Café' });
+    assert.equal(design('card_none'), null);
+    assert.deepEqual(JSON.parse(design('card_all_bad')!), {});
+    db.close();
+  });
+});
