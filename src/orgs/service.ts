@@ -2,6 +2,7 @@ import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
+import { normalizeEmail } from '../lib/contact';
 import { orgsRepo, type OrgRow } from './repo';
 import { writeOrgSettings } from './settings';
 
@@ -22,13 +23,18 @@ export function getOrg(deps: { db: Db }, orgId: string): OrgRow {
   return org;
 }
 
+/** How an admin's email is stored and looked up: the one email rule's key (lower case, IDN domains in their xn-- form). */
+export function adminEmailKey(email: string): string {
+  return normalizeEmail(email) ?? email.trim().toLowerCase();
+}
+
 /**
  * An org admin. The password arrives already hashed (lib/password.ts hashPassword, which is async
  * and slow on purpose): hashing cannot run inside the write transaction.
  */
 export function createAdmin(deps: OrgDeps, input: { orgId: string; email: string; passwordHash: string }): { id: string; email: string } {
   const repo = orgsRepo(deps.db);
-  const email = input.email.trim().toLowerCase();
+  const email = adminEmailKey(input.email);
   if (repo.adminEmailTaken(email)) throw new ApiError(409, 'ADMIN_EMAIL_TAKEN', { detail: email });
   const id = newId('adm');
   repo.insertAdmin({ id, orgId: input.orgId, email, passwordHash: input.passwordHash, createdAt: deps.clock.now() });

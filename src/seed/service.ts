@@ -6,7 +6,7 @@ import { createStaff } from '../staff/service';
 import type { Mode } from '../keys/scopes';
 import { toIssues } from '../lib/validation';
 import { orgsRepo } from '../orgs/repo';
-import { createAdmin, createOrg } from '../orgs/service';
+import { adminEmailKey, createAdmin, createOrg } from '../orgs/service';
 import { SeedFile, type SeedFileInput } from './schema';
 
 export interface SeedResult {
@@ -45,7 +45,7 @@ function checkUnique(file: SeedFileInput): void {
       pins.set(member.pin, s);
     });
     org.admins.forEach((admin, a) => {
-      const email = admin.email.toLowerCase();
+      const email = adminEmailKey(admin.email);
       const where = `orgs[${o}].admins[${a}].email`;
       if (emails.has(email)) throw new SeedError(`${where}: ${admin.email} is already given at ${emails.get(email)}`);
       emails.set(email, where);
@@ -79,7 +79,7 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
     orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
       orgSeed.admins.forEach((admin, a) => {
-        if (orgsRepo(deps.db).adminEmailTaken(admin.email.toLowerCase())) {
+        if (orgsRepo(deps.db).adminEmailTaken(adminEmailKey(admin.email))) {
           throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already an admin login in this database`);
         }
         const passwordHash = passwordHashes[o]?.[a];

@@ -58,6 +58,14 @@ describe('signing in', () => {
     }
   });
 
+  it('takes the email in any case, and an international domain in either spelling', async () => {
+    const idn = await seedConsoleOrg(app, 'Bücherei', 'chefin@bücher.de');
+    for (const typed of ['Chefin@Bücher.de', 'chefin@xn--bcher-kva.de', '  CHEFIN@bücher.DE ']) {
+      assert.equal((await new ConsoleClient(app).signIn(typed, ADMIN_PASSWORD)).status, 303, typed);
+    }
+    assert.ok(idn.orgId);
+  });
+
   it('answers an unknown email exactly like a wrong password', async () => {
     const wrong = await new ConsoleClient(app).signIn(org.admin.email, 'not the password');
     const unknown = await new ConsoleClient(app).signIn('nobody@example.com', 'not the password');

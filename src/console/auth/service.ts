@@ -2,6 +2,7 @@ import type { Db } from '../../db/open';
 import type { Clock } from '../../lib/clock';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../lib/password';
 import { orgsRepo, type AdminRow } from '../../orgs/repo';
+import { adminEmailKey } from '../../orgs/service';
 import { endOtherAdminSessions } from '../../web/sessions';
 import { clearFailures, lockedForSeconds, recordFailure, type ThrottlePolicy } from '../../web/throttle';
 
@@ -23,12 +24,11 @@ export const ADDRESS_POLICY: ThrottlePolicy = { maxFailures: 20, windowMs: 15 * 
 const accountBucket = (email: string) => `signin-account:${email}`;
 const addressBucket = (ip: string) => `signin-address:${ip}`;
 
-export const normalizeAdminEmail = (email: string) => email.trim().toLowerCase();
 
 export type SignInOutcome = { ok: true; admin: AdminRow } | { ok: false; lockedSeconds: number };
 
 export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<SignInOutcome> {
-  const email = normalizeAdminEmail(input.email);
+  const email = adminEmailKey(input.email);
   const buckets = [addressBucket(input.ip), accountBucket(email)];
   const locked = lockedForSeconds(deps, buckets);
   // A locked account is not even checked: no answer may tell a right password from a wrong one then.
