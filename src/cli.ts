@@ -11,7 +11,7 @@ import { isScope, type Scope } from './keys/scopes';
 import { systemClock } from './lib/clock';
 import { startServer } from './main';
 import { orgsRepo } from './orgs/repo';
-import { applySeed, parseSeedFile, SeedError } from './seed/service';
+import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
@@ -116,7 +116,7 @@ async function serve(config: Readonly<Config>) {
   if (server.demo) printDemo(server.demo, config.publicUrl);
 }
 
-function seed(config: Readonly<Config>, file: string | undefined) {
+async function seed(config: Readonly<Config>, file: string | undefined) {
   if (!file) throw new UsageError('seed needs a file: wallet-loyalty seed <file.json>');
   let json: unknown;
   try {
@@ -125,9 +125,10 @@ function seed(config: Readonly<Config>, file: string | undefined) {
     throw new SeedError(`cannot read ${file}: ${(err as Error).message}`);
   }
   const parsed = parseSeedFile(json);
+  const hashes = await hashSeedPasswords(parsed);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
   try {
-    const result = applySeed({ db, clock: systemClock }, parsed);
+    const result = applySeed({ db, clock: systemClock }, parsed, hashes);
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   } finally {
     db.close();
@@ -202,7 +203,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     config = configFrom(values);
     if (command === 'serve') await serve(config);
-    else if (command === 'seed') seed(config, rest[0]);
+    else if (command === 'seed') await seed(config, rest[0]);
     else if (command === 'key') key(config, rest, values);
     else if (command === 'backup') await backup(config, rest[0]);
     else if (command === 'help') process.stdout.write(HELP);

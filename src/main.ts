@@ -67,7 +67,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
     throw err;
   }
 
-  const demo = createDemoOrgIfEmpty(deps);
+  const demo = await createDemoOrgIfEmpty(deps);
   const jobs = serverJobs(deps, { webhooks, passUpdates });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) await runJob(job, log);

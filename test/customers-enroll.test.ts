@@ -33,7 +33,7 @@ describe('POST /v1/customers', () => {
     const events = eventsOf(app.db, passUserId);
     assert.deepEqual(events.map((e) => e.type), ['customer.enrolled']);
     const envelope = events[0]!.envelope;
-    assert.deepEqual(envelope.data, { externalCustomerId, passUserId, cardId: org.cards.stamps });
+    assert.deepEqual(envelope.data, { externalCustomerId, passUserId, cardId: org.cards.stamps, source: 'api' });
     assert.equal(envelope.orgId, org.orgId);
     assert.equal(envelope.livemode, true);
 

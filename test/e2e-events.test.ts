@@ -43,15 +43,16 @@ describe('end to end: API writes become webhook events', () => {
       ['customer.enrolled', 'balance.updated', 'reward.redeemed', 'balance.updated', 'customer.enrolled', 'balance.updated', 'level.changed'],
     );
     assert.ok(events.every((e) => e.livemode === true && e.orgId === org.orgId));
-    assert.deepEqual(events[0]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps });
-    assert.deepEqual(events[1]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 10, change: 10 });
-    assert.deepEqual(events[2]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10 });
+    assert.deepEqual(events[0]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, source: 'api' });
+    assert.deepEqual(events[1]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 10, change: 10, source: 'api' });
+    assert.deepEqual(events[2]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, source: 'api' });
     assert.deepEqual(events[6]!.data, {
       externalCustomerId: 'crm-2',
       passUserId: club.passUserId,
       cardId: org.cards.levels,
       balance: 150,
       change: 150,
+      source: 'api',
       level: 'Silver',
       previousLevel: 'Bronze',
     });

@@ -159,7 +159,7 @@ describe('POST /v1/customers/{ref}/earn', () => {
     assert.deepEqual(res.body, { balance: { points: 15 }, transactionId: res.body.transactionId, change: 10 });
     const state = ledgerState(app, customer.id);
     assert.deepEqual(state.events, [
-      { type: 'balance.updated', livemode: true, data: { externalCustomerId: 'crm-77', passUserId: customer.id, cardId: org.cards.points, cardType: 'point_card', balance: 15, change: 10 } },
+      { type: 'balance.updated', livemode: true, data: { externalCustomerId: 'crm-77', passUserId: customer.id, cardId: org.cards.points, cardType: 'point_card', balance: 15, change: 10, source: 'api' } },
     ]);
     assert.equal(state.passVersion, 2, 'the pass version moves with the balance');
     const row = app.db.prepare('SELECT kind, source, note, idempotency_key, is_award, balance_after FROM transactions WHERE id = ?').get(res.body.transactionId);

@@ -36,11 +36,11 @@ describe('GET /v1/customers/{ref}/transactions', () => {
     assert.deepEqual(
       res.body.data.map(({ id, ...rest }: { id: string }) => (assert.match(id, /^tx_/), rest)),
       [
-        { kind: 'adjust', change: -2, balanceAfter: 5, source: 'api', note: null, createdAt: at },
-        { kind: 'adjust', change: -29, balanceAfter: 7, source: 'api', note: null, createdAt: at, details: { setPoints: 7 } },
-        { kind: 'redeem', change: -100, balanceAfter: 36, source: 'api', note: null, createdAt: at, details: { reward: { name: 'Voucher', cost: 100 } } },
-        { kind: 'earn', change: 16, balanceAfter: 136, source: 'api', note: 'till 2', createdAt: at, details: { from: 'spend', spend: { amount: 10.99, currency: 'EUR' }, rate: 1.5 } },
-        { kind: 'initial', change: 120, balanceAfter: 120, source: 'api', note: null, createdAt: opened },
+        { kind: 'adjust', change: -2, balanceAfter: 5, source: 'api', staff: null, note: null, createdAt: at },
+        { kind: 'adjust', change: -29, balanceAfter: 7, source: 'api', staff: null, note: null, createdAt: at, details: { setPoints: 7 } },
+        { kind: 'redeem', change: -100, balanceAfter: 36, source: 'api', staff: null, note: null, createdAt: at, details: { reward: { name: 'Voucher', cost: 100 } } },
+        { kind: 'earn', change: 16, balanceAfter: 136, source: 'api', staff: null, note: 'till 2', createdAt: at, details: { from: 'spend', spend: { amount: 10.99, currency: 'EUR' }, rate: 1.5 } },
+        { kind: 'initial', change: 120, balanceAfter: 120, source: 'api', staff: null, note: null, createdAt: opened },
       ],
     );
   });

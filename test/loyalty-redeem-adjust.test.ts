@@ -99,7 +99,7 @@ describe('redeem and adjust', () => {
     const customer = customerOn(app, org, 'stamps', { balance: 10, externalId: 'pos-42' });
     const res = await operate(app, org.keys.live, 'pos-42', 'redeem', { type: 'reward' });
     assert.equal(res.status, 201, res.text);
-    const data = { externalCustomerId: 'pos-42', passUserId: customer.id, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10 };
+    const data = { externalCustomerId: 'pos-42', passUserId: customer.id, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, source: 'api' };
     assert.deepEqual(ledgerState(app, customer.id).events, [
       { type: 'reward.redeemed', livemode: true, data },
       { type: 'balance.updated', livemode: true, data },
@@ -131,7 +131,7 @@ describe('redeem and adjust', () => {
       }
       assert.deepEqual(
         levelEvents.map((e) => e.data),
-        [{ externalCustomerId: 'club-1', passUserId: customer.id, cardId: org.cards.levels, balance: step.points, change: res.body.change, level: step.level, previousLevel: step.previousLevel }],
+        [{ externalCustomerId: 'club-1', passUserId: customer.id, cardId: org.cards.levels, balance: step.points, change: res.body.change, source: 'api', level: step.level, previousLevel: step.previousLevel }],
         step.name,
       );
       assert.deepEqual(events.map((e) => e.type), ['balance.updated', 'level.changed'], step.name);

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { verifyPassword } from '../src/lib/password';
-import { applySeed, parseSeedFile, SeedError } from '../src/seed/service';
+import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from '../src/seed/service';
 import { startTestApp, type TestApp } from './support/app';
 
 // The seed file of decisions §6: the exact example is accepted and answered in the documented
@@ -23,7 +23,8 @@ describe('seed', () => {
     Object.fromEntries(['orgs', 'admins', 'cards', 'api_keys'].map((t) => [t, (app.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 
   it('applies the example of decisions §6 and answers exactly the documented shape', async () => {
-    const result = applySeed(app.deps, parseSeedFile(example()));
+    const file = parseSeedFile(example());
+    const result = applySeed(app.deps, file, await hashSeedPasswords(file));
 
     assert.equal(result.orgs.length, 1);
     const [org] = result.orgs;
@@ -67,7 +68,8 @@ describe('seed', () => {
 
     const admin = app.db.prepare('SELECT org_id, password_hash FROM admins WHERE email = ?').get('owner@example.com') as { org_id: string; password_hash: string };
     assert.equal(admin.org_id, org!.orgId);
-    assert.ok(verifyPassword('…', admin.password_hash), 'the admin can log in with the given password');
+    assert.ok(await verifyPassword('…', admin.password_hash), 'the admin can log in with the given password');
+    assert.match(admin.password_hash, /^scrypt\$131072\$8\$1\$/, 'scrypt at N=2^17, r=8, p=1 (decisions §8)');
     assert.ok(!admin.password_hash.includes('…'));
   });
 
@@ -103,6 +105,10 @@ describe('seed', () => {
     { name: 'an admin email that is no email', file: (f) => ((f.orgs[0].admins[0].email = 'owner'), f), field: 'orgs[0].admins[0].email' },
     { name: 'an empty admin password', file: (f) => ((f.orgs[0].admins[0].password = ''), f), field: 'orgs[0].admins[0].password' },
     { name: 'a card ref used twice in an org', file: (f) => (f.orgs[0].cards.push({ ref: 'coffee', name: 'Second', passType: 'point_card' }), f), field: 'orgs[0].cards[1].ref' },
+    { name: 'a staff PIN of three digits', file: (f) => ((f.orgs[0].staff = [{ name: 'Sam', pin: '123' }]), f), field: 'orgs[0].staff[0].pin' },
+    { name: 'a staff PIN with letters', file: (f) => ((f.orgs[0].staff = [{ name: 'Sam', pin: '12a4' }]), f), field: 'orgs[0].staff[0].pin' },
+    { name: 'a staff member without a name', file: (f) => ((f.orgs[0].staff = [{ name: ' ', pin: '1234' }]), f), field: 'orgs[0].staff[0].name' },
+    { name: 'one PIN for two staff members', file: (f) => ((f.orgs[0].staff = [{ name: 'Sam', pin: '1234' }, { name: 'Kim', pin: '1234' }]), f), field: 'orgs[0].staff[1].pin' },
     { name: 'an admin email given twice', file: (f) => (f.orgs.push({ name: 'Second shop', admins: [{ email: 'OWNER@example.com', password: 'x' }] }), f), field: 'orgs[1].admins[0].email' },
   ];
   for (const c of bad) {
@@ -121,11 +127,25 @@ describe('seed', () => {
     });
   }
 
-  it('refuses an admin email the database already has, and rolls back the orgs before it', () => {
-    applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'First', admins: [{ email: 'taken@example.com', password: 'pw' }] }] }));
+  it('refuses an admin email the database already has, and rolls back the orgs before it', async () => {
+    const first = parseSeedFile({ orgs: [{ name: 'First', admins: [{ email: 'taken@example.com', password: 'pw' }] }] });
+    applySeed(app.deps, first, await hashSeedPasswords(first));
     const before = counts();
-    const file = { orgs: [{ name: 'Would be written first', cards: [{ name: 'C', passType: 'stamp_card' }], keys: [{ deviceName: 'k' }] }, { name: 'Clash', admins: [{ email: 'Taken@Example.com', password: 'pw' }] }] };
-    assert.throws(() => applySeed(app.deps, parseSeedFile(file)), (err: unknown) => err instanceof SeedError && err.message.startsWith('orgs[1].admins[0].email: '));
+    const file = parseSeedFile({ orgs: [{ name: 'Would be written first', cards: [{ name: 'C', passType: 'stamp_card' }], keys: [{ deviceName: 'k' }] }, { name: 'Clash', admins: [{ email: 'Taken@Example.com', password: 'pw' }] }] });
+    const hashes = await hashSeedPasswords(file);
+    assert.throws(() => applySeed(app.deps, file, hashes), (err: unknown) => err instanceof SeedError && err.message.startsWith('orgs[1].admins[0].email: '));
     assert.deepEqual(counts(), before);
+  });
+
+  it('creates the staff of each org with their PINs (decisions §8), stored only as a keyed hash', () => {
+    const [org] = app.seed({ orgs: [{ name: 'Staffed', staff: [{ name: 'Sam', pin: '2468' }, { name: 'Kim', pin: '13579135' }] }] }).orgs;
+    const rows = app.db.prepare('SELECT name, pin_hash, status FROM staff WHERE org_id = ? ORDER BY name').all(org!.orgId) as { name: string; pin_hash: string; status: string }[];
+    assert.deepEqual(rows.map((r) => [r.name, r.status]), [['Kim', 'active'], ['Sam', 'active']]);
+    for (const row of rows) {
+      assert.match(row.pin_hash, /^[0-9a-f]{64}$/);
+      assert.ok(!row.pin_hash.includes('2468') && !row.pin_hash.includes('13579135'));
+    }
+    // The same PIN in another org is another org's business.
+    assert.doesNotThrow(() => app.seed({ orgs: [{ name: 'Other', staff: [{ name: 'Sam', pin: '2468' }] }] }));
   });
 });

@@ -9,8 +9,8 @@ import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { randomToken } from '../lib/ids';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
-import { changeBalance } from '../loyalty/ledger';
-import type { Channel } from '../loyalty/repo';
+import { changeBalance, channelData } from '../loyalty/ledger';
+import type { Channel, StaffRef } from '../loyalty/repo';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
 import { findByEmail, findByPhone } from './refs';
@@ -23,7 +23,11 @@ export interface EnrollDeps extends WriteDeps {
 }
 
 export interface EnrollRequest {
-  externalCustomerId: string;
+  /**
+   * Required from the API (spec 4.4). The counter, the sign-up form and the console enroll without
+   * one: the customer then has none until an integrator sets it with PATCH (decisions §8).
+   */
+  externalCustomerId?: string | null;
   cardId: string;
   name?: string | null;
   email?: string | null;
@@ -80,7 +84,7 @@ function openingBalance(card: Card, initialPoints: number | undefined): number {
 
 /** The resolution order of spec 4.4: the id across the org, then email, then phone on the card. */
 function findMatch(db: Db, n: Namespace, card: Card, req: EnrollRequest): { customer: Customer; by: MatchedBy } | null {
-  const byId = customersRepo(db).findByExternalId(n, req.externalCustomerId);
+  const byId = req.externalCustomerId ? customersRepo(db).findByExternalId(n, req.externalCustomerId) : undefined;
   if (byId) {
     if (byId.cardId !== card.id) {
       throw conflict('EXTERNAL_ID_ON_OTHER_CARD', `${req.externalCustomerId} is on a customer of card ${byId.cardId}`, { cardId: byId.cardId, passUserId: byId.id });
@@ -99,9 +103,9 @@ function createCustomer(
   n: Namespace,
   card: Card,
   req: EnrollRequest,
-  created: { fields: Customer['customFields']; opening: number; channel: Channel; idempotencyKey: string | null },
+  created: { fields: Customer['customFields']; opening: number } & EnrollOptions,
 ): Customer {
-  const { fields, opening, channel, idempotencyKey } = created;
+  const { fields, opening, channel, staff, idempotencyKey } = created;
   assertRoomForTestCustomer(deps.db, n);
   const now = deps.clock.now();
   const customer: Customer = {
@@ -109,7 +113,7 @@ function createCustomer(
     orgId: n.orgId,
     cardId: card.id,
     livemode: n.livemode,
-    externalId: req.externalCustomerId,
+    externalId: req.externalCustomerId || null,
     name: req.name || null,
     email: req.email || null,
     emailNorm: normalizeEmail(req.email),
@@ -117,6 +121,7 @@ function createCustomer(
     phoneNorm: normalizePhone(req.phone),
     customFields: fields,
     status: 'pending_install',
+    source: channel,
     installCode: randomToken(32),
     scanCode: randomToken(24),
     balance: 0,
@@ -131,11 +136,11 @@ function createCustomer(
     // The opening balance goes through the one balance-change function like every other change:
     // a ledger row, so balance == sum of the ledger. Kind `initial` is no award (earning limits
     // ignore it) and emits no balance.updated (decisions §2).
-    opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, idempotencyKey, field: 'initialPoints' }).customer;
+    opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, staff, idempotencyKey, field: 'initialPoints' }).customer;
   }
   emitEvent(deps, {
     orgId: n.orgId, livemode: n.livemode, type: 'customer.enrolled', customerId: customer.id,
-    data: { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id },
+    data: { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id, ...channelData(channel, staff) },
   });
   return opened;
 }
@@ -145,7 +150,14 @@ function createCustomer(
  * check runs before the first write, so a refusal writes nothing. On a match nothing is reset
  * and name, email and phone are not written; customFields are.
  */
-export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollRequest, options: { channel: Channel; idempotencyKey: string | null }): EnrollResult {
+export interface EnrollOptions {
+  channel: Channel;
+  /** The staff member at the counter (channel `scan`). */
+  staff?: StaffRef | null;
+  idempotencyKey: string | null;
+}
+
+export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollRequest, options: EnrollOptions): EnrollResult {
   return deps.db.transaction((): EnrollResult => {
     const card = getOrgCard(deps, n.orgId, req.cardId);
     const opening = openingBalance(card, req.initialPoints);
@@ -163,10 +175,11 @@ export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollReques
     const { customer, by } = match;
     const { merged, changed } = mergeCustomFields(customer.customFields, fields);
     if (changed) customersRepo(deps.db).setCustomFields(customer.id, merged, deps.clock.now());
-    const link = linkExternalId(deps, n, customer, req.externalCustomerId);
+    // Without a sent id there is nothing to attach: the match stands as it is.
+    const link = req.externalCustomerId ? linkExternalId(deps, n, customer, req.externalCustomerId) : { linked: true as const };
     return {
       passUserId: customer.id,
-      externalCustomerId: link.linked ? req.externalCustomerId : customer.externalId,
+      externalCustomerId: link.linked ? (req.externalCustomerId ?? customer.externalId) : customer.externalId,
       cardId: card.id,
       result: 'matched',
       matchedBy: by,

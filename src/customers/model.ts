@@ -1,3 +1,5 @@
+import type { Channel } from '../loyalty/repo';
+
 export type CustomerStatus = 'pending_install' | 'installed';
 export type CustomFieldValue = string | number | boolean;
 
@@ -15,6 +17,8 @@ export interface Customer {
   phoneNorm: string | null;
   customFields: Record<string, CustomFieldValue>;
   status: CustomerStatus;
+  /** The channel that created the customer: the API, the counter, the sign-up form or the console. */
+  source: Channel;
   installCode: string;
   scanCode: string;
   balance: number;

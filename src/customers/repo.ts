@@ -15,6 +15,7 @@ interface RawCustomer {
   phone_norm: string | null;
   custom_fields: string;
   status: Customer['status'];
+  source: Customer['source'];
   install_code: string;
   scan_code: string;
   balance: number;
@@ -37,6 +38,7 @@ const map = (r: RawCustomer): Customer => ({
   phoneNorm: r.phone_norm,
   customFields: JSON.parse(r.custom_fields) as Customer['customFields'],
   status: r.status,
+  source: r.source,
   installCode: r.install_code,
   scanCode: r.scan_code,
   balance: r.balance,
@@ -52,9 +54,9 @@ const ns = (n: Namespace): NsParams => ({ orgId: n.orgId, livemode: n.livemode ?
 function createCustomersRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO customers (id, org_id, card_id, livemode, external_id, name, email, email_norm, phone, phone_norm,
-                            custom_fields, status, install_code, scan_code, balance, pass_version, pass_updated_at, created_at, updated_at)
+                            custom_fields, status, source, install_code, scan_code, balance, pass_version, pass_updated_at, created_at, updated_at)
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
-             @customFields, @status, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
+             @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<NsParams & { id: string }, RawCustomer>('SELECT * FROM customers WHERE id = @id AND org_id = @orgId AND livemode = @livemode');
   const byExternal = db.prepare<NsParams & { externalId: string }, RawCustomer>(

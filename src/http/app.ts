@@ -11,7 +11,10 @@ import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
-import type { WalletServices } from '../wallet/services';
+import { loadWalletServices, type WalletServices } from '../wallet/services';
+import { consoleRouters } from '../console/routes';
+import { bindAssetRoutes } from '../web/assets';
+import { sendErrorPage } from '../web/errors';
 
 /**
  * Builds the Koa application. It never listens: main.ts and the tests decide where it runs.
@@ -38,7 +41,14 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   });
   app.use(api.routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
-  app.use(walletRouter(deps, limiter, options.wallet).routes());
+  const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
+  app.use(walletRouter(deps, limiter, wallet).routes());
+  // The merchant side (decisions §8): the console, its static assets, and / leading to it.
+  for (const router of consoleRouters(deps, wallet)) app.use(router.routes());
+  const pages = new Router();
+  bindAssetRoutes(pages);
+  pages.get('/', (ctx) => ctx.redirect('/console'));
+  app.use(pages.routes());
 
   // Nothing matched under /api: a known path with another method is 405, anything else 404.
   app.use(async (ctx: Context, next: Next) => {
@@ -50,6 +60,11 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', { detail: `${ctx.method} ${ctx.path}; allowed: ${methods.join(', ')}`, headers: { Allow: methods.join(', ') } });
     }
     throw new ApiError(404, 'ROUTE_NOT_FOUND', { detail: `${ctx.method} ${ctx.path}` });
+  });
+  // Anything else nobody answered is a page a person asked for: say so in a page.
+  app.use(async (ctx: Context, next: Next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) sendErrorPage(ctx, 404, 'There is no page at this address.');
   });
 
   return app;

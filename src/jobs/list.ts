@@ -7,6 +7,8 @@ import type { DeliveryWorker } from '../webhooks/worker';
 import type { PassUpdateWorker } from '../wallet/updates/worker';
 import { sweepGoogleNonces } from '../wallet/sweeps';
 import type { Job } from './jobs';
+import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
+import { sweepFailures } from '../web/throttle';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -33,6 +35,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'webhook-history-sweep', schedule: '30 * * * * *', run: () => sweepWebhookHistory(deps) },
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
+    // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
+    { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
     { name: 'database-maintenance', schedule: '17 * * * *', run: () => maintainDatabase(deps.db) },
   ];
 }

@@ -15,7 +15,7 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'card' | 'we' | 'wd' | 'evt' | 'tx' | 'key' | 'adm';
+export type IdPrefix = 'org' | 'card' | 'we' | 'wd' | 'evt' | 'tx' | 'key' | 'adm' | 'stf';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(20)}`;

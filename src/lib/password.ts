@@ -1,21 +1,67 @@
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt with a per-password salt; the parameters are stored with the hash so they can change later.
-const N = 16384;
-const R = 8;
-const P = 1;
+// Admin passwords (decisions §8): scrypt at OWASP's minimum, N=2^17, r=8, p=1, with a per-password
+// salt. The parameters are stored with the hash, so older hashes still verify and can be upgraded.
+// scrypt runs on libuv's thread pool (async crypto.scrypt), never on the event loop: one hash takes
+// about half a second and 128 MiB, which would stall every other request.
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 
-export function hashPassword(password: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, KEY_LENGTH, { N, r: R, p: P });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
+/** scrypt needs 128·N·r bytes; Node's default maxmem (32 MiB) is below what N=2^17 needs. */
+const maxmemFor = (N: number, r: number) => 128 * N * r + 1024 * 1024;
+
+function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, length, { ...options, maxmem: maxmemFor(options.N!, options.r!) }, (err, key) => (err ? reject(err) : resolve(key)));
+  });
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
-  const [kind, n, r, p, salt, hash] = stored.split('$');
-  if (kind !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
-  return timingSafeEqual(actual, expected);
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, KEY_LENGTH, PARAMS);
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
+
+interface StoredHash {
+  N: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+function parseStored(stored: string): StoredHash | null {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !n || !r || !p || !salt || !hash) return null;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (!Object.values(params).every((x) => Number.isSafeInteger(x) && x > 0) || params.N > 2 ** 20) return null;
+  return { ...params, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseStored(stored);
+  if (!parsed) return false;
+  const actual = await scryptAsync(password, parsed.salt, parsed.hash.length, { N: parsed.N, r: parsed.r, p: parsed.p });
+  return timingSafeEqual(actual, parsed.hash);
+}
+
+/** A hash made with weaker parameters than today's: rehash it at the next successful sign-in. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseStored(stored);
+  return !parsed || parsed.N < PARAMS.N || parsed.r < PARAMS.r || parsed.p < PARAMS.p;
+}
+
+/**
+ * Verifies against a throwaway hash, so an unknown email costs the same time as a wrong password
+ * and a sign-in's timing never tells whether the account exists.
+ */
+let decoy: Promise<string> | undefined;
+export async function verifyDecoy(password: string): Promise<false> {
+  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(password, await decoy);
+  return false;
+}
+
+/** Passwords an owner chooses: long enough to resist guessing, short enough to hash. */
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 200;

@@ -34,6 +34,7 @@ export function transactionResource(row: LedgerEntry) {
     change: fromHundredths(row.change),
     balanceAfter: fromHundredths(row.balanceAfter),
     source: row.source,
+    staff: row.staffId && row.staffName !== null ? { id: row.staffId, name: row.staffName } : null,
     note: row.note,
     createdAt: isoTime(row.createdAt),
     ...(row.details ? { details: detailsResource(row.details) } : {}),

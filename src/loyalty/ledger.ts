@@ -9,7 +9,7 @@ import { newId } from '../lib/ids';
 import { fromHundredths, MAX_UNITS } from '../lib/money';
 import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
-import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow } from './repo';
+import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow, type StaffRef } from './repo';
 
 /** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
 export type LoyaltyDeps = WriteDeps;
@@ -27,6 +27,8 @@ export interface BalanceChangeInput {
   /** The operation awards value (earn, adjust): when the change is positive, earning limits apply and it counts toward them. */
   isAward: boolean;
   source: Channel;
+  /** The staff member at the counter (source `scan`): on the ledger row and in the events. */
+  staff?: StaffRef | null;
   note?: string | null;
   idempotencyKey?: string | null;
   details?: LedgerDetails | null;
@@ -96,6 +98,7 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
     balanceAfter: after,
     isAward,
     source: input.source,
+    staffId: input.staff?.id ?? null,
     note: input.note ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
     details: input.details ?? null,
@@ -116,7 +119,9 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const level = levelFor(card, after);
   // A zero change reports nothing (decisions §2); an opening balance emits no balance.updated either.
   const events =
-    change === 0 || input.kind === 'initial' ? [] : emitBalanceEvents(deps, { customer: updated, card, change, after, level, previousLevel, rewardRedeemed: input.rewardRedeemed ?? false });
+    change === 0 || input.kind === 'initial'
+      ? []
+      : emitBalanceEvents(deps, { customer: updated, card, change, after, level, previousLevel, rewardRedeemed: input.rewardRedeemed ?? false, origin: channelData(input.source, input.staff) });
 
   return { customer: updated, card, transaction, previousBalance: before, level, previousLevel, events };
 }
@@ -133,15 +138,23 @@ function checkRange(card: Card, field: string, change: number, after: number): v
   }
 }
 
+/**
+ * Which channel made a change, as events carry it (decisions §8): `source` like the ledger row's,
+ * and on a counter change the staff member too.
+ */
+export function channelData(source: Channel, staff?: StaffRef | null): { source: Channel; staff?: StaffRef } {
+  return staff ? { source, staff: { id: staff.id, name: staff.name } } : { source };
+}
+
 function emitBalanceEvents(
   deps: LoyaltyDeps,
-  e: { customer: Customer; card: Card; change: number; after: number; level: Level | null; previousLevel: Level | null; rewardRedeemed: boolean },
+  e: { customer: Customer; card: Card; change: number; after: number; level: Level | null; previousLevel: Level | null; rewardRedeemed: boolean; origin: ReturnType<typeof channelData> },
 ): EventEnvelope[] {
   const { customer, card } = e;
   const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
     emitEvent(deps, { orgId: customer.orgId, livemode: customer.livemode, type, customerId: customer.id, data });
   const who = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id };
-  const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change) };
+  const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change), ...e.origin };
 
   const events: EventEnvelope[] = [];
   if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...who, cardType: card.passType, ...amounts }));

@@ -4,6 +4,12 @@ import { perConnection } from '../db/per-connection';
 export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust';
 export type Channel = 'api' | 'scan' | 'signup' | 'console';
 
+/** The staff member at the counter who made a change (decisions §8); on counter rows only. */
+export interface StaffRef {
+  id: string;
+  name: string;
+}
+
 /**
  * What a row remembers about how its change was worked out, amounts in hundredths like every
  * other amount in the database (the API converts them at the edge). `each` is the item's value at
@@ -26,6 +32,8 @@ export interface LedgerRow {
   balanceAfter: number;
   isAward: boolean;
   source: Channel;
+  /** Who at the counter; null for the other channels. */
+  staffId: string | null;
   note: string | null;
   idempotencyKey: string | null;
   details: LedgerDetails | null;
@@ -35,6 +43,8 @@ export interface LedgerRow {
 /** A row as read back for the history, with its insertion order (`seq`) for stable paging. */
 export interface LedgerEntry extends LedgerRow {
   seq: number;
+  /** The staff member's name as it is now (a renamed member shows the new name). */
+  staffName: string | null;
 }
 
 /** Where a history page continues: strictly older than this row. */
@@ -54,6 +64,8 @@ interface RawRow {
   balance_after: number;
   is_award: number;
   source: Channel;
+  staff_id: string | null;
+  staff_name: string | null;
   note: string | null;
   idempotency_key: string | null;
   details: string | null;
@@ -71,6 +83,8 @@ const map = (r: RawRow): LedgerEntry => ({
   balanceAfter: r.balance_after,
   isAward: r.is_award === 1,
   source: r.source,
+  staffId: r.staff_id,
+  staffName: r.staff_name,
   note: r.note,
   idempotencyKey: r.idempotency_key,
   details: r.details === null ? null : (JSON.parse(r.details) as LedgerDetails),
@@ -79,8 +93,8 @@ const map = (r: RawRow): LedgerEntry => ({
 
 function createLedgerRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, note, idempotency_key, details, created_at)
-     VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @note, @idempotencyKey, @details, @createdAt)`,
+    `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, staff_id, note, idempotency_key, details, created_at)
+     VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @staffId, @note, @idempotencyKey, @details, @createdAt)`,
   );
   // Both award queries read the partial index transactions_awards (customer_id, is_award, created_at).
   const lastAward = db.prepare<[string], { at: number | null }>('SELECT max(created_at) AS at FROM transactions WHERE customer_id = ? AND is_award = 1');
@@ -89,13 +103,14 @@ function createLedgerRepo(db: Db) {
   );
   // Newest first. rowid breaks ties between rows of the same millisecond in the order they were written.
   const firstPage = db.prepare<{ customerId: string; limit: number }, RawRow>(
-    `SELECT rowid AS seq, * FROM transactions WHERE customer_id = @customerId
-     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+    `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
+     WHERE t.customer_id = @customerId
+     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
   );
   const nextPage = db.prepare<{ customerId: string; limit: number; createdAt: number; seq: number }, RawRow>(
-    `SELECT rowid AS seq, * FROM transactions
-     WHERE customer_id = @customerId AND (created_at < @createdAt OR (created_at = @createdAt AND rowid < @seq))
-     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+    `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
+     WHERE t.customer_id = @customerId AND (t.created_at < @createdAt OR (t.created_at = @createdAt AND t.rowid < @seq))
+     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
   );
 
   return {

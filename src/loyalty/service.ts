@@ -4,7 +4,7 @@ import type { Customer } from '../customers/model';
 import { badRequest } from '../lib/errors';
 import { accrue, type ItemsSale, type SpendSale } from './accrual';
 import { changeBalance, type BalanceChangeResult, type LoyaltyDeps } from './ledger';
-import type { Channel } from './repo';
+import type { Channel, StaffRef } from './repo';
 
 // The three loyalty operations, shared by every channel: the API now, the counter scan, sign-up
 // and console later. Each checks what fits the card type, works out the change in hundredths and
@@ -13,6 +13,8 @@ import type { Channel } from './repo';
 export interface OperationInput {
   customer: Customer;
   source: Channel;
+  /** The staff member at the counter (source `scan`). */
+  staff?: StaffRef | null;
   note?: string | null;
   idempotencyKey?: string | null;
 }
@@ -40,7 +42,7 @@ function unsupported(card: Card, what: string) {
   return badRequest('UNSUPPORTED_FOR_CARD_TYPE', `${what} does not apply to a ${card.passType}`);
 }
 
-const common = (input: OperationInput) => ({ customer: input.customer, source: input.source, note: input.note, idempotencyKey: input.idempotencyKey });
+const common = (input: OperationInput) => ({ customer: input.customer, source: input.source, staff: input.staff, note: input.note, idempotencyKey: input.idempotencyKey });
 
 /** Awards stamps (stamp cards) or points (every other card): a flat amount, or a sale through the card's accrual rule. */
 export function earn(deps: LoyaltyDeps, input: EarnInput): BalanceChangeResult {

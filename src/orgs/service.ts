@@ -1,9 +1,10 @@
 import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { hashPassword } from '../lib/password';
-import { ApiError } from '../lib/errors';
-import { orgsRepo } from './repo';
+import { ApiError, notFound } from '../lib/errors';
+import { normalizeEmail } from '../lib/contact';
+import { orgsRepo, type OrgRow } from './repo';
+import { writeOrgSettings } from './settings';
 
 export interface OrgDeps {
   db: Db;
@@ -16,11 +17,44 @@ export function createOrg(deps: OrgDeps, input: { name: string }): { id: string;
   return { id, name: input.name };
 }
 
-export function createAdmin(deps: OrgDeps, input: { orgId: string; email: string; password: string }): { id: string; email: string } {
+export function getOrg(deps: { db: Db }, orgId: string): OrgRow {
+  const org = orgsRepo(deps.db).findOrg(orgId);
+  if (!org) throw notFound('ORG_NOT_FOUND', orgId);
+  return org;
+}
+
+/** How an admin's email is stored and looked up: the one email rule's key (lower case, IDN domains in their xn-- form). */
+export function adminEmailKey(email: string): string {
+  return normalizeEmail(email) ?? email.trim().toLowerCase();
+}
+
+/**
+ * An org admin. The password arrives already hashed (lib/password.ts hashPassword, which is async
+ * and slow on purpose): hashing cannot run inside the write transaction.
+ */
+export function createAdmin(deps: OrgDeps, input: { orgId: string; email: string; passwordHash: string }): { id: string; email: string } {
   const repo = orgsRepo(deps.db);
-  const email = input.email.trim().toLowerCase();
+  const email = adminEmailKey(input.email);
   if (repo.adminEmailTaken(email)) throw new ApiError(409, 'ADMIN_EMAIL_TAKEN', { detail: email });
   const id = newId('adm');
-  repo.insertAdmin({ id, orgId: input.orgId, email, passwordHash: hashPassword(input.password), createdAt: deps.clock.now() });
+  repo.insertAdmin({ id, orgId: input.orgId, email, passwordHash: input.passwordHash, createdAt: deps.clock.now() });
   return { id, email };
+}
+
+export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
+  return deps.db.transaction(() => {
+    getOrg(deps, orgId);
+    orgsRepo(deps.db).renameOrg(orgId, name);
+    return getOrg(deps, orgId);
+  })();
+}
+
+/** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
+export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string }): OrgRow {
+  return deps.db.transaction(() => {
+    getOrg(deps, orgId);
+    orgsRepo(deps.db).renameOrg(orgId, input.name);
+    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone });
+    return getOrg(deps, orgId);
+  })();
 }

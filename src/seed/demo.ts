@@ -1,7 +1,7 @@
 import { randomToken } from '../lib/ids';
 import type { CardDeps } from '../cards/service';
 import { orgsRepo } from '../orgs/repo';
-import { applySeed, parseSeedFile } from './service';
+import { applySeed, hashSeedPasswords, parseSeedFile } from './service';
 
 export interface DemoCredentials {
   orgId: string;
@@ -14,7 +14,7 @@ export interface DemoCredentials {
  * On an empty database: a demo org with a stamp card and a point card, a test key and an admin
  * login, so `npm start` leads straight to a working curl. Returns null when data already exists.
  */
-export function createDemoOrgIfEmpty(deps: CardDeps): DemoCredentials | null {
+export async function createDemoOrgIfEmpty(deps: CardDeps): Promise<DemoCredentials | null> {
   if (orgsRepo(deps.db).countOrgs() > 0) return null;
   const password = randomToken(16);
   const file = parseSeedFile({
@@ -45,7 +45,10 @@ export function createDemoOrgIfEmpty(deps: CardDeps): DemoCredentials | null {
       },
     ],
   });
-  const [org] = applySeed(deps, file).orgs;
+  const hashes = await hashSeedPasswords(file);
+  // Checked again after the (slow) hash: a second process may have filled the database meanwhile.
+  if (orgsRepo(deps.db).countOrgs() > 0) return null;
+  const [org] = applySeed(deps, file, hashes).orgs;
   return {
     orgId: org!.orgId,
     cards: org!.cards.map((c, i) => ({ name: file.orgs[0]!.cards[i]!.name, cardId: c.cardId })),

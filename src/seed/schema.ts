@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CardConfig } from '../cards/schemas';
 import { SCOPES } from '../keys/scopes';
 import { emailAddressCheck } from '../lib/contact';
+import { StaffInput } from '../staff/schemas';
 
 const KeySeed = v.pipe(
   v.strictObject({
@@ -25,6 +26,8 @@ const OrgSeed = v.strictObject({
   admins: v.optional(v.array(AdminSeed), []),
   cards: v.optional(v.array(CardConfig), []),
   keys: v.optional(v.array(KeySeed), []),
+  // Counter staff (decisions §8): a name and a 4–8 digit PIN, unique within the org.
+  staff: v.optional(v.array(StaffInput), []),
 });
 
 /** The seed file of decisions §6. Checks across entries (unique refs, emails) live in the service. */

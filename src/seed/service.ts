@@ -1,10 +1,12 @@
 import * as v from 'valibot';
 import { createCard, type CardDeps } from '../cards/service';
 import { createApiKey } from '../keys/service';
+import { hashPassword } from '../lib/password';
+import { createStaff } from '../staff/service';
 import type { Mode } from '../keys/scopes';
 import { toIssues } from '../lib/validation';
 import { orgsRepo } from '../orgs/repo';
-import { createAdmin, createOrg } from '../orgs/service';
+import { adminEmailKey, createAdmin, createOrg } from '../orgs/service';
 import { SeedFile, type SeedFileInput } from './schema';
 
 export interface SeedResult {
@@ -26,7 +28,7 @@ export function parseSeedFile(input: unknown): SeedFileInput {
   return result.output;
 }
 
-/** Card refs are unique within an org (they name the cards in the output); admin emails in the file. */
+/** Card refs are unique within an org (they name the cards in the output); admin emails in the file; staff PINs within an org. */
 function checkUnique(file: SeedFileInput): void {
   const emails = new Map<string, string>();
   file.orgs.forEach((org, o) => {
@@ -36,8 +38,14 @@ function checkUnique(file: SeedFileInput): void {
       if (refs.has(card.ref)) throw new SeedError(`orgs[${o}].cards[${c}].ref: "${card.ref}" is used twice in this org`);
       refs.add(card.ref);
     });
+    const pins = new Map<string, number>();
+    org.staff.forEach((member, s) => {
+      const first = pins.get(member.pin);
+      if (first !== undefined) throw new SeedError(`orgs[${o}].staff[${s}].pin: the same PIN as orgs[${o}].staff[${first}]; PINs are unique within an org`);
+      pins.set(member.pin, s);
+    });
     org.admins.forEach((admin, a) => {
-      const email = admin.email.toLowerCase();
+      const email = adminEmailKey(admin.email);
       const where = `orgs[${o}].admins[${a}].email`;
       if (emails.has(email)) throw new SeedError(`${where}: ${admin.email} is already given at ${emails.get(email)}`);
       emails.set(email, where);
@@ -45,17 +53,40 @@ function checkUnique(file: SeedFileInput): void {
   });
 }
 
-/** Creates everything in the file in one transaction: all of it, or (on any error) nothing. */
-export function applySeed(deps: CardDeps, file: SeedFileInput): SeedResult {
+/** The admins' password hashes, per org and admin, in file order. */
+export type SeedPasswordHashes = string[][];
+
+/**
+ * Hashes the admins' passwords (scrypt, slow on purpose and async: never inside the transaction).
+ * One after another, so a file with many admins never holds more than one hash's 128 MiB.
+ */
+export async function hashSeedPasswords(file: SeedFileInput): Promise<SeedPasswordHashes> {
+  const hashes: SeedPasswordHashes = [];
+  for (const org of file.orgs) {
+    const ofOrg: string[] = [];
+    for (const admin of org.admins) ofOrg.push(await hashPassword(admin.password));
+    hashes.push(ofOrg);
+  }
+  return hashes;
+}
+
+/**
+ * Creates everything in the file in one transaction: all of it, or (on any error) nothing. A file
+ * with admins needs their hashes from hashSeedPasswords first.
+ */
+export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: SeedPasswordHashes = []): SeedResult {
   return deps.db.transaction(() => ({
     orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
       orgSeed.admins.forEach((admin, a) => {
-        if (orgsRepo(deps.db).adminEmailTaken(admin.email.toLowerCase())) {
+        if (orgsRepo(deps.db).adminEmailTaken(adminEmailKey(admin.email))) {
           throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already an admin login in this database`);
         }
-        createAdmin(deps, { orgId: org.id, email: admin.email, password: admin.password });
+        const passwordHash = passwordHashes[o]?.[a];
+        if (!passwordHash) throw new Error(`applySeed: orgs[${o}].admins[${a}] has no password hash (call hashSeedPasswords first)`);
+        createAdmin(deps, { orgId: org.id, email: admin.email, passwordHash });
       });
+      orgSeed.staff.forEach((member) => createStaff(deps, org.id, member));
       const cards = orgSeed.cards.map((config) => ({ ref: config.ref ?? null, cardId: createCard(deps, org.id, config).id }));
       const keys = orgSeed.keys.map((k, i) => {
         const created = createApiKey(deps, { orgId: org.id, deviceName: k.deviceName ?? `key-${i + 1}`, mode: k.mode, scopes: k.scopes, legacy: k.legacy });

@@ -9,7 +9,7 @@ import { createApp, createHttpServer } from '../../src/http/app';
 import { changeHooks } from '../../src/main';
 import type { AfterCommitHooks, AppDeps } from '../../src/deps';
 import type { Logger } from '../../src/lib/log';
-import { applySeed, parseSeedFile, type SeedResult } from '../../src/seed/service';
+import { applySeed, hashSeedPasswords, parseSeedFile, type SeedResult } from '../../src/seed/service';
 import { createFakeClock, noAfterCommit, silentLogger, type FakeClock } from './fakes';
 
 export interface TestResponse {
@@ -36,6 +36,8 @@ export interface TestApp {
   config: Readonly<Config>;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   seed(file: unknown): SeedResult;
+  /** Like seed, for files with admins: their passwords are hashed first (scrypt, async). */
+  seedWithAdmins(file: unknown): Promise<SeedResult>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,10 @@ export async function startTestApp(options: { env?: Record<string, string>; afte
     },
     seed(file) {
       return applySeed(deps, parseSeedFile(file));
+    },
+    async seedWithAdmins(file) {
+      const parsed = parseSeedFile(file);
+      return applySeed(deps, parsed, await hashSeedPasswords(parsed));
     },
     async close() {
       await new Promise<void>((resolve) => {
@@ -145,11 +151,15 @@ export interface StandardOrg {
 
 /** Seeds STANDARD_SEED (as a new org each call) and names its ids. */
 export function seedStandardOrg(app: TestApp, name = 'Test Café'): StandardOrg {
-  const [org] = app.seed({ orgs: [{ ...STANDARD_SEED.orgs[0], name }] }).orgs;
-  const card = (ref: string) => org!.cards.find((c) => c.ref === ref)!.cardId;
-  const key = (deviceName: string) => org!.keys.find((k) => k.deviceName === deviceName)!.key;
+  return standardOrgIds(app.seed({ orgs: [{ ...STANDARD_SEED.orgs[0], name }] }).orgs[0]!);
+}
+
+/** The ids of a seeded STANDARD_SEED org, by their refs and device names. */
+export function standardOrgIds(org: SeedResult['orgs'][number]): StandardOrg {
+  const card = (ref: string) => org.cards.find((c) => c.ref === ref)!.cardId;
+  const key = (deviceName: string) => org.keys.find((k) => k.deviceName === deviceName)!.key;
   return {
-    orgId: org!.orgId,
+    orgId: org.orgId,
     cards: { stamps: card('stamps'), points: card('points'), levels: card('levels'), prepaid: card('prepaid') },
     keys: { live: key('live'), test: key('test'), legacy: key('legacy'), reader: key('reader') },
   };

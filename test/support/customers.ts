@@ -53,6 +53,7 @@ export function insertCustomer(
     phoneNorm: normalizePhone(input.phone),
     customFields: {},
     status: 'pending_install',
+    source: 'api',
     installCode: randomToken(32),
     scanCode: randomToken(24),
     balance,
@@ -66,7 +67,7 @@ export function insertCustomer(
     if (balance === 0) return;
     ledgerRepo(app.db).insert({
       id: newId('tx'), orgId: customer.orgId, customerId: customer.id, livemode: customer.livemode, kind: 'initial', change: balance,
-      balanceAfter: balance, isAward: false, source: 'api', note: null, idempotencyKey: null, details: null, createdAt: now,
+      balanceAfter: balance, isAward: false, source: 'api', staffId: null, note: null, idempotencyKey: null, details: null, createdAt: now,
     });
   })();
   return customer;

@@ -1,37 +1,8 @@
-// HTML for the public pages. Every interpolated value is escaped unless it is explicitly marked
-// as markup (`raw`), so card names and customer data can never inject anything.
+// The page shell of the customer's wallet pages (install page, web pass). The escaping templates
+// are the merchant pages' own (web/html.ts): one place writes HTML from data.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-
-export class Markup {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-/** Trusted markup: only for text this program generated itself (e.g. the QR code SVG). */
-export const raw = (value: string) => new Markup(value);
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
-
-function render(value: unknown): string {
-  if (value instanceof Markup) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
-}
-
-/** Tagged template: `html\`<p>${name}</p>\`` escapes `name`. */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
-  let out = strings[0]!;
-  values.forEach((value, i) => {
-    out += render(value) + strings[i + 1]!;
-  });
-  return new Markup(out);
-}
+import { html, raw, type Markup } from '../../web/html';
 
 const STYLE = `
   *{box-sizing:border-box}

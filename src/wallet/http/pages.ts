@@ -2,7 +2,7 @@
 import type { Card } from '../../cards/model';
 import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../pass-content';
-import { html, raw, type Markup } from './html';
+import { html, raw, type Markup } from '../../web/html';
 
 export function notFoundBody(): Markup {
   return html`<h1>Card not found</h1><p class="note">This link does not lead to a loyalty card. Please check it, or ask at the counter.</p>`;

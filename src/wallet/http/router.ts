@@ -3,17 +3,15 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../http/rate-limit';
-import { loadWalletServices, type WalletServices } from '../services';
+import type { WalletServices } from '../services';
 import { bindAppleWebService } from './apple-routes';
 import type { WalletDeps } from './deps';
 import { bindGoogleRoutes } from './google-routes';
 import { bindInstallRoutes } from './install-routes';
 import { bindWebPassRoutes } from './web-pass-routes';
 
-export function walletRouter(deps: AppDeps, limiter: RateLimiter, wallet?: WalletServices): Router {
-  // main.ts loads the wallets once and shares them with the update worker; a bare createApp
-  // (tests, tools) loads them from its config.
-  const walletDeps: WalletDeps = { ...deps, wallet: wallet ?? loadWalletServices(deps.config, deps.clock) };
+export function walletRouter(deps: AppDeps, limiter: RateLimiter, wallet: WalletServices): Router {
+  const walletDeps: WalletDeps = { ...deps, wallet };
   const router = new Router();
   bindInstallRoutes(router, walletDeps, limiter);
   bindWebPassRoutes(router, walletDeps, limiter);

@@ -1,0 +1,101 @@
+import type Router from '@koa/router';
+import type { AppDeps } from '../../deps';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password';
+import { clearCookie, readCookie, setCookie } from '../../web/cookies';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
+import { field, noErrors, readForm, type FormFields } from '../../web/forms';
+import { sendDocument } from '../../web/page';
+import { waitText } from '../../web/throttle';
+import { CONSOLE_SESSIONS, createSession, endSession, findSession, setSessionMode } from '../../web/sessions';
+import { consoleOf } from '../context';
+import { safeNext } from '../guard';
+import { sendConsolePage } from '../layout';
+import { changePassword, signIn } from './service';
+import { passwordBody, signInBody } from './views';
+
+const SIGN_IN_PATH = '/console/sign-in';
+
+/** Sign-in: the only console pages reachable without a session. */
+export function bindSignIn(router: Router, deps: AppDeps): void {
+  router.get(SIGN_IN_PATH, (ctx) => {
+    const next = safeNext(ctx.query.next);
+    if (findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie))) return ctx.redirect(next);
+    const notice = ctx.query.signedOut === '1' ? 'You are signed out.' : undefined;
+    sendDocument(ctx, { title: 'Sign in · Wallet Loyalty', body: signInBody({ csrf: preSessionToken(ctx, deps.config, SIGN_IN_PATH), next, notice }) });
+  });
+
+  router.post(SIGN_IN_PATH, async (ctx) => {
+    const form = await readForm(ctx);
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD));
+    const email = field(form, 'email').slice(0, 320);
+    const password = field(form, 'password').slice(0, PASSWORD_MAX_LENGTH);
+    const next = safeNext(field(form, 'next'));
+    const again = (status: number, errors: ReturnType<typeof noErrors>) =>
+      sendDocument(ctx, { title: 'Sign in · Wallet Loyalty', status, body: signInBody({ csrf: preSessionToken(ctx, deps.config, SIGN_IN_PATH), next, email, errors }) });
+
+    const missing = noErrors();
+    if (!email.trim()) missing.fields.email = 'Enter your email.';
+    if (!password) missing.fields.password = 'Enter your password.';
+    if (Object.keys(missing.fields).length) return again(400, missing);
+
+    const outcome = await signIn(deps, { email, password, ip: ctx.ip });
+    if (!outcome.ok) {
+      // The same words whether the email exists or not (decisions §8 via the brief: never reveal an account).
+      const form = outcome.lockedSeconds > 0
+        ? `Too many failed sign-ins. For your safety, signing in is paused: try again in ${waitText(outcome.lockedSeconds)}.`
+        : 'The email or the password is not right. Check both and try again.';
+      if (outcome.lockedSeconds > 0) ctx.set('Retry-After', String(outcome.lockedSeconds));
+      return again(outcome.lockedSeconds > 0 ? 429 : 401, { fields: {}, form });
+    }
+    const { token } = createSession(deps, CONSOLE_SESSIONS, { orgId: outcome.admin.orgId, adminId: outcome.admin.id });
+    setCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, token, { path: CONSOLE_SESSIONS.path, maxAge: CONSOLE_SESSIONS.absoluteMs / 1000 });
+    ctx.status = 303;
+    ctx.redirect(next);
+  });
+}
+
+/** Behind the guard: sign-out, password change and the live/test switch. */
+export function bindAccount(router: Router, deps: AppDeps): void {
+  router.post('/console/sign-out', (ctx) => {
+    endSession(deps, consoleOf(ctx).session.id);
+    clearCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, CONSOLE_SESSIONS.path);
+    ctx.status = 303;
+    ctx.redirect(`${SIGN_IN_PATH}?signedOut=1`);
+  });
+
+  router.post('/console/mode', (ctx) => {
+    const c = consoleOf(ctx);
+    const form = ctx.state.form as FormFields;
+    const mode = field(form, 'mode');
+    if (mode === 'live' || mode === 'test') setSessionMode(deps, c.session.id, mode === 'live');
+    ctx.status = 303;
+    ctx.redirect(safeNext(field(form, 'returnTo')));
+  });
+
+  router.get('/console/password', (ctx) => {
+    const c = consoleOf(ctx);
+    sendConsolePage(ctx, deps, c, { section: null, title: 'Change password', body: passwordBody(c, { done: ctx.query.done === '1' }) });
+  });
+
+  router.post('/console/password', async (ctx) => {
+    const c = consoleOf(ctx);
+    const form = ctx.state.form as FormFields;
+    const current = field(form, 'current');
+    const next = field(form, 'next');
+    const errors = noErrors();
+    if (!current) errors.fields.current = 'Enter your current password.';
+    if (next.length < PASSWORD_MIN_LENGTH) errors.fields.next = `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`;
+    else if (next.length > PASSWORD_MAX_LENGTH) errors.fields.next = `Choose a password of at most ${PASSWORD_MAX_LENGTH} characters.`;
+    else if (next === current) errors.fields.next = 'Choose a password other than the current one.';
+    if (!errors.fields.next && field(form, 'confirm') !== next) errors.fields.confirm = 'The two new passwords are not the same.';
+    if (Object.keys(errors.fields).length === 0) {
+      const outcome = await changePassword(deps, { admin: c.admin, sessionId: c.session.id, current, next, ip: ctx.ip });
+      if (outcome.ok) {
+        ctx.status = 303;
+        return ctx.redirect('/console/password?done=1');
+      }
+      errors.fields[outcome.field] = outcome.message;
+    }
+    sendConsolePage(ctx, deps, c, { section: null, title: 'Change password', status: 400, body: passwordBody(c, { errors }) });
+  });
+}

@@ -1,0 +1,69 @@
+import type { Context, Next } from 'koa';
+import type { AppDeps } from '../deps';
+import { orgsRepo } from '../orgs/repo';
+import { readCookie, clearCookie } from '../web/cookies';
+import { checkOrigin, checkToken, CSRF_FIELD } from '../web/csrf';
+import { field, readForm } from '../web/forms';
+import { CONSOLE_SESSIONS, endSession, findSession } from '../web/sessions';
+import type { ConsoleContext } from './context';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** A path of this console to come back to after signing in; anything else goes to the start page. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/console(\/[A-Za-z0-9_\-./?=&%]*)?$/.test(next) && !next.includes('//') ? next : '/console';
+}
+
+function toSignIn(ctx: Context): void {
+  const next = SAFE_METHODS.has(ctx.method) ? ctx.url : '/console';
+  const target = `/console/sign-in${next === '/console' ? '' : `?next=${encodeURIComponent(next)}`}`;
+  if (ctx.get('HX-Request') === 'true') {
+    // htmx follows HX-Redirect with a full page load instead of swapping a sign-in form into a fragment.
+    ctx.status = 401;
+    ctx.set('HX-Redirect', target);
+    ctx.body = '';
+    return;
+  }
+  ctx.status = 303;
+  ctx.redirect(target);
+}
+
+/**
+ * In front of every console page but sign-in: a live session (else to the sign-in page), its admin
+ * and org on ctx.state.console, and for every state-changing request the Origin and CSRF checks of
+ * decisions §8. A url-encoded form is read here (ctx.state.form) so its token is checked before
+ * any route sees it; other bodies carry the token in the X-CSRF-Token header, or — a multipart
+ * upload from a plain form — in the `_csrf` query parameter.
+ */
+export function consoleGuard(deps: AppDeps) {
+  return async (ctx: Context, next: Next) => {
+    const session = findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie));
+    const admin = session?.adminId ? orgsRepo(deps.db).findAdmin(session.adminId) : undefined;
+    const org = admin ? orgsRepo(deps.db).findOrg(admin.orgId) : undefined;
+    if (!session || !admin || !org) {
+      if (session) endSession(deps, session.id);
+      clearCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, CONSOLE_SESSIONS.path);
+      return toSignIn(ctx);
+    }
+    if (!SAFE_METHODS.has(ctx.method)) {
+      checkOrigin(ctx, deps.config);
+      if (ctx.request.is('application/x-www-form-urlencoded')) {
+        ctx.state.form = await readForm(ctx);
+        checkToken(ctx, session.csrfToken, field(ctx.state.form, CSRF_FIELD));
+      } else {
+        const fromQuery = ctx.request.is('multipart/form-data') && typeof ctx.query[CSRF_FIELD] === 'string' ? (ctx.query[CSRF_FIELD] as string) : undefined;
+        checkToken(ctx, session.csrfToken, fromQuery);
+      }
+    }
+    const state: ConsoleContext = {
+      session,
+      admin,
+      org,
+      livemode: session.livemode,
+      namespace: { orgId: org.id, livemode: session.livemode },
+      csrfToken: session.csrfToken,
+    };
+    ctx.state.console = state;
+    await next();
+  };
+}

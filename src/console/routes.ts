@@ -1,0 +1,23 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { pageErrors } from '../web/errors';
+import type { WalletServices } from '../wallet/services';
+import { bindAccount, bindSignIn } from './auth/routes';
+import { consoleGuard } from './guard';
+import { bindSettings } from './settings/routes';
+
+// Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
+// Sign-in is the only part outside the guard; each section binds its own routes behind it.
+
+export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] {
+  const open = new Router();
+  open.use(pageErrors(deps.log));
+  bindSignIn(open, deps);
+
+  const guarded = new Router();
+  guarded.use(pageErrors(deps.log), consoleGuard(deps));
+  guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
+  bindAccount(guarded, deps);
+  bindSettings(guarded, deps, wallet);
+  return [open, guarded];
+}

@@ -1,0 +1,51 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../lib/errors';
+import { isTimeZone, readOrgSettings } from '../../orgs/settings';
+import { updateOrgProfile } from '../../orgs/service';
+import { field, formErrorsFrom, parseForm, type FormFields } from '../../web/forms';
+import { orgAccent } from '../../web/theme';
+import { publicUrlWarning, type WalletServices } from '../../wallet/services';
+import { consoleOf } from '../context';
+import { sendConsolePage } from '../layout';
+import { settingsBody, type SettingsView } from './views';
+
+const SettingsForm = v.object({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
+  brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour.')),
+  timeZone: v.pipe(v.string(), v.check(isTimeZone, 'Pick the time zone of your shop from the list.')),
+});
+
+const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
+
+export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServices): void {
+  const urlWarning = publicUrlWarning(deps.config, wallet);
+  const page = (ctx: Context, view: SettingsView, status = 200) => {
+    const c = consoleOf(ctx);
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body: settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }) });
+  };
+
+  router.get('/console/settings', (ctx) => {
+    const c = consoleOf(ctx);
+    const settings = readOrgSettings(deps.db, c.org.id);
+    page(ctx, { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, saved: ctx.query.saved === '1' });
+  });
+
+  router.post('/console/settings', (ctx) => {
+    const c = consoleOf(ctx);
+    const form = ctx.state.form as FormFields;
+    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone') };
+    const parsed = parseForm(SettingsForm, typed);
+    if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
+    try {
+      updateOrgProfile(deps, c.org.id, { name: parsed.value.name, brandColor: parsed.value.brandColor.toLowerCase(), timeZone: parsed.value.timeZone });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return page(ctx, { ...typed, errors: formErrorsFrom(err) }, err.status);
+    }
+    ctx.status = 303;
+    ctx.redirect('/console/settings?saved=1');
+  });
+}

@@ -1,0 +1,82 @@
+import type { Config } from '../../config';
+import { html, type Markup } from '../../web/html';
+import { formError, inputField, selectField } from '../../web/fields';
+import { TIME_ZONES } from '../../orgs/settings';
+import type { FormErrors } from '../../web/forms';
+import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
+import type { ConsoleContext } from '../context';
+import { csrfField } from '../layout';
+
+export interface SettingsView {
+  name: string;
+  brandColor: string;
+  timeZone: string;
+  errors?: FormErrors;
+  saved?: boolean;
+}
+
+const DAY = 86_400_000;
+
+function settingList(names: readonly string[]): Markup {
+  return html`${names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}`;
+}
+
+function appleStatus(wallet: WalletServices, now: number): Markup {
+  const apple = wallet.apple;
+  if (!apple) {
+    return html`<p><span class="badge warn">Off</span> Apple Wallet passes are not set up. Set ${settingList(APPLE_SETTINGS)} and restart the server (README, "Apple Wallet").</p>`;
+  }
+  const expires = apple.certificateNotAfter.getTime();
+  const days = Math.floor((expires - now) / DAY);
+  const state = days < 0 ? html`<span class="badge danger">Expired</span>` : days < 30 ? html`<span class="badge warn">Expires in ${days} days</span>` : html`<span class="badge ok">On</span>`;
+  return html`<p>${state} Apple Wallet passes are issued.</p>
+<dl class="facts">
+  <dt>Pass type</dt><dd><code>${apple.passTypeId}</code></dd>
+  <dt>Team</dt><dd><code>${apple.teamId}</code></dd>
+  <dt>Certificate expires</dt><dd>${new Date(expires).toISOString().slice(0, 10)}${days < 30 ? html` — renew it in Apple's developer portal before then, or installed passes stop updating` : ''}</dd>
+</dl>`;
+}
+
+function googleStatus(wallet: WalletServices): Markup {
+  const google = wallet.google;
+  if (!google) {
+    return html`<p><span class="badge warn">Off</span> Google Wallet passes are not set up. Set ${settingList(GOOGLE_SETTINGS)} and restart the server (README, "Google Wallet").</p>`;
+  }
+  return html`<p><span class="badge ok">On</span> Google Wallet passes are issued.</p>
+<dl class="facts"><dt>Issuer</dt><dd><code>${google.issuerId}</code></dd><dt>Service account</dt><dd><code>${google.serviceAccount.clientEmail}</code></dd></dl>`;
+}
+
+export function settingsBody(c: ConsoleContext, view: SettingsView, server: { config: Readonly<Config>; wallet: WalletServices; urlWarning?: string; now: number }): Markup {
+  const errors = view.errors ?? { fields: {} };
+  return html`<div class="page-head"><h1>Settings</h1></div>
+${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
+${formError(errors.form)}
+<form method="post" action="/console/settings" class="form panel" novalidate>
+  ${csrfField(c)}
+  <h2>Your business</h2>
+  ${inputField({ name: 'name', label: 'Business name', value: view.name, error: errors.fields.name, required: true, maxlength: 100, hint: 'Shown on passes and on every page your customers and staff see.' })}
+  ${inputField({ name: 'brandColor', label: 'Brand colour', type: 'color', value: view.brandColor, error: errors.fields.brandColor, required: true, hint: 'The colour of the console, the counter and the sign-up form.' })}
+  ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...TIME_ZONES].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
+  <div class="actions"><button type="submit">Save settings</button></div>
+</form>
+<section class="panel" aria-labelledby="wallet-heading">
+  <h2 id="wallet-heading">Wallet passes</h2>
+  <p class="muted">Customers can always use the web pass. Apple and Google Wallet passes need the server operator's settings; they are read when the server starts.</p>
+  <h3>Apple Wallet</h3>
+  ${appleStatus(server.wallet, server.now)}
+  <h3>Google Wallet</h3>
+  ${googleStatus(server.wallet)}
+  ${server.urlWarning ? html`<div class="notice warn"><p>${server.urlWarning}</p></div>` : ''}
+</section>
+<section class="panel" aria-labelledby="login-heading">
+  <h2 id="login-heading">Your login</h2>
+  <p>Signed in as <strong>${c.admin.email}</strong>. <a href="/console/password">Change password</a></p>
+</section>
+<section class="panel" aria-labelledby="server-heading">
+  <h2 id="server-heading">Server</h2>
+  <dl class="facts">
+    <dt>Public address</dt><dd><code>${server.config.publicUrl}</code></dd>
+    <dt>Install links</dt><dd><code>${server.config.installBaseUrl}/get-pass/…</code></dd>
+  </dl>
+</section>`;
+}

@@ -1,0 +1,107 @@
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import { ApiError } from '../lib/errors';
+import { toIssues } from '../lib/validation';
+
+// HTML forms post application/x-www-form-urlencoded. Read with the same limits as JSON bodies:
+// 64 KiB, UTF-8 only (a byte sequence that is not UTF-8 is refused, never mangled).
+
+export const FORM_LIMIT_BYTES = 64 * 1024;
+
+export type FormFields = Record<string, string | string[]>;
+
+async function readBytes(ctx: Context, limit: number): Promise<Buffer> {
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `forms are limited to ${limit} bytes` });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `forms are limited to ${limit} bytes` });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The posted fields; a name sent twice (checkbox groups) becomes an array. */
+export async function readForm(ctx: Context, limit = FORM_LIMIT_BYTES): Promise<FormFields> {
+  if (!ctx.request.is('application/x-www-form-urlencoded')) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the form as application/x-www-form-urlencoded' });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readBytes(ctx, limit));
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'the form is not UTF-8' });
+  }
+  const fields: FormFields = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const existing = fields[name];
+    if (existing === undefined) fields[name] = value;
+    else fields[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return fields;
+}
+
+/** One field as text ('' when absent; the first when sent twice). */
+export function field(fields: FormFields, name: string): string {
+  const value = fields[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** Every value of a field (checkbox groups, repeated rows). */
+export function fieldAll(fields: FormFields, name: string): string[] {
+  const value = fields[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** What a form shows after a refused submit: a message per field, and one for the whole form. */
+export interface FormErrors {
+  fields: Record<string, string>;
+  form?: string;
+}
+
+export const noErrors = (): FormErrors => ({ fields: {} });
+
+export function hasErrors(errors: FormErrors): boolean {
+  return errors.form !== undefined || Object.keys(errors.fields).length > 0;
+}
+
+/**
+ * A service's refusal as form errors: VALIDATION_FAILED issues land on their fields (paths are
+ * the form's field names, e.g. `reward.cost`), an error naming a `field` lands there, anything
+ * else is a message for the whole form. The message is the one the API gives, without its code.
+ */
+export function formErrorsFrom(err: ApiError, fieldNames?: readonly string[]): FormErrors {
+  const errors = noErrors();
+  const issues = err.extra.issues as { path: string; message: string }[] | undefined;
+  if (err.code === 'VALIDATION_FAILED' && issues) {
+    for (const issue of issues) {
+      const name = issue.path;
+      if (!fieldNames || fieldNames.includes(name)) errors.fields[name] ??= issue.message;
+      else errors.form ??= `${name}: ${issue.message}`;
+    }
+    return errors;
+  }
+  const named = err.extra.field;
+  const message = humanMessage(err);
+  if (typeof named === 'string') errors.fields[named] = message;
+  else errors.form = message;
+  return errors;
+}
+
+/** "AWARD_WAIT_ACTIVE: this card awards …" → "This card awards …". */
+export function humanMessage(err: ApiError): string {
+  const text = err.message.startsWith(`${err.code}: `) ? err.message.slice(err.code.length + 2) : err.message === err.code ? err.code.replace(/_/g, ' ').toLowerCase() : err.message;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Validates form input with a valibot schema; issues come back per field. */
+export function parseForm<S extends v.GenericSchema>(schema: S, input: unknown): { ok: true; value: v.InferOutput<S> } | { ok: false; errors: FormErrors } {
+  const result = v.safeParse(schema, input, { abortEarly: false });
+  if (result.success) return { ok: true, value: result.output };
+  const errors = noErrors();
+  for (const issue of toIssues(result.issues)) errors.fields[issue.path || 'form'] ??= issue.message;
+  return { ok: false, errors };
+}
