@@ -51,6 +51,7 @@ describe('seed', () => {
         name: 'Coffee stamps',
         passType: 'stamp_card',
         dataCollectionEnabled: true,
+        signupFields: { name: 'required', email: 'required', phone: 'optional' },
         questions: [
           { key: 'memberNo', label: 'Member number', type: 'number', required: true, isIdentifier: false },
           { key: 'size', label: 'Cup size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'S', label: 'Small' }] },
@@ -71,6 +72,12 @@ describe('seed', () => {
     assert.ok(await verifyPassword('…', admin.password_hash), 'the admin can log in with the given password');
     assert.match(admin.password_hash, /^scrypt\$131072\$8\$1\$/, 'scrypt at N=2^17, r=8, p=1 (decisions §8)');
     assert.ok(!admin.password_hash.includes('…'));
+  });
+
+  it('takes which contact fields the sign-up form asks, each required, optional or off', async () => {
+    const [org] = app.seed({ orgs: [{ name: 'Asks', cards: [{ name: 'Phone only', passType: 'stamp_card', signupFields: { name: 'optional', email: 'off', phone: 'required' } }], keys: [{ deviceName: 'k' }] }] }).orgs;
+    const cards = await app.request('GET', '/api/v1/cards', { key: org!.keys[0]!.key });
+    assert.deepEqual(cards.body[0].signupFields, { name: 'optional', email: 'off', phone: 'required' });
   });
 
   it('needs only the names and passType', () => {
@@ -105,6 +112,8 @@ describe('seed', () => {
     { name: 'an admin email that is no email', file: (f) => ((f.orgs[0].admins[0].email = 'owner'), f), field: 'orgs[0].admins[0].email' },
     { name: 'an empty admin password', file: (f) => ((f.orgs[0].admins[0].password = ''), f), field: 'orgs[0].admins[0].password' },
     { name: 'a card ref used twice in an org', file: (f) => (f.orgs[0].cards.push({ ref: 'coffee', name: 'Second', passType: 'point_card' }), f), field: 'orgs[0].cards[1].ref' },
+    { name: 'a sign-up field mode that does not exist', file: (f) => ((f.orgs[0].cards[0].signupFields = { phone: 'maybe' }), f), field: 'orgs[0].cards[0].signupFields.phone' },
+    { name: 'a sign-up field that does not exist', file: (f) => ((f.orgs[0].cards[0].signupFields = { birthday: 'required' }), f), field: 'orgs[0].cards[0].signupFields.birthday' },
     { name: 'a staff PIN of three digits', file: (f) => ((f.orgs[0].staff = [{ name: 'Sam', pin: '123' }]), f), field: 'orgs[0].staff[0].pin' },
     { name: 'a staff PIN with letters', file: (f) => ((f.orgs[0].staff = [{ name: 'Sam', pin: '12a4' }]), f), field: 'orgs[0].staff[0].pin' },
     { name: 'a staff member without a name', file: (f) => ((f.orgs[0].staff = [{ name: ' ', pin: '1234' }]), f), field: 'orgs[0].staff[0].name' },

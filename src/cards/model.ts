@@ -51,6 +51,20 @@ export interface EarningLimits {
   maxPerPeriod?: number;
 }
 
+/** Whether the sign-up form asks for a contact field, and whether the customer must fill it in. */
+export const SIGNUP_FIELD_MODES = ['required', 'optional', 'off'] as const;
+export type SignupFieldMode = (typeof SIGNUP_FIELD_MODES)[number];
+
+/** What the card's sign-up form asks besides the questions (decisions §8: name, email and phone as the card configures them). */
+export interface SignupFields {
+  name: SignupFieldMode;
+  email: SignupFieldMode;
+  phone: SignupFieldMode;
+}
+
+/** A card that never said: the name and an email to recognise a returning member by, a phone if they like. */
+export const DEFAULT_SIGNUP_FIELDS: Readonly<SignupFields> = Object.freeze({ name: 'required', email: 'required', phone: 'optional' });
+
 export interface CardDesign {
   backgroundColor?: string;
   foregroundColor?: string;
@@ -64,6 +78,8 @@ export interface Card {
   name: string;
   passType: PassType;
   dataCollectionEnabled: boolean;
+  /** The contact fields of the sign-up form (used when dataCollectionEnabled). */
+  signupFields: SignupFields;
   questions: Question[];
   reward: Reward | null;
   levels: Level[] | null;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
-import type { Card } from './model';
+import { DEFAULT_SIGNUP_FIELDS, type Card } from './model';
 
 interface RawCard {
   id: string;
@@ -8,6 +8,7 @@ interface RawCard {
   name: string;
   pass_type: Card['passType'];
   data_collection_enabled: number;
+  signup_fields: string | null;
   questions: string;
   reward: string | null;
   levels: string | null;
@@ -27,6 +28,7 @@ const map = (r: RawCard): Card => ({
   name: r.name,
   passType: r.pass_type,
   dataCollectionEnabled: r.data_collection_enabled === 1,
+  signupFields: { ...DEFAULT_SIGNUP_FIELDS, ...json<Partial<Card['signupFields']>>(r.signup_fields) },
   questions: JSON.parse(r.questions) as Card['questions'],
   reward: json(r.reward),
   levels: json(r.levels),
@@ -39,9 +41,9 @@ const map = (r: RawCard): Card => ({
 
 function createCardsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, questions, reward, levels, accrual,
+    `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, signup_fields, questions, reward, levels, accrual,
                         earning_limits, design, created_at, updated_at)
-     VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @questions, @reward, @levels, @accrual,
+     VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @signupFields, @questions, @reward, @levels, @accrual,
              @earningLimits, @design, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE id = ?');
@@ -53,6 +55,7 @@ function createCardsRepo(db: Db) {
       insert.run({
         ...card,
         dataCollectionEnabled: card.dataCollectionEnabled ? 1 : 0,
+        signupFields: JSON.stringify(card.signupFields),
         questions: JSON.stringify(card.questions),
         reward: text(card.reward),
         levels: text(card.levels),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ColorSchema } from '../lib/colors';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
-import { IDENTIFIER_TYPES, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS } from './model';
+import { DEFAULT_SIGNUP_FIELDS, IDENTIFIER_TYPES, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS, SIGNUP_FIELD_MODES } from './model';
 
 // --- Program configuration, as an operator writes it (seed file, console). Amounts in units. ---
 
@@ -81,6 +81,17 @@ const CardConfigObject = v.strictObject({
       ),
     ),
     dataCollectionEnabled: v.optional(v.boolean(), false),
+    signupFields: v.optional(
+      v.pipe(
+        v.strictObject({
+          name: v.optional(v.picklist(SIGNUP_FIELD_MODES), DEFAULT_SIGNUP_FIELDS.name),
+          email: v.optional(v.picklist(SIGNUP_FIELD_MODES), DEFAULT_SIGNUP_FIELDS.email),
+          phone: v.optional(v.picklist(SIGNUP_FIELD_MODES), DEFAULT_SIGNUP_FIELDS.phone),
+        }),
+        v.description('What the sign-up form asks besides the questions: required, optional or off, per field'),
+      ),
+      { ...DEFAULT_SIGNUP_FIELDS },
+    ),
     questions: v.optional(
       v.pipe(
         v.array(QuestionConfig),
@@ -134,6 +145,10 @@ export const CardResource = v.object({
   name: v.string(),
   passType: v.picklist(PASS_TYPES),
   dataCollectionEnabled: v.boolean(),
+  signupFields: v.pipe(
+    v.object({ name: v.picklist(SIGNUP_FIELD_MODES), email: v.picklist(SIGNUP_FIELD_MODES), phone: v.picklist(SIGNUP_FIELD_MODES) }),
+    v.description("What the card's sign-up form asks besides the questions"),
+  ),
   questions: v.array(QuestionResource),
   reward: v.pipe(v.nullable(v.object({ name: v.string(), cost: v.number() })), v.description('The fixed reward of stamp and point cards')),
   levels: v.pipe(v.nullable(v.array(v.object({ name: v.string(), minPoints: v.number() }))), v.description('Tiers of a level card, ascending')),

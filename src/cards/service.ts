@@ -25,6 +25,7 @@ export function createCard(deps: CardDeps, orgId: string, config: CardConfigInpu
     name: config.name,
     passType: config.passType,
     dataCollectionEnabled: config.dataCollectionEnabled,
+    signupFields: { ...config.signupFields },
     questions: config.questions.map((q) => ({
       key: q.key,
       label: q.label,
@@ -101,6 +102,7 @@ export function cardResource(card: Card) {
     name: card.name,
     passType: card.passType,
     dataCollectionEnabled: card.dataCollectionEnabled,
+    signupFields: card.signupFields,
     questions: card.questions,
     reward: card.reward && { name: card.reward.name, cost: fromHundredths(card.reward.cost) },
     levels: card.levels && card.levels.map((l) => ({ name: l.name, minPoints: fromHundredths(l.minPoints) })),

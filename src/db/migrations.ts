@@ -171,6 +171,15 @@ CREATE INDEX customers_org_time ON customers (org_id, livemode, created_at);
 ALTER TABLE orgs ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
 `,
   },
+  {
+    version: 7,
+    name: 'cards: the contact fields of the sign-up form',
+    sql: `
+-- What the card's sign-up form asks besides its questions: { name, email, phone }, each required,
+-- optional or off (decisions §8). NULL reads as the default (cards/model.ts DEFAULT_SIGNUP_FIELDS).
+ALTER TABLE cards ADD COLUMN signup_fields TEXT;
+`,
+  },
 ];
 
 /**

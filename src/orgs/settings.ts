@@ -11,11 +11,28 @@ export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 export const isTimeZone = (zone: string) => zone === 'UTC' || TIME_ZONES.includes(zone);
 
+/** The counter (decisions §8, issue 11): when it locks, and the owner's caps against staff fraud. */
+export const CounterSettingsSchema = v.object({
+  /** Minutes without use after which the counter locks and asks for a PIN again. */
+  lockAfterMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(240)), 5),
+  /** At most this many awards per staff member per local day at the counter; null: no cap. */
+  staffDailyAwardCap: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))), null),
+  /** At most this many counter awards per customer per local day; null: no cap. */
+  customerDailyAwardCap: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000))), null),
+});
+
+/**
+ * A customer with this many counter awards in one local day is flagged on the dashboard when the
+ * owner set no customer cap ("many awards to one customer", issue 11); with a cap, reaching it flags.
+ */
+export const UNUSUAL_CUSTOMER_AWARDS_PER_DAY = 5;
+
 export const OrgSettingsSchema = v.object({
   /** Where the shop is: "today" on the dashboard and the counter's daily caps follow its calendar. */
   timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')), isTimeZone(SERVER_TIME_ZONE) ? SERVER_TIME_ZONE : 'UTC'),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
+  counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),
 });
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;
