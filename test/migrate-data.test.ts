@@ -1,23 +1,15 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { latestVersion, migrate } from '../src/db/migrate';
 import { migrations, type MigrationStep } from '../src/db/migrations';
-import { applyPragmas, type Db } from '../src/db/open';
+import { scratchDatabases, userVersion } from './support/databases';
+import type { Db } from '../src/db/open';
 
 // Steps that rewrite data (a function instead of SQL), on databases an older release left behind.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'wl-migrate-data-'));
-let n = 0;
-function freshDb(): Db {
-  const db = new Database(path.join(dir, `db-${++n}.sqlite`));
-  applyPragmas(db);
-  return db;
-}
-const version = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+const scratch = scratchDatabases('wl-migrate-data-');
+const freshDb = scratch.fresh;
+const version = userVersion;
 /** A database as the release before `step` left it. */
 function databaseBefore(step: number): Db {
   const db = freshDb();
@@ -47,7 +39,7 @@ function insertCustomer(db: Db, c: { cardId: string; email?: string | null; emai
 }
 
 describe('data migrations', () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => scratch.remove());
 
   it('a function step runs in its own transaction: a failure rolls it back whole', () => {
     const db = freshDb();

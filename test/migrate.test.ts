@@ -1,23 +1,18 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { latestVersion, migrate } from '../src/db/migrate';
 import type { MigrationStep } from '../src/db/migrations';
-import { applyPragmas, maintainDatabase, openDatabase, type Db } from '../src/db/open';
+import { scratchDatabases, userVersion } from './support/databases';
+import { maintainDatabase, openDatabase, type Db } from '../src/db/open';
 
 // schema.sql is version 1; steps move a database one version at a time, each in a transaction.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'wl-migrate-'));
-let n = 0;
-function freshDb(): Db {
-  const db = new Database(path.join(dir, `db-${++n}.sqlite`));
-  applyPragmas(db);
-  return db;
-}
-const version = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+const scratch = scratchDatabases('wl-migrate-');
+const { dir } = scratch;
+const freshDb = scratch.fresh;
+const version = userVersion;
 const tables = (db: Db) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
 const columns = (db: Db, table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
 
@@ -37,7 +32,7 @@ const brokenV3: MigrationStep = {
 };
 
 describe('migrations', () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => scratch.remove());
 
   it('creates a new database from schema.sql and then every step', () => {
     const db = freshDb();
