@@ -2,7 +2,7 @@
 // no HTTP: the caller gathers card design, customer and balance, this returns the bytes.
 import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
-import { parseColor, type Rgb } from '../../lib/colors';
+import { parseColor } from '../../lib/colors';
 import { passDisplayName } from '../test-mode';
 import { defaultPassImages } from './default-images';
 
