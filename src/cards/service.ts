@@ -4,7 +4,7 @@ import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { ApiError } from '../lib/errors';
 import type { WriteDeps } from '../deps';
-import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo } from './model';
+import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import type { CardConfigInput } from './schemas';
 
@@ -177,4 +177,9 @@ export function cardResource(card: Card) {
       ...(card.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: fromHundredths(card.earningLimits.maxPerPeriod) } : {}),
     },
   };
+}
+
+/** The card's logo (size and version, not the image), if it has one. */
+export function cardLogoMeta(deps: CardDeps, cardId: string): CardLogoMeta | undefined {
+  return cardsRepo(deps.db).logoMeta(cardId);
 }

@@ -44,7 +44,9 @@ ${
 export function cardCss(card: Card): string {
   const bg = card.design?.backgroundColor ? parseColor(card.design.backgroundColor).css : undefined;
   const fg = card.design?.foregroundColor ? parseColor(card.design.foregroundColor).css : undefined;
-  return bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '';
+  const label = card.design?.labelColor ? parseColor(card.design.labelColor).css : undefined;
+  // Labels take the card's label colour as the Apple pass does, at full strength.
+  return (bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '') + (label ? `.card .label{color:${label};opacity:1}` : '');
 }
 
 /** Where the web pass finds the card's uploaded logo (same origin; versioned, so a new logo shows at once). */
