@@ -45,9 +45,8 @@ const TYPE_HINTS: Record<string, string> = {
   prepaid_card: 'Store credit the customer tops up and spends, in cents.',
 };
 
-const amountHint = (form: CardForm) => (form.passType === 'prepaid_card' ? 'Up to 2 decimals (store credit).' : 'A whole number.');
-
-const unitWord = (form: CardForm) => (form.passType === 'stamp_card' ? 'stamps' : form.passType === 'prepaid_card' ? 'credit' : 'points');
+// Labels name no unit (stamps, points, credit): the type can change while the form is open.
+const AMOUNT_HINT = 'Whole stamps or points; store credit (prepaid cards) takes up to 2 decimals.';
 
 export function basicsSection(s: SectionContext): Markup {
   const { form } = s;
@@ -73,7 +72,7 @@ export function rewardSection(s: SectionContext): Markup {
   return html`<details id="reward" class="section"${open ? html` open` : ''}><summary>Reward <span class="muted small">stamp and point cards</span></summary>
   ${groupError(s, 'reward')}
   ${inputField({ name: 'reward.name', label: 'Reward', value: form.reward.name, error: err(s, 'reward.name'), maxlength: 100, hint: 'e.g. "Free coffee".' })}
-  ${inputField({ name: 'reward.cost', label: `Costs (${unitWord(form)})`, value: form.reward.cost, error: err(s, 'reward.cost'), inputmode: 'decimal', hint: `What the customer needs for the reward. ${amountHint(form)}` })}
+  ${inputField({ name: 'reward.cost', label: 'Cost', value: form.reward.cost, error: err(s, 'reward.cost'), inputmode: 'decimal', hint: `The stamps or points the reward takes. ${AMOUNT_HINT}` })}
 </details>`;
 }
 
@@ -102,11 +101,11 @@ export function earningSection(s: SectionContext): Markup {
   const { form } = s;
   const open = !!(form.spend.currency || form.spend.rate || form.items.length) || anyError(s, 'accrual');
   return html`<details id="earning" class="section"${open ? html` open` : ''}><summary>Earning <span class="muted small">by amount spent or by item</span></summary>
-  <p class="hint">Used when your till or app reports a purchase by its amount or its items instead of a number of ${unitWord(form)}. An item code is the item's name as your till sends it, e.g. latte.</p>
+  <p class="hint">${AMOUNT_HINT} Used when your till or app reports a purchase by its amount or its items instead of a number of stamps or points. An item code is the item's name as your till sends it, e.g. latte.</p>
   ${groupError(s, 'accrual')}${groupError(s, 'accrual.spend')}
   <div class="row-fields">
     ${inputField({ name: 'accrual.spend.currency', label: 'Currency', value: form.spend.currency, error: err(s, 'accrual.spend.currency'), maxlength: 3, hint: 'Three letters, e.g. EUR.', autocomplete: 'off' })}
-    ${inputField({ name: 'accrual.spend.rate', label: `${cap(unitWord(form))} per 1 spent`, value: form.spend.rate, error: err(s, 'accrual.spend.rate'), inputmode: 'decimal', hint: 'e.g. 0.1 for one per 10 spent.' })}
+    ${inputField({ name: 'accrual.spend.rate', label: 'Earned per 1 spent', value: form.spend.rate, error: err(s, 'accrual.spend.rate'), inputmode: 'decimal', hint: 'e.g. 0.1 for one per 10 spent.' })}
   </div>
   <h3 class="small-heading">Items</h3>
   ${groupError(s, 'accrual.items')}
@@ -116,7 +115,7 @@ export function earningSection(s: SectionContext): Markup {
     <legend id="item-${i}-legend">Item ${i + 1}</legend>
     <div class="row-fields">
       ${inputField({ name: `${at}.key`, label: 'Item code', value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off' })}
-      ${inputField({ name: `${at}.units`, label: cap(unitWord(form)), value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
+      ${inputField({ name: `${at}.units`, label: 'Earns', value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
     </div>
     ${removeButton(s, `remove:items:${i}`, 'earning', `item ${i + 1}`)}
   </fieldset>`;
@@ -130,12 +129,13 @@ export function limitsSection(s: SectionContext): Markup {
   const l = form.limits;
   const open = !!(l.waitSeconds || l.maxPerAward || l.period || l.maxPerPeriod) || anyError(s, 'earningLimits');
   return html`<details id="limits" class="section"${open ? html` open` : ''}><summary>Earning limits <span class="muted small">optional</span></summary>
+  <p class="hint">${AMOUNT_HINT}</p>
   ${groupError(s, 'earningLimits')}
   ${inputField({ name: 'earningLimits.waitSeconds', label: 'Wait between awards (seconds)', value: l.waitSeconds, error: err(s, 'earningLimits.waitSeconds'), inputmode: 'numeric', hint: 'e.g. 3600: one award per customer per hour.' })}
-  ${inputField({ name: 'earningLimits.maxPerAward', label: `Most ${unitWord(form)} in one award`, value: l.maxPerAward, error: err(s, 'earningLimits.maxPerAward'), inputmode: 'decimal' })}
+  ${inputField({ name: 'earningLimits.maxPerAward', label: 'Most in one award', value: l.maxPerAward, error: err(s, 'earningLimits.maxPerAward'), inputmode: 'decimal' })}
   <div class="row-fields">
     ${selectField({ name: 'earningLimits.period', label: 'Period', value: l.period, error: err(s, 'earningLimits.period'), placeholder: 'No period limit', options: [{ value: 'day', label: 'Per day' }, { value: 'week', label: 'Per week' }, { value: 'month', label: 'Per month' }] })}
-    ${inputField({ name: 'earningLimits.maxPerPeriod', label: `Most ${unitWord(form)} per period`, value: l.maxPerPeriod, error: err(s, 'earningLimits.maxPerPeriod'), inputmode: 'decimal' })}
+    ${inputField({ name: 'earningLimits.maxPerPeriod', label: 'Most per period', value: l.maxPerPeriod, error: err(s, 'earningLimits.maxPerPeriod'), inputmode: 'decimal' })}
   </div>
 </details>`;
 }
@@ -225,5 +225,3 @@ export function designSection(s: SectionContext): Markup {
   ${inputField({ name: 'design.logoText', label: 'Logo text', value: form.design.logoText, error: err(s, 'design.logoText'), maxlength: 60, hint: 'Beside the logo on the pass; the card name when empty (Apple Wallet).' })}
 </details>`;
 }
-
-const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

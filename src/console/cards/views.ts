@@ -42,7 +42,7 @@ export function cardListBody(c: ConsoleContext, rows: CardListRow[]): Markup {
     return html`<tr>
     <th scope="row"><a href="/console/cards/${card.id}">${card.name}</a></th>
     <td>${typeName(card.passType)}</td>
-    <td class="num"><span class="count">${shown} ${mode}</span><span class="muted small block">${other} ${c.livemode ? 'test' : 'live'}</span></td>
+    <td class="num"><span class="count">${shown} ${mode}</span> <span class="muted small block">${other} ${c.livemode ? 'test' : 'live'}</span></td>
     <td>${card.dataCollectionEnabled ? html`<span class="badge ok">On</span>` : html`<span class="badge">Off</span>`}</td>
     <td class="actions-cell hide-narrow"><a href="/console/cards/${card.id}" aria-label="Edit ${card.name}">Edit</a></td>
   </tr>`;

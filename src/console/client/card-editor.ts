@@ -72,6 +72,13 @@ function start(): void {
   };
   form.addEventListener('input', soon);
   form.addEventListener('change', soon);
+  // Picking a type opens the sections that type uses (without this script, they open on the next render).
+  form.querySelector<HTMLSelectElement>('select[name="passType"]')?.addEventListener('change', (event) => {
+    const type = (event.target as HTMLSelectElement).value;
+    const open = (id: string) => form.querySelector<HTMLDetailsElement>(`details#${id}`)?.setAttribute('open', '');
+    if (type === 'stamp_card' || type === 'point_card') open('reward');
+    if (type === 'level_card') open('levels');
+  });
   // The preview follows by itself: the button is for pages without this script.
   const button = form.querySelector<HTMLButtonElement>('[data-preview-button]');
   if (button) button.hidden = true;
