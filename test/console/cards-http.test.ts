@@ -170,6 +170,23 @@ describe('a refused form comes back with the field\'s message, as typed, and not
   });
 });
 
+describe('what is not the editor\'s form', () => {
+  test('a JSON body is refused with 415 (a page), nothing written', async () => {
+    const stored = cardsRepo(app.db).findById(org.cards.stamps)!;
+    const res = await client.request('POST', `/console/cards/${org.cards.stamps}`, { headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf } });
+    assert.equal(res.status, 415);
+    assert.match(res.text, /Send the card form as application\/x-www-form-urlencoded/);
+    assert.deepEqual(cardsRepo(app.db).findById(org.cards.stamps), stored);
+  });
+
+  test('rows past 50 are not read', async () => {
+    const res = await post('/console/cards/new', { ...signup, name: 'Many rows', passType: 'level_card', 'levels[0].name': 'A', 'levels[0].minPoints': '0', 'levels[99].name': 'Far', 'levels[99].minPoints': '5', _action: 'preview' });
+    assert.equal(res.status, 200);
+    assert.equal(valueOf(res.text, 'levels[49].name'), '');
+    assert.equal(valueOf(res.text, 'levels[50].name'), undefined);
+  });
+});
+
 describe('rows are added and removed by submit buttons, everything typed kept', () => {
   test('add a level, add a question choice, remove a row: nothing is saved', async () => {
     const typed = { ...signup, name: 'Unsaved name', passType: 'level_card', 'levels[0].name': 'Bronze', 'levels[0].minPoints': '0', 'questions[0].label': 'Size', 'questions[0].key': 'size', 'questions[0].type': 'text' };

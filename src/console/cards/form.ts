@@ -75,15 +75,18 @@ export function cardToForm(card: Card): CardForm {
   };
 }
 
-/** How many rows `prefix[i]…` the posted fields hold (the highest index + 1). */
+/** Most rows a list takes: far beyond what a card needs, and it bounds what one form can ask for. */
+export const MAX_ROWS = 50;
+
+/** How many rows `prefix[i]…` the posted fields hold (the highest index + 1, at most MAX_ROWS). */
 function rowCount(fields: FormFields, prefix: string): number {
   let count = 0;
-  const pattern = new RegExp(`^${prefix.replace(/[.[\]]/g, '\\$&')}\\[(\\d{1,3})\\]`);
+  const pattern = new RegExp(`^${prefix.replace(/[.[\]]/g, '\\$&')}\\[(\\d{1,2})\\]`);
   for (const name of Object.keys(fields)) {
     const match = pattern.exec(name);
     if (match) count = Math.max(count, Number(match[1]) + 1);
   }
-  return count;
+  return Math.min(count, MAX_ROWS);
 }
 
 const rows = <T>(fields: FormFields, prefix: string, read: (at: string, i: number) => T): T[] =>
@@ -124,9 +127,6 @@ export function fieldsFromQuery(query: Record<string, string | string[] | undefi
 }
 
 // --- Rows added and removed without JavaScript: a submit button names what it does ---
-
-/** Most rows a list takes: far beyond what a card needs, and it bounds what one form can ask for. */
-export const MAX_ROWS = 50;
 
 export type RowAction =
   | { kind: 'add'; list: 'levels' | 'items' | 'questions' }

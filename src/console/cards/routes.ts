@@ -35,7 +35,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const logo = card && cardLogoMeta(deps, card.id);
     const view: EditorView = {
-      ...(card ? { cardId: card.id, customers: cardCustomerCounts(deps, c.org.id)(card.id) } : {}),
+      ...(card ? { cardId: card.id, storedName: card.name, customers: cardCustomerCounts(deps, c.org.id)(card.id) } : {}),
       form,
       errors: options.errors ?? noErrors(),
       ...(card && logo ? { logo: { ...logo, url: passLogoUrl(card, logo)! } } : {}),
@@ -49,7 +49,9 @@ export function bindCards(router: Router, deps: AppDeps): void {
   /** Save, preview or a row button: the editor's one POST handler, for a new card or an existing one. */
   function submit(ctx: Context, card: Card | undefined): void {
     const c = consoleOf(ctx);
-    const fields = ctx.state.form as FormFields;
+    // The guard reads url-encoded forms; the editor posts nothing else.
+    const fields = ctx.state.form as FormFields | undefined;
+    if (!fields) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the card form as application/x-www-form-urlencoded' });
     const form = readCardForm(fields);
     const action = field(fields, '_action') || 'save';
     const row = parseRowAction(action);

@@ -54,6 +54,8 @@ export function cardListBody(c: ConsoleContext, rows: CardListRow[]): Markup {
 
 export interface EditorView {
   cardId?: string;
+  /** The card's name as stored (the heading), whatever the form holds. */
+  storedName?: string;
   form: CardForm;
   errors: FormErrors;
   /** The card's customers (edit only): a card with any keeps its type. */
@@ -72,7 +74,7 @@ export function editorBody(c: ConsoleContext, view: EditorView): Markup {
     ? `This card has ${total} customer${total === 1 ? '' : 's'} (live and test), so its type stays ${PASS_TYPE_NAMES[view.form.passType as Card['passType']] ?? view.form.passType}: their balances are counted in it. Create a new card for another type.`
     : undefined;
   const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}) };
-  const title = editing ? view.form.name || 'Card' : 'New card';
+  const title = view.storedName ?? 'Card';
   return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>` : 'New card'}</h1><a href="/console/cards">All cards</a></div>
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
 ${Object.keys(view.errors.fields).length || view.errors.form ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
@@ -119,7 +121,7 @@ function logoPanel(c: ConsoleContext, view: EditorView): Markup {
     <div class="field">
       <label for="f-logo">${view.logo ? 'New logo image' : 'Logo image'}</label>
       <input id="f-logo" name="logo" type="file" accept="image/png,image/jpeg" required aria-describedby="f-logo-hint${error ? ' f-logo-error' : ''}"${error ? html` aria-invalid="true"` : ''}>
-      <span class="hint" id="f-logo-hint">PNG or JPEG, up to 1 MB, from ${MIN_LOGO_SIDE} to ${MAX_LOGO_SIDE} pixels a side. A square logo also becomes the icon of iPhone notifications.</span>
+      <span class="hint" id="f-logo-hint">PNG or JPEG, up to 1 MB, from ${MIN_LOGO_SIDE} to ${MAX_LOGO_SIDE} pixels a side. A square logo also becomes the icon of iPhone notifications. The logo is saved at once: save other changes to the card first.</span>
       ${error ? html`<span class="error" id="f-logo-error">${error}</span>` : ''}
     </div>
     <button type="submit" class="secondary">Upload logo</button>
