@@ -31,6 +31,11 @@ export interface ChangeHooks {
   eventWritten(deps: WriteDeps, event: WrittenEvent): void;
   /** A customer's balance changed (the wallet queues the pass update that shows it). */
   balanceChanged(deps: WriteDeps, customerId: string): void;
+  /**
+   * What every pass of a card shows changed: its name, design, logo, reward or levels (the wallet
+   * queues one card-level row and refreshes the installed passes from it, outside the request).
+   */
+  cardChanged(deps: WriteDeps, cardId: string): void;
 }
 
 /** An event as the outbox stored it; the envelope itself is in the row. */

@@ -11,7 +11,7 @@ import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { fanOutToWebhooks } from './webhooks/fanout';
 import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, missingWalletSettings, publicUrlWarning, type WalletServices } from './wallet/services';
-import { queuePassUpdate } from './wallet/updates/queue';
+import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
@@ -27,6 +27,7 @@ export function changeHooks(): ChangeHooks {
   return {
     eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
+    cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
   };
 }
 

@@ -2,6 +2,14 @@
 export const PASS_TYPES = ['stamp_card', 'point_card', 'level_card', 'prepaid_card'] as const;
 export type PassType = (typeof PASS_TYPES)[number];
 
+/** The types in a merchant's words. */
+export const PASS_TYPE_NAMES: Readonly<Record<PassType, string>> = {
+  stamp_card: 'stamp card',
+  point_card: 'point card',
+  level_card: 'level card',
+  prepaid_card: 'prepaid card',
+};
+
 export const QUESTION_TYPES = ['text', 'number', 'email', 'phone', 'select', 'date', 'checkbox'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
@@ -71,6 +79,16 @@ export interface CardDesign {
   labelColor?: string;
   logoText?: string;
 }
+
+/** The card's uploaded logo: a PNG (cards/logo.ts), its size and content hash. */
+export interface CardLogo {
+  png: Buffer;
+  width: number;
+  height: number;
+  sha256: string;
+}
+
+export type CardLogoMeta = Omit<CardLogo, 'png'> & { uploadedAt: number };
 
 export interface Card {
   id: string;

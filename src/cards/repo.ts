@@ -1,6 +1,6 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
-import { DEFAULT_SIGNUP_FIELDS, type Card } from './model';
+import { DEFAULT_SIGNUP_FIELDS, type Card, type CardLogo, type CardLogoMeta } from './model';
 
 interface RawCard {
   id: string;
@@ -49,21 +49,76 @@ function createCardsRepo(db: Db) {
   const byId = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE id = ?');
   const ofOrg = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE org_id = ? ORDER BY created_at, rowid');
   const setQuestions = db.prepare('UPDATE cards SET questions = @questions, updated_at = @updatedAt WHERE id = @id');
+  const update = db.prepare(
+    `UPDATE cards SET name = @name, pass_type = @passType, data_collection_enabled = @dataCollectionEnabled, signup_fields = @signupFields,
+       questions = @questions, reward = @reward, levels = @levels, accrual = @accrual, earning_limits = @earningLimits, design = @design,
+       updated_at = @updatedAt
+     WHERE id = @id`,
+  );
+  const touch = db.prepare('UPDATE cards SET updated_at = @updatedAt WHERE id = @id');
+  // Index-only counts (customers_card), live and test apart.
+  const customerCounts = db.prepare<[string], { card_id: string; livemode: number; n: number }>(
+    'SELECT card_id, livemode, count(*) AS n FROM customers WHERE card_id IN (SELECT id FROM cards WHERE org_id = ?) GROUP BY card_id, livemode',
+  );
+  const hasCustomers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM customers WHERE card_id = ?');
+  const logoMeta = db.prepare<[string], { width: number; height: number; sha256: string; uploaded_at: number }>(
+    'SELECT width, height, sha256, uploaded_at FROM card_logos WHERE card_id = ?',
+  );
+  const logoPng = db.prepare<[string], { png: Buffer; width: number; height: number; sha256: string }>('SELECT png, width, height, sha256 FROM card_logos WHERE card_id = ?');
+  const upsertLogo = db.prepare(
+    `INSERT INTO card_logos (card_id, png, width, height, sha256, uploaded_at) VALUES (@cardId, @png, @width, @height, @sha256, @now)
+     ON CONFLICT (card_id) DO UPDATE SET png = excluded.png, width = excluded.width, height = excluded.height, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
+  );
+  const deleteLogo = db.prepare('DELETE FROM card_logos WHERE card_id = ?');
+
+  const columns = (card: Card) => ({
+    ...card,
+    dataCollectionEnabled: card.dataCollectionEnabled ? 1 : 0,
+    signupFields: JSON.stringify(card.signupFields),
+    questions: JSON.stringify(card.questions),
+    reward: text(card.reward),
+    levels: text(card.levels),
+    accrual: text(card.accrual),
+    earningLimits: text(card.earningLimits),
+    design: text(card.design),
+  });
 
   return {
     insert(card: Card) {
-      insert.run({
-        ...card,
-        dataCollectionEnabled: card.dataCollectionEnabled ? 1 : 0,
-        signupFields: JSON.stringify(card.signupFields),
-        questions: JSON.stringify(card.questions),
-        reward: text(card.reward),
-        levels: text(card.levels),
-        accrual: text(card.accrual),
-        earningLimits: text(card.earningLimits),
-        design: text(card.design),
-      });
+      insert.run(columns(card));
     },
+    /** Writes every configurable column of the card (id, org and creation time stay). */
+    update(card: Card) {
+      const { orgId: _org, createdAt: _created, ...rest } = columns(card);
+      update.run(rest);
+    },
+    touch(id: string, updatedAt: number) {
+      touch.run({ id, updatedAt });
+    },
+    /** Customers per card of the org, live and test apart (cards without customers are absent). */
+    customerCounts(orgId: string): Map<string, { live: number; test: number }> {
+      const counts = new Map<string, { live: number; test: number }>();
+      for (const row of customerCounts.all(orgId)) {
+        const entry = counts.get(row.card_id) ?? { live: 0, test: 0 };
+        entry[row.livemode === 1 ? 'live' : 'test'] = row.n;
+        counts.set(row.card_id, entry);
+      }
+      return counts;
+    },
+    customerCount: (cardId: string) => hasCustomers.get(cardId)!.n,
+    logoMeta(cardId: string): CardLogoMeta | undefined {
+      const row = logoMeta.get(cardId);
+      return row && { width: row.width, height: row.height, sha256: row.sha256, uploadedAt: row.uploaded_at };
+    },
+    logoOf(cardId: string): CardLogo | undefined {
+      const row = logoPng.get(cardId);
+      return row && { png: row.png, width: row.width, height: row.height, sha256: row.sha256 };
+    },
+    setLogo(cardId: string, logo: CardLogo, now: number) {
+      upsertLogo.run({ cardId, ...logo, now });
+    },
+    /** True when there was a logo to remove. */
+    removeLogo: (cardId: string) => deleteLogo.run(cardId).changes > 0,
     findById(id: string): Card | undefined {
       const row = byId.get(id);
       return row && map(row);

@@ -3,7 +3,8 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { ApiError } from '../lib/errors';
-import { findQuestion, IDENTIFIER_TYPES, type Card } from './model';
+import type { WriteDeps } from '../deps';
+import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import type { CardConfigInput } from './schemas';
 
@@ -15,13 +16,19 @@ export interface CardDeps {
 /** A level card without configured tiers still has one tier, so its balance always has a level. */
 const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
 
-/** Creates a card from a validated configuration (seed, demo org). Amounts arrive in units. */
+/** Creates a card from a validated configuration (seed, demo org, console). Amounts arrive in units. */
 export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
   const now = deps.clock.now();
+  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now }, config, now);
+  cardsRepo(deps.db).insert(card);
+  return card;
+}
+
+/** The card a configuration describes; amounts from units to hundredths. */
+function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt'>, config: CardConfigInput, now: number): Card {
   const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
-  const card: Card = {
-    id: newId('card'),
-    orgId,
+  return {
+    ...identity,
     name: config.name,
     passType: config.passType,
     dataCollectionEnabled: config.dataCollectionEnabled,
@@ -51,11 +58,65 @@ export function createCard(deps: CardDeps, orgId: string, config: CardConfigInpu
         }
       : null,
     design: config.design ?? null,
-    createdAt: now,
     updatedAt: now,
   };
-  cardsRepo(deps.db).insert(card);
-  return card;
+}
+
+const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };
+
+/** What a pass shows of its card: a change here must reach every installed pass. */
+const passFacing = (card: Card) => JSON.stringify([card.name, card.passType, card.reward, card.levels, card.design]);
+
+/**
+ * Replaces the card's whole configuration (the console's editor) in one transaction. A card with
+ * customers keeps its type: their balances are counted in its units (stamps, points, credit). When
+ * what passes show changed, every installed pass is refreshed (onChange.cardChanged).
+ */
+export function updateCard(deps: WriteDeps, orgId: string, cardId: string, config: CardConfigInput): Card {
+  return deps.db.transaction(() => {
+    const before = getOrgCard(deps, orgId, cardId);
+    const repo = cardsRepo(deps.db);
+    if (config.passType !== before.passType) {
+      const customers = repo.customerCount(cardId);
+      if (customers > 0) {
+        throw new ApiError(409, 'CARD_TYPE_LOCKED', {
+          detail: `this card has ${customers} customer${customers === 1 ? '' : 's'} (live and test data together), whose balances count ${BALANCE_UNITS[before.passType]}, so it stays a ${PASS_TYPE_NAMES[before.passType]}. Create a new card for another type`,
+          extra: { field: 'passType' },
+        });
+      }
+    }
+    const card = cardFromConfig(before, config, deps.clock.now());
+    repo.update(card);
+    if (passFacing(card) !== passFacing(before)) deps.onChange.cardChanged(deps, card.id);
+    return card;
+  })();
+}
+
+/** Stores the card's logo (checked by prepareLogo), replacing any other; passes show it. */
+export function setCardLogo(deps: WriteDeps, orgId: string, cardId: string, logo: CardLogo): void {
+  deps.db.transaction(() => {
+    getOrgCard(deps, orgId, cardId);
+    const now = deps.clock.now();
+    cardsRepo(deps.db).setLogo(cardId, logo, now);
+    cardsRepo(deps.db).touch(cardId, now);
+    deps.onChange.cardChanged(deps, cardId);
+  })();
+}
+
+/** Removes the card's logo: passes go back to the mark drawn in the card's colours. */
+export function removeCardLogo(deps: WriteDeps, orgId: string, cardId: string): void {
+  deps.db.transaction(() => {
+    getOrgCard(deps, orgId, cardId);
+    if (!cardsRepo(deps.db).removeLogo(cardId)) return;
+    cardsRepo(deps.db).touch(cardId, deps.clock.now());
+    deps.onChange.cardChanged(deps, cardId);
+  })();
+}
+
+/** Customers per card of the org, live and test apart (0 for a card without any). */
+export function cardCustomerCounts(deps: CardDeps, orgId: string): (cardId: string) => { live: number; test: number } {
+  const counts = cardsRepo(deps.db).customerCounts(orgId);
+  return (cardId) => counts.get(cardId) ?? { live: 0, test: 0 };
 }
 
 /**
@@ -116,4 +177,9 @@ export function cardResource(card: Card) {
       ...(card.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: fromHundredths(card.earningLimits.maxPerPeriod) } : {}),
     },
   };
+}
+
+/** The card's logo (size and version, not the image), if it has one. */
+export function cardLogoMeta(deps: CardDeps, cardId: string): CardLogoMeta | undefined {
+  return cardsRepo(deps.db).logoMeta(cardId);
 }

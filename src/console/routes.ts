@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { pageErrors } from '../web/errors';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
+import { bindCards } from './cards/routes';
 import { consoleGuard } from './guard';
 import { bindSettings } from './settings/routes';
 
@@ -18,6 +19,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   guarded.use(pageErrors(deps.log), consoleGuard(deps));
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
+  bindCards(guarded, deps);
   bindSettings(guarded, deps, wallet);
   return [open, guarded];
 }

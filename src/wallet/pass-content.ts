@@ -34,20 +34,26 @@ export interface PassContent {
   details: PassDetail[];
   scanCode: string;
   holderName: string | null;
+  /** The card's logo text, when it has one (Apple shows it beside the logo). */
+  logoText: string | null;
 }
 
-export function passContent(card: Card, customer: Customer, organizationName: string): PassContent {
-  const testMode = !customer.livemode;
-  const units = fromHundredths(customer.balance);
+/** Who holds a pass, as far as the pass shows: a customer, or the console preview's sample. */
+export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'>;
+
+export function passContent(card: Card, holder: PassHolder, organizationName: string): PassContent {
+  const testMode = !holder.livemode;
+  const units = fromHundredths(holder.balance);
   return {
     title: passDisplayName(card.name, testMode),
     cardName: card.name,
     organizationName,
     testMode,
-    balance: balanceOf(card, customer.balance, units),
-    details: detailsOf(card, customer.balance),
-    scanCode: customer.scanCode,
-    holderName: customer.name,
+    balance: balanceOf(card, holder.balance, units),
+    details: detailsOf(card, holder.balance),
+    scanCode: holder.scanCode,
+    holderName: holder.name,
+    logoText: card.design?.logoText || null,
   };
 }
 

@@ -369,10 +369,13 @@ export interface FakeGoogle {
   requests: FakeGoogleRequest[];
   tokenRequests(): FakeGoogleRequest[];
   objectRequests(): FakeGoogleRequest[];
+  /** PATCHes of loyalty classes (a card change). */
+  classRequests(): FakeGoogleRequest[];
   /** Tokens handed out, in order: "token-1", "token-2", ... */
   tokensIssued(): number;
   setTokenAnswer(answer: { status: number; expiresIn?: number }): void;
   setObjectStatus(status: number): void;
+  setClassStatus(status: number): void;
   setRootKeys(doc: unknown): void;
   close(): Promise<void>;
 }
@@ -382,6 +385,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   let tokens = 0;
   let tokenAnswer: { status: number; expiresIn?: number } = { status: 200, expiresIn: 3600 };
   let objectStatus = 200;
+  let classStatus = 200;
   let rootKeys: unknown = { keys: [] };
 
   const server = http.createServer((req, res) => {
@@ -404,6 +408,10 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
         if (objectStatus === 200) return json(200, { id: decodeURIComponent(path.split('/').pop() ?? ''), ...JSON.parse(body) });
         return json(objectStatus, { error: { code: objectStatus, message: `fake status ${objectStatus}` } });
       }
+      if (req.method === 'PATCH' && path.startsWith('/walletobjects/v1/loyaltyClass/')) {
+        if (classStatus === 200) return json(200, { id: decodeURIComponent(path.split('/').pop() ?? ''), ...JSON.parse(body) });
+        return json(classStatus, { error: { code: classStatus, message: `fake status ${classStatus}` } });
+      }
       if (req.method === 'GET' && path === '/keys') return json(200, rootKeys);
       json(404, { error: { code: 404, message: 'no such fake route' } });
     });
@@ -418,10 +426,12 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     rootKeysUrl: `${baseUrl}/keys`,
     requests,
     tokenRequests: () => requests.filter((r) => r.path === '/token'),
-    objectRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/')),
+    objectRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/v1/loyaltyObject/')),
+    classRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/v1/loyaltyClass/')),
     tokensIssued: () => tokens,
     setTokenAnswer: (answer) => (tokenAnswer = answer),
     setObjectStatus: (status) => (objectStatus = status),
+    setClassStatus: (status) => (classStatus = status),
     setRootKeys: (doc) => (rootKeys = doc),
     close: () => {
       server.closeAllConnections();

@@ -151,7 +151,8 @@ describe('install page with a valid code', () => {
     assert.equal(klass.id, `${ISSUER_ID}.${org.cards.levels}-test`);
     assert.equal(klass.programName, 'TEST · Club');
     assert.deepEqual(klass.callbackOptions, { url: 'https://loyalty.example.com/wallet/google/callback' });
-    assert.equal(klass.programLogo.sourceUri.uri, `https://loyalty.example.com/wallet/cards/${org.cards.levels}/logo.png`);
+    // Versioned: Google keeps the image it fetched, so a new logo needs a new address.
+    assert.match(klass.programLogo.sourceUri.uri, new RegExp(`^https://loyalty\\.example\\.com/wallet/cards/${org.cards.levels}/logo\\.png\\?v=[0-9a-f]{12}$`));
     assert.equal(object.id, `${ISSUER_ID}.${levelTest.id}`);
     assert.equal(object.classId, klass.id);
     assert.deepEqual(object.loyaltyPoints, { label: 'Points', balance: { int: 120 } });

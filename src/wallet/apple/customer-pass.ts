@@ -6,6 +6,8 @@ import type { Db } from '../../db/open';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
+import { cardsRepo } from '../../cards/repo';
+import { appleLogoImages, cardBackground } from '../logo-images';
 import { passContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
@@ -37,6 +39,7 @@ export function organizationName(db: Db, card: Card): string {
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
   const content = passContent(card, customer, organizationName(deps.db, card));
   const design = card.design ?? {};
+  const logo = cardsRepo(deps.db).logoOf(card.id);
   return buildApplePass(
     {
       // The passUserId: stable for the customer's life, and what the web service looks up.
@@ -58,6 +61,7 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
         ...(design.labelColor ? { label: design.labelColor } : {}),
       },
       ...(design.logoText ? { logoText: design.logoText } : {}),
+      ...(logo ? { images: appleLogoImages(logo, cardBackground(card)) } : {}),
     },
     apple,
   );

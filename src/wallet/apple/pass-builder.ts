@@ -36,6 +36,8 @@ export interface ApplePassInput {
   colors?: { background?: string; foreground?: string; label?: string };
   /** Text beside the logo; defaults to cardName. */
   logoText?: string;
+  /** The card's own logo.png (and icon.png) families; the mark drawn in the card's colours otherwise. */
+  images?: { logo: Readonly<Record<string, Buffer>>; icon?: Readonly<Record<string, Buffer>> };
 }
 
 export type ApplePassSigner = Pick<
@@ -58,10 +60,10 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
   const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'buildApplePass: foreground');
   const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'buildApplePass: label');
 
-  // The default icon and logo, drawn in the card's colours (cards have no uploaded images).
+  // The card's uploaded logo where it has one; otherwise the default mark, drawn in its colours.
   const drawn = defaultPassImages({ background: background.rgb, foreground: foreground.rgb });
   const pass = new PKPass(
-    { ...drawn.icon, ...drawn.logo },
+    { ...(input.images?.icon ?? drawn.icon), ...(input.images?.logo ?? drawn.logo) },
     {
       signerCert: creds.signerCert,
       signerKey: creds.signerKey,

@@ -132,19 +132,28 @@ export interface PatchResult {
  * caller decides: 404 is not an error for us, 401 means a stale token, 5xx retry. Only network
  * failures and timeouts reject.
  */
-export async function patchLoyaltyObject(input: {
-  objectId: string;
-  patch: Partial<LoyaltyObject>;
-  accessToken: string;
-  baseUrl?: string;
-  timeoutMs?: number;
-}): Promise<PatchResult> {
-  const base = (input.baseUrl ?? GOOGLE_WALLET_API_BASE).replace(/\/+$/, '');
-  const response = await fetch(`${base}/walletobjects/v1/loyaltyObject/${encodeURIComponent(input.objectId)}`, {
+export function patchLoyaltyObject(input: { objectId: string; patch: Partial<LoyaltyObject>; accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+  return patchResource('loyaltyObject', input.objectId, input.patch, input);
+}
+
+/**
+ * PATCH walletobjects/v1/loyaltyClass/{id}: the programme name, colour and logo every pass of the
+ * class shows. 404: nobody saved a pass of the class yet (it exists only inside save links).
+ */
+export function patchLoyaltyClass(input: { classId: string; patch: LoyaltyClassPatch; accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+  return patchResource('loyaltyClass', input.classId, input.patch, input);
+}
+
+/** What a card change sends to its class: patch semantics, so nothing else is overwritten. */
+export type LoyaltyClassPatch = Pick<LoyaltyClass, 'issuerName' | 'programName' | 'programLogo'> & { hexBackgroundColor: string };
+
+async function patchResource(kind: 'loyaltyObject' | 'loyaltyClass', id: string, patch: unknown, options: { accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+  const base = (options.baseUrl ?? GOOGLE_WALLET_API_BASE).replace(/\/+$/, '');
+  const response = await fetch(`${base}/walletobjects/v1/${kind}/${encodeURIComponent(id)}`, {
     method: 'PATCH',
-    headers: { authorization: `Bearer ${input.accessToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input.patch),
-    signal: AbortSignal.timeout(input.timeoutMs ?? 10_000),
+    headers: { authorization: `Bearer ${options.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(patch),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
   });
   const text = await response.text();
   let body: unknown = text;

@@ -4,7 +4,8 @@ import type Router from '@koa/router';
 import { limitAnonymous } from '../../http/gate';
 import type { RateLimiter } from '../../http/rate-limit';
 import { receiveGoogleCallback } from '../google/callback-service';
-import { classLogoPng } from '../google/class-logo';
+import type { Context } from 'koa';
+import { classLogoPng, passLogoPng } from '../google/class-logo';
 import type { WalletDeps } from './deps';
 import { readBodyText } from '../../http/body';
 
@@ -22,15 +23,20 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: Rate
 
   // Public and unauthenticated, like the install page: it shares that per-address budget. Google
   // fetches it rarely (it keeps its own copy), so the limit only ever meets a flood.
-  router.get('/wallet/cards/:cardId/logo.png', (ctx) => {
+  router.get('/wallet/cards/:cardId/logo.png', (ctx) => sendPng(ctx, classLogoPng));
+  // The uploaded logo in its own proportions, for the web pass and the console's preview.
+  router.get('/wallet/cards/:cardId/pass-logo.png', (ctx) => sendPng(ctx, passLogoPng));
+
+  function sendPng(ctx: Context, draw: (db: WalletDeps['db'], cardId: string) => Buffer | undefined): void {
     limitAnonymous(ctx, deps, limiter);
-    const png = classLogoPng(deps.db, ctx.params.cardId!);
+    const png = draw(deps.db, ctx.params.cardId!);
     if (!png) {
       ctx.status = 404;
       return;
     }
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = png;
-  });
+  }
 }

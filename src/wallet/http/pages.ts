@@ -1,5 +1,6 @@
 // The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
-import type { Card } from '../../cards/model';
+import type { Card, CardLogoMeta } from '../../cards/model';
+import { logoVersion } from '../logo-images';
 import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../pass-content';
 import { html, raw, type Markup } from '../../web/html';
@@ -43,11 +44,21 @@ ${
 export function cardCss(card: Card): string {
   const bg = card.design?.backgroundColor ? parseColor(card.design.backgroundColor).css : undefined;
   const fg = card.design?.foregroundColor ? parseColor(card.design.foregroundColor).css : undefined;
-  return bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '';
+  const label = card.design?.labelColor ? parseColor(card.design.labelColor).css : undefined;
+  // Labels take the card's label colour as the Apple pass does, at full strength.
+  return (bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '') + (label ? `.card .label{color:${label};opacity:1}` : '');
 }
 
-export function webPassBody(content: PassContent, qr: string): Markup {
+/** Where the web pass finds the card's uploaded logo (same origin; versioned, so a new logo shows at once). */
+export function passLogoUrl(card: Card, logo: CardLogoMeta | undefined): string | undefined {
+  return logo && `/wallet/cards/${encodeURIComponent(card.id)}/pass-logo.png?v=${logoVersion(card, logo)}`;
+}
+
+/** The web pass; `logoUrl` is the card's uploaded logo, when it has one. */
+export function webPassBody(content: PassContent, qr: string, logoUrl?: string): Markup {
+  const top = logoUrl || content.logoText ? html`<div class="pass-top">${logoUrl ? html`<img src="${logoUrl}" alt="">` : ''}${content.logoText ? html`<span class="logo-text" id="logo-text">${content.logoText}</span>` : ''}</div>` : '';
   return html`<div class="card">
+  ${top}
   <div class="label">${content.organizationName}</div>
   <h1 id="title">${content.title}</h1>
   <div class="label" id="balance-label">${content.balance.label}</div>
@@ -74,6 +85,7 @@ export function webPassScript(balanceUrl: string): string {
   function refresh() {
     fetch(url, { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
       if (!data) return;
+      set('title', data.title);
       set('balance', data.balance.text);
       set('balance-label', data.balance.label);
       var box = document.getElementById('details');

@@ -12,15 +12,16 @@ import { passContent, type PassContent } from '../pass-content';
 import { qrSvg } from '../qr';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardCss, notFoundBody, webPassBody, webPassScript } from './pages';
+import { cardCss, notFoundBody, passLogoUrl, webPassBody, webPassScript } from './pages';
 
 export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number } | undefined {
+  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined } | undefined {
     limitAnonymous(ctx, deps, limiter);
     const customer = findCustomerByInstallCode(deps.db, ctx.params.code);
     const card = customer && cardsRepo(deps.db).findById(customer.cardId);
     if (!customer || !card) return undefined;
-    return { content: passContent(card, customer, organizationName(deps.db, card)), css: cardCss(card), updatedAt: customer.passUpdatedAt };
+    const logoUrl = passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id));
+    return { content: passContent(card, customer, organizationName(deps.db, card)), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl };
   }
 
   router.get('/pass/:code', async (ctx) => {
@@ -28,7 +29,7 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!found) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const balanceUrl = `/pass/${encodeURIComponent(ctx.params.code!)}/balance`;
     const qr = await qrSvg(found.content.scanCode);
-    sendPage(ctx, found.content.title, webPassBody(found.content, qr), { private: true, script: webPassScript(balanceUrl), css: found.css });
+    sendPage(ctx, found.content.title, webPassBody(found.content, qr, found.logoUrl), { private: true, script: webPassScript(balanceUrl), css: found.css });
   });
 
   router.get('/pass/:code/balance', (ctx) => {

@@ -1,8 +1,9 @@
-// The wallet's share of a balance change (main.ts subscribes it to onChange.balanceChanged), and
-// the resend after a Google save.
+// The wallet's share of a balance change (main.ts subscribes it to onChange.balanceChanged) and of
+// a card change (onChange.cardChanged), and the resend after a Google save.
 import { wakeAfterCommit } from '../../db/after-commit';
 import type { WriteDeps } from '../../deps';
 import { walletRepo } from '../repo';
+import { cardUpdatesRepo } from './card-repo';
 import { passUpdatesRepo } from './repo';
 
 type QueueDeps = Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>;
@@ -34,4 +35,40 @@ export function queuePassResend(deps: QueueDeps, customerId: string): void {
 function queueSend(deps: QueueDeps, customerId: string): void {
   passUpdatesRepo(deps.db).queue(customerId, deps.clock.now());
   wakeAfterCommit(deps.db, 'passUpdates', () => deps.afterCommit.passUpdatesQueued());
+}
+
+/**
+ * Records that every pass of the card must show a change of the card (name, design, logo, reward,
+ * levels). Inside the transaction of the card change, like queuePassUpdate: it writes two rows
+ * whatever the number of customers — one to expand into per-pass updates (expandCardChange), one
+ * for the Google class — and the worker does the rest after the commit.
+ */
+export function queueCardUpdate(deps: QueueDeps, cardId: string): void {
+  if (!deps.db.inTransaction) throw new Error('queueCardUpdate must run inside the transaction of the card change');
+  const now = deps.clock.now();
+  const repo = cardUpdatesRepo(deps.db);
+  repo.queueFanout(cardId, now);
+  repo.queueClass(cardId, now);
+  wakeAfterCommit(deps.db, 'passUpdates', () => deps.afterCommit.passUpdatesQueued());
+}
+
+/** Customers looked at per expansion transaction: a few milliseconds of the write lock each. */
+export const FANOUT_BATCH = 500;
+
+/**
+ * Expands one batch of the oldest pending card change into per-pass updates (queuePassUpdate for
+ * each customer a wallet holds), and records how far it got, in one transaction: a crash loses
+ * nothing and repeats nothing that committed. False when no card change is pending.
+ */
+export function expandCardChange(deps: QueueDeps, batchSize = FANOUT_BATCH): boolean {
+  return deps.db.transaction(() => {
+    const repo = cardUpdatesRepo(deps.db);
+    const pending = repo.nextFanout();
+    if (!pending) return false;
+    const slice = repo.customerSlice(pending.cardId, pending.afterCustomer, batchSize);
+    for (const customer of slice) if (customer.held) queuePassUpdate(deps, customer.id);
+    if (slice.length < batchSize) repo.removeFanout(pending.cardId);
+    else repo.advanceFanout(pending.cardId, slice[slice.length - 1]!.id, deps.clock.now());
+    return true;
+  })();
 }

@@ -1,7 +1,9 @@
 // Sends what the pass-update queue asks for, after commit and outside any transaction: one APNs
 // push per registered Apple device and one PATCH of the Google object. A failure never touches
 // the balance; the row is retried later with backoff. A push is only "something changed, ask
-// again", so sending one twice after a partial failure is harmless.
+// again", so sending one twice after a partial failure is harmless. A card change arrives as one
+// card-level row: the worker expands it into per-pass rows a batch at a time (queue.ts
+// expandCardChange) and sends the card's Google classes their new name, colour and logo.
 import { cardsRepo } from '../../cards/repo';
 import type { Config } from '../../config';
 import { customersRepo } from '../../customers/repo';
@@ -18,6 +20,9 @@ import { passContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { WalletServices } from '../services';
 import { retryDelayMs } from './backoff';
+import { cardUpdatesRepo, type ClassUpdateRow } from './card-repo';
+import { sendClassUpdate, type ClassUpdateDeps } from './class-updates';
+import { expandCardChange } from './queue';
 import { passUpdatesRepo, type PassUpdateRow } from './repo';
 
 export interface PassUpdateWorkerDeps {
@@ -71,6 +76,11 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   let draining: Promise<PassUpdateRunResult> | null = null;
   let again = false;
   let stopped = false;
+  const cardQueue = cardUpdatesRepo(db);
+  const classDeps: ClassUpdateDeps = { db, config, wallet, tokens, googleApiBase, ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}) };
+  // Expanding a card change queues pass updates; this worker is the one that sends them, and its
+  // drain looks again on its own, so the wake-up it would get is not needed.
+  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued() {} } };
 
   function apnsClient(): ApnsClient | undefined {
     const apple = wallet.apple;
@@ -156,15 +166,30 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     return false;
   }
 
+  /** Sends a card change to Google's classes; a failure is retried later with backoff. */
+  async function processClass(row: ClassUpdateRow): Promise<void> {
+    const errors = await sendClassUpdate(classDeps, row.cardId);
+    const now = clock.now();
+    if (errors.length === 0) return cardQueue.completeClass(row.cardId, row.generation, now);
+    const delay = retryDelayMs(row.attempts + 1);
+    db.transaction(() => cardQueue.failClass(row.cardId, delay === null ? null : now + delay, errors.join('; '), now))();
+    log.warn('wallet: card class update failed', { cardId: row.cardId, attempt: row.attempts + 1, retryInMs: delay, errors });
+  }
+
   async function drain(): Promise<PassUpdateRunResult> {
     const result: PassUpdateRunResult = { processed: 0, succeeded: 0, failed: 0 };
     do {
       again = false;
       for (;;) {
         if (stopped) return result;
+        // A card change first becomes per-pass rows, one batch of customers per round. Everything
+        // is claimed before the first await, so a change committed meanwhile finds its row leased.
+        const expanded = expandCardChange(queueDeps);
         const now = clock.now();
+        const [classRow] = cardQueue.claimDueClasses(now, now + leaseMs, 1);
         const batch = queue.claimDue(now, now + leaseMs, batchSize);
-        if (batch.length === 0) break;
+        if (!expanded && !classRow && batch.length === 0) break;
+        if (classRow) await processClass(classRow);
         for (const [i, row] of batch.entries()) {
           if (stopped) {
             // Hand the rest back at once instead of leaving them leased until the lease expires.
@@ -176,6 +201,8 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
           if (ok) result.succeeded += 1;
           else result.failed += 1;
         }
+        // Expanding a card of 100,000 customers takes hundreds of rounds: let requests in between.
+        if (expanded) await new Promise((resolve) => setImmediate(resolve));
       }
     } while (again);
     return result;

@@ -1,0 +1,227 @@
+// The card editor's sections, one per part of a program. Each control has a visible label; a row
+// (a level, an item, a question, an option) is a group named after it ("Level 2"), so its short
+// labels ("Name", "Starts at") read — and are found — within it. Rows are added and removed with
+// submit buttons that re-render the form as typed: no JavaScript needed.
+import { PASS_TYPE_NAMES, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
+import { parseColor } from '../../lib/colors';
+import { DEFAULT_PASS_COLORS } from '../../wallet/apple/pass-builder';
+import { checkboxField, inputField, selectField } from '../../web/fields';
+import type { FormErrors } from '../../web/forms';
+import { html, type Markup } from '../../web/html';
+import type { CardForm, QuestionRow } from './form';
+import { MAX_ROWS } from './form';
+
+export interface SectionContext {
+  form: CardForm;
+  errors: FormErrors;
+  /** The form's own URL: row buttons post there and come back to their section. */
+  action: string;
+  /** The type cannot change (the card has customers): why, for the owner. */
+  typeLock?: string;
+}
+
+const err = (s: SectionContext, name: string) => s.errors.fields[name];
+
+/** A section holding a message must be open, or the owner never sees it. */
+const anyError = (s: SectionContext, ...prefixes: string[]) => Object.keys(s.errors.fields).some((name) => prefixes.some((p) => name === p || name.startsWith(`${p}.`) || name.startsWith(`${p}[`)));
+
+/** A message about a whole group (a list, a row), announced with the group. */
+const groupError = (s: SectionContext, name: string) => {
+  const message = err(s, name);
+  return message ? html`<p class="error" role="alert" id="f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}-error">${message}</p>` : '';
+};
+
+function rowButton(s: SectionContext, action: string, anchor: string, label: Markup | string, extra = 'secondary'): Markup {
+  return html`<button type="submit" name="_action" value="${action}" formaction="${s.action}#${anchor}" formnovalidate class="${extra}">${label}</button>`;
+}
+
+const removeButton = (s: SectionContext, action: string, anchor: string, what: string) =>
+  rowButton(s, action, anchor, html`Remove<span class="visually-hidden"> ${what}</span>`, 'link danger-link');
+
+const TYPE_HINTS: Record<string, string> = {
+  stamp_card: 'A stamp per visit or item; the reward after a number of stamps.',
+  point_card: 'Points per purchase or amount spent; the reward for a number of points.',
+  level_card: 'Points lift the customer through levels such as Bronze, Silver and Gold.',
+  prepaid_card: 'Store credit the customer tops up and spends, in cents.',
+};
+
+// Labels name no unit (stamps, points, credit): the type can change while the form is open.
+const AMOUNT_HINT = 'Whole stamps or points; store credit (prepaid cards) takes up to 2 decimals.';
+
+export function basicsSection(s: SectionContext): Markup {
+  const { form } = s;
+  const typeOptions = PASS_TYPES.map((t) => ({ value: t, label: PASS_TYPE_NAMES[t].replace(/^./, (c) => c.toUpperCase()) }));
+  return html`<fieldset id="basics"><legend>Card</legend>
+  ${inputField({ name: 'name', label: 'Card name', value: form.name, error: err(s, 'name'), required: true, maxlength: 100, hint: 'Shown on every pass, e.g. "Coffee stamps".' })}
+  ${
+    s.typeLock
+      ? html`<input type="hidden" name="passType" value="${form.passType}">
+  <div class="field"><label for="f-passType">Card type</label>
+    <select id="f-passType" disabled aria-describedby="f-passType-hint${err(s, 'passType') ? ' f-passType-error' : ''}">${typeOptions.map((o) => html`<option value="${o.value}"${o.value === form.passType ? html` selected` : ''}>${o.label}</option>`)}</select>
+    <span class="hint" id="f-passType-hint">${s.typeLock}</span>
+    ${err(s, 'passType') ? html`<span class="error" id="f-passType-error">${err(s, 'passType')}</span>` : ''}
+  </div>`
+      : selectField({ name: 'passType', label: 'Card type', value: form.passType, error: err(s, 'passType'), required: true, options: typeOptions, hint: TYPE_HINTS[form.passType] ?? 'What the card counts.' })
+  }
+</fieldset>`;
+}
+
+export function rewardSection(s: SectionContext): Markup {
+  const { form } = s;
+  const open = form.passType === 'stamp_card' || form.passType === 'point_card' || !!(form.reward.name || form.reward.cost) || anyError(s, 'reward');
+  return html`<details id="reward" class="section"${open ? html` open` : ''}><summary>Reward <span class="muted small">stamp and point cards</span></summary>
+  ${groupError(s, 'reward')}
+  ${inputField({ name: 'reward.name', label: 'Reward', value: form.reward.name, error: err(s, 'reward.name'), maxlength: 100, hint: 'e.g. "Free coffee".' })}
+  ${inputField({ name: 'reward.cost', label: 'Cost', value: form.reward.cost, error: err(s, 'reward.cost'), inputmode: 'decimal', hint: `The stamps or points the reward takes. ${AMOUNT_HINT}` })}
+</details>`;
+}
+
+export function levelsSection(s: SectionContext): Markup {
+  const { form } = s;
+  const open = form.passType === 'level_card' || form.levels.length > 0 || anyError(s, 'levels');
+  return html`<details id="levels" class="section"${open ? html` open` : ''}><summary>Levels <span class="muted small">level cards</span></summary>
+  <p class="hint">From the lowest: the first starts at 0 points, each next one higher. Without levels a level card has one, "Member".</p>
+  ${groupError(s, 'levels')}
+  ${form.levels.map((level, i) => {
+    const at = `levels[${i}]`;
+    return html`<fieldset class="row-group" aria-labelledby="level-${i}-legend">
+    <legend id="level-${i}-legend">Level ${i + 1}</legend>
+    <div class="row-fields">
+      ${inputField({ name: `${at}.name`, label: 'Name', value: level.name, error: err(s, `${at}.name`), required: true, maxlength: 50 })}
+      ${inputField({ name: `${at}.minPoints`, label: 'Starts at (points)', value: level.minPoints, error: err(s, `${at}.minPoints`), required: true, inputmode: 'numeric' })}
+    </div>
+    ${removeButton(s, `remove:levels:${i}`, 'levels', `level ${i + 1}`)}
+  </fieldset>`;
+  })}
+  ${form.levels.length < MAX_ROWS ? rowButton(s, 'add:levels', 'levels', 'Add a level') : ''}
+</details>`;
+}
+
+export function earningSection(s: SectionContext): Markup {
+  const { form } = s;
+  const open = !!(form.spend.currency || form.spend.rate || form.items.length) || anyError(s, 'accrual');
+  return html`<details id="earning" class="section"${open ? html` open` : ''}><summary>Earning <span class="muted small">by amount spent or by item</span></summary>
+  <p class="hint">${AMOUNT_HINT} Used when your till or app reports a purchase by its amount or its items instead of a number of stamps or points. An item code is the item's name as your till sends it, e.g. latte.</p>
+  ${groupError(s, 'accrual')}${groupError(s, 'accrual.spend')}
+  <div class="row-fields">
+    ${inputField({ name: 'accrual.spend.currency', label: 'Currency', value: form.spend.currency, error: err(s, 'accrual.spend.currency'), maxlength: 3, hint: 'Three letters, e.g. EUR.', autocomplete: 'off' })}
+    ${inputField({ name: 'accrual.spend.rate', label: 'Earned per 1 spent', value: form.spend.rate, error: err(s, 'accrual.spend.rate'), inputmode: 'decimal', hint: 'e.g. 0.1 for one per 10 spent.' })}
+  </div>
+  <h3 class="small-heading">Items</h3>
+  ${groupError(s, 'accrual.items')}
+  ${form.items.map((item, i) => {
+    const at = `accrual.items[${i}]`;
+    return html`<fieldset class="row-group" aria-labelledby="item-${i}-legend">
+    <legend id="item-${i}-legend">Item ${i + 1}</legend>
+    <div class="row-fields">
+      ${inputField({ name: `${at}.key`, label: 'Item code', value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off' })}
+      ${inputField({ name: `${at}.units`, label: 'Earns', value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
+    </div>
+    ${removeButton(s, `remove:items:${i}`, 'earning', `item ${i + 1}`)}
+  </fieldset>`;
+  })}
+  ${form.items.length < MAX_ROWS ? rowButton(s, 'add:items', 'earning', 'Add an item') : ''}
+</details>`;
+}
+
+export function limitsSection(s: SectionContext): Markup {
+  const { form } = s;
+  const l = form.limits;
+  const open = !!(l.waitSeconds || l.maxPerAward || l.period || l.maxPerPeriod) || anyError(s, 'earningLimits');
+  return html`<details id="limits" class="section"${open ? html` open` : ''}><summary>Earning limits <span class="muted small">optional</span></summary>
+  <p class="hint">${AMOUNT_HINT}</p>
+  ${groupError(s, 'earningLimits')}
+  ${inputField({ name: 'earningLimits.waitSeconds', label: 'Wait between awards (seconds)', value: l.waitSeconds, error: err(s, 'earningLimits.waitSeconds'), inputmode: 'numeric', hint: 'e.g. 3600: one award per customer per hour.' })}
+  ${inputField({ name: 'earningLimits.maxPerAward', label: 'Most in one award', value: l.maxPerAward, error: err(s, 'earningLimits.maxPerAward'), inputmode: 'decimal' })}
+  <div class="row-fields">
+    ${selectField({ name: 'earningLimits.period', label: 'Period', value: l.period, error: err(s, 'earningLimits.period'), placeholder: 'No period limit', options: [{ value: 'day', label: 'Per day' }, { value: 'week', label: 'Per week' }, { value: 'month', label: 'Per month' }] })}
+    ${inputField({ name: 'earningLimits.maxPerPeriod', label: 'Most per period', value: l.maxPerPeriod, error: err(s, 'earningLimits.maxPerPeriod'), inputmode: 'decimal' })}
+  </div>
+</details>`;
+}
+
+const MODE_LABELS: Record<string, string> = { required: 'Required', optional: 'Optional', off: 'Not asked' };
+
+export function signupSection(s: SectionContext): Markup {
+  const { form } = s;
+  const modes = SIGNUP_FIELD_MODES.map((m) => ({ value: m, label: MODE_LABELS[m]! }));
+  return html`<details id="signup" class="section"${form.dataCollectionEnabled || anyError(s, 'signupFields', 'dataCollectionEnabled') ? html` open` : ''}><summary>Sign-up form <span class="muted small">data collection</span></summary>
+  ${checkboxField({ name: 'dataCollectionEnabled', label: 'Customers can join with the sign-up form and give their details', checked: form.dataCollectionEnabled, error: err(s, 'dataCollectionEnabled') })}
+  ${groupError(s, 'signupFields')}
+  <div class="row-fields three">
+    ${selectField({ name: 'signupFields.name', label: 'Name', value: form.signupFields.name, error: err(s, 'signupFields.name'), required: true, options: modes })}
+    ${selectField({ name: 'signupFields.email', label: 'Email', value: form.signupFields.email, error: err(s, 'signupFields.email'), required: true, options: modes })}
+    ${selectField({ name: 'signupFields.phone', label: 'Phone', value: form.signupFields.phone, error: err(s, 'signupFields.phone'), required: true, options: modes })}
+  </div>
+</details>`;
+}
+
+const QUESTION_TYPE_LABELS: Record<string, string> = { text: 'Text', number: 'Number', email: 'Email', phone: 'Phone', select: 'Choice from a list', date: 'Date', checkbox: 'Yes / no' };
+
+function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
+  const at = `questions[${i}]`;
+  const showOptions = q.type === 'select' || q.options.length > 0 || !!err(s, `${at}.options`);
+  return html`<fieldset class="row-group question" id="question-${i}" aria-labelledby="question-${i}-legend">
+  <legend id="question-${i}-legend">Question ${i + 1}</legend>
+  ${groupError(s, at)}
+  <div class="row-fields">
+    ${inputField({ name: `${at}.label`, label: 'Question', value: q.label, error: err(s, `${at}.label`), required: true, maxlength: 200 })}
+    ${inputField({ name: `${at}.key`, label: 'Key', value: q.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off' })}
+  </div>
+  ${selectField({ name: `${at}.type`, label: 'Answer type', value: q.type, error: err(s, `${at}.type`), required: true, options: QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t]! })) })}
+  <div class="row-fields">
+    ${checkboxField({ name: `${at}.required`, label: 'Answer required', checked: q.required, error: err(s, `${at}.required`) })}
+    ${checkboxField({ name: `${at}.isIdentifier`, label: 'Identifies the customer', checked: q.isIdentifier, error: err(s, `${at}.isIdentifier`) })}
+  </div>
+  ${
+    showOptions
+      ? html`<div class="options" aria-label="Choices of question ${i + 1}" role="group">
+    <p class="small-heading">Choices</p>
+    ${groupError(s, `${at}.options`)}
+    ${q.options.map((o, j) => {
+      const ot = `${at}.options[${j}]`;
+      return html`<fieldset class="row-group option" aria-labelledby="q${i}-o${j}-legend">
+      <legend id="q${i}-o${j}-legend">Choice ${j + 1}</legend>
+      <div class="row-fields">
+        ${inputField({ name: `${ot}.label`, label: 'Shown as', value: o.label, error: err(s, `${ot}.label`), required: true, maxlength: 200 })}
+        ${inputField({ name: `${ot}.value`, label: 'Stored as', value: o.value, error: err(s, `${ot}.value`), required: true, maxlength: 200 })}
+      </div>
+      ${removeButton(s, `remove-option:${i}:${j}`, `question-${i}`, `choice ${j + 1} of question ${i + 1}`)}
+    </fieldset>`;
+    })}
+  </div>`
+      : ''
+  }
+  <div class="row">
+    ${q.options.length < MAX_ROWS ? rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`) : ''}
+    ${removeButton(s, `remove:questions:${i}`, 'questions', `question ${i + 1}`)}
+  </div>
+</fieldset>`;
+}
+
+export function questionsSection(s: SectionContext): Markup {
+  const { form } = s;
+  return html`<details id="questions" class="section"${form.questions.length || anyError(s, 'questions') ? html` open` : ''}><summary>Questions <span class="muted small">asked at sign-up</span></summary>
+  <p class="hint">Extra questions for the sign-up form and the API, e.g. a birthday or a member number. The key is the answer's name in the API (e.g. memberNo). At most one question identifies the customer: it must be required, and text, number, email or phone.</p>
+  ${groupError(s, 'questions')}
+  ${form.questions.map((q, i) => questionGroup(s, q, i))}
+  ${form.questions.length < MAX_ROWS ? rowButton(s, 'add:questions', 'questions', 'Add a question') : ''}
+</details>`;
+}
+
+export function designSection(s: SectionContext): Markup {
+  const { form } = s;
+  // The placeholder is the colour an empty field gives the pass.
+  const colour = (name: 'backgroundColor' | 'foregroundColor' | 'labelColor', label: string, hint: string, fallback: string) =>
+    inputField({ name: `design.${name}`, label, value: form.design[name], error: err(s, `design.${name}`), hint, placeholder: parseColor(fallback).hex, autocomplete: 'off' });
+  return html`<details id="design" class="section" open><summary>Pass design</summary>
+  ${groupError(s, 'design')}
+  <div class="row-fields three colours">
+    ${colour('backgroundColor', 'Background', 'The whole pass.', DEFAULT_PASS_COLORS.background)}
+    ${colour('foregroundColor', 'Text', 'Balance and values.', DEFAULT_PASS_COLORS.foreground)}
+    ${colour('labelColor', 'Labels', 'Small captions.', DEFAULT_PASS_COLORS.label)}
+  </div>
+  <p class="hint">Colours as #rrggbb, #rgb or rgb(r, g, b); an empty field keeps the colour shown in grey.</p>
+  ${inputField({ name: 'design.logoText', label: 'Logo text', value: form.design.logoText, error: err(s, 'design.logoText'), maxlength: 60, hint: 'Beside the logo on the pass; the card name when empty (Apple Wallet).' })}
+</details>`;
+}

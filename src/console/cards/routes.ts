@@ -1,0 +1,127 @@
+// The console's cards: list, create, edit (rows added and removed by plain submit buttons), the
+// pass preview, and the logo. Every save goes through the cards service, validated first by the
+// seed file's CardConfig schema; a refused form comes back as typed with each field's message.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { prepareLogo } from '../../cards/logo';
+import type { Card } from '../../cards/model';
+import { cardCustomerCounts, cardLogoMeta, createCard, getOrgCard, listCards, removeCardLogo, setCardLogo, updateCard } from '../../cards/service';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../lib/errors';
+import { field, formErrorsFrom, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
+import { html } from '../../web/html';
+import { sendPage } from '../../wallet/http/html';
+import { cardCss, passLogoUrl, webPassBody } from '../../wallet/http/pages';
+import { passContent } from '../../wallet/pass-content';
+import { qrSvg } from '../../wallet/qr';
+import { consoleOf } from '../context';
+import { sendConsolePage } from '../layout';
+import { applyRowAction, cardToForm, emptyCardForm, fieldsFromQuery, parseRowAction, readCardForm, type CardForm } from './form';
+import { previewCard, previewUrl, sampleHolder } from './preview';
+import { PREVIEW_PATH } from './preview-fields';
+import { readLogoUpload } from './upload';
+import { validateCardForm } from './validate';
+import { cardListBody, editorBody, type EditorView } from './views';
+
+const NOTICES: Record<string, string> = {
+  created: 'Card created. Customers can join it now; add a logo below if you like.',
+  saved: 'Saved. Passes already in customers\' wallets are being updated.',
+  logo: 'Logo uploaded. Passes already in customers\' wallets are being updated.',
+  'logo-removed': 'Logo removed.',
+};
+
+export function bindCards(router: Router, deps: AppDeps): void {
+  function editorPage(ctx: Context, card: Card | undefined, form: CardForm, options: { errors?: FormErrors; status?: number; logoError?: string; notice?: string } = {}): void {
+    const c = consoleOf(ctx);
+    const logo = card && cardLogoMeta(deps, card.id);
+    const view: EditorView = {
+      ...(card ? { cardId: card.id, storedName: card.name, customers: cardCustomerCounts(deps, c.org.id)(card.id) } : {}),
+      form,
+      errors: options.errors ?? noErrors(),
+      ...(card && logo ? { logo: { ...logo, url: passLogoUrl(card, logo)! } } : {}),
+      ...(options.logoError ? { logoError: options.logoError } : {}),
+      ...(options.notice ? { notice: options.notice } : {}),
+      previewUrl: previewUrl(form, card?.id),
+    };
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: card ? `Edit ${card.name}` : 'New card', status: options.status, scripts: ['console.js'], body: editorBody(c, view) });
+  }
+
+  /** Save, preview or a row button: the editor's one POST handler, for a new card or an existing one. */
+  function submit(ctx: Context, card: Card | undefined): void {
+    const c = consoleOf(ctx);
+    // The guard reads url-encoded forms; the editor posts nothing else.
+    const fields = ctx.state.form as FormFields | undefined;
+    if (!fields) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the card form as application/x-www-form-urlencoded' });
+    const form = readCardForm(fields);
+    const action = field(fields, '_action') || 'save';
+    const row = parseRowAction(action);
+    if (row) return editorPage(ctx, card, applyRowAction(form, row).form);
+    if (action === 'preview') return editorPage(ctx, card, form);
+    const result = validateCardForm(form);
+    if (!result.ok) return editorPage(ctx, card, form, { errors: result.errors, status: 400 });
+    let saved: Card;
+    try {
+      saved = card ? updateCard(deps, c.org.id, card.id, result.config) : createCard(deps, c.org.id, result.config);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
+    }
+    ctx.status = 303;
+    ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
+  }
+
+  const orgCard = (ctx: Context) => getOrgCard(deps, consoleOf(ctx).org.id, ctx.params.cardId!);
+  const notice = (ctx: Context) => (typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined);
+
+  router.get('/console/cards', (ctx) => {
+    const c = consoleOf(ctx);
+    const counts = cardCustomerCounts(deps, c.org.id);
+    const rows = listCards(deps, c.org.id).map((card) => ({ card, customers: counts(card.id) }));
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows) });
+  });
+
+  router.get('/console/cards/new', (ctx) => editorPage(ctx, undefined, emptyCardForm()));
+  router.post('/console/cards/new', (ctx) => submit(ctx, undefined));
+
+  // The web pass of a sample customer, drawn from the editor's fields in the query string. A page
+  // of its own, framed by the editor only (frame-ancestors 'self'), with the card's colours in its
+  // own nonce'd style: the console's CSP forbids style attributes, and this keeps the preview the
+  // exact rendering customers get.
+  router.get(PREVIEW_PATH, async (ctx) => {
+    const c = consoleOf(ctx);
+    const form = readCardForm(fieldsFromQuery(ctx.query));
+    const cardId = typeof ctx.query.card === 'string' ? ctx.query.card : undefined;
+    const stored = cardId ? listCards(deps, c.org.id).find((card) => card.id === cardId) : undefined;
+    const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
+    const content = passContent(card, sampleHolder(card), c.org.name);
+    const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
+    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl)}`, { private: true, css: cardCss(card), frameable: true });
+  });
+
+  router.get('/console/cards/:cardId', (ctx) => {
+    const card = orgCard(ctx);
+    editorPage(ctx, card, cardToForm(card), { notice: notice(ctx) });
+  });
+  router.post('/console/cards/:cardId', (ctx) => submit(ctx, orgCard(ctx)));
+
+  router.post('/console/cards/:cardId/logo', async (ctx) => {
+    const c = consoleOf(ctx);
+    const card = orgCard(ctx);
+    try {
+      setCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: humanMessage(err) });
+    }
+    ctx.status = 303;
+    ctx.redirect(`/console/cards/${encodeURIComponent(card.id)}?done=logo#logo`);
+  });
+
+  router.post('/console/cards/:cardId/logo/remove', (ctx) => {
+    const c = consoleOf(ctx);
+    const card = orgCard(ctx);
+    removeCardLogo(deps, c.org.id, card.id);
+    ctx.status = 303;
+    ctx.redirect(`/console/cards/${encodeURIComponent(card.id)}?done=logo-removed#logo`);
+  });
+}

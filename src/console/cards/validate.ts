@@ -1,0 +1,141 @@
+// The editor's form → the CardConfig input the seed file would hold, validated by the same valibot
+// schema with the same messages; each issue goes back to the input it is about. Blank rows (a
+// level, an item, a question or an option with nothing typed) are left out, and an issue on a
+// later row still names that row as the owner sees it.
+import * as v from 'valibot';
+import { CardConfig, type CardConfigInput } from '../../cards/schemas';
+import { toIssues } from '../../lib/validation';
+import type { FormErrors } from '../../web/forms';
+import type { CardForm } from './form';
+
+interface RowMaps {
+  levels: number[];
+  questions: number[];
+  options: number[][];
+  /** Item key → its row. */
+  items: Map<string, number>;
+}
+
+const blank = (...values: string[]) => values.every((s) => s.trim() === '');
+
+/** Text → number when it reads as one; blank → left out; anything else stays text for the schema to refuse. */
+function num(text: string): number | string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : t;
+}
+
+/** Text, or left out when blank (so the schema says "required" rather than "too short"). */
+const str = (text: string) => (text.trim() === '' ? undefined : text);
+
+/** Drops keys whose value is undefined; undefined when nothing is left. */
+function compact(entries: Record<string, unknown>): Record<string, unknown> | undefined {
+  const kept = Object.entries(entries).filter(([, value]) => value !== undefined);
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
+
+function indexed<T>(list: T[], isBlank: (row: T) => boolean): { kept: T[]; at: number[] } {
+  const at: number[] = [];
+  const kept = list.filter((row, i) => (isBlank(row) ? false : (at.push(i), true)));
+  return { kept, at };
+}
+
+/** The configuration the form describes, before validation, and where each row came from. */
+export function formToInput(form: CardForm): { input: Record<string, unknown>; rows: RowMaps; duplicates: number[] } {
+  const levels = indexed(form.levels, (l) => blank(l.name, l.minPoints));
+  const items = indexed(form.items, (i) => blank(i.key, i.units));
+  const questions = indexed(form.questions, (q) => blank(q.key, q.label, ...q.options.flatMap((o) => [o.value, o.label])));
+  const options = questions.kept.map((q) => indexed(q.options, (o) => blank(o.value, o.label)));
+
+  // The same item key twice would silently collapse into one entry of the record.
+  const itemRows = new Map<string, number>();
+  const duplicates: number[] = [];
+  items.kept.forEach((item, i) => {
+    const key = item.key.trim();
+    if (itemRows.has(key)) duplicates.push(items.at[i]!);
+    else itemRows.set(key, items.at[i]!);
+  });
+
+  const input = compact({
+    name: str(form.name),
+    passType: str(form.passType),
+    reward: compact({ name: str(form.reward.name), cost: num(form.reward.cost) }),
+    levels: levels.kept.length ? levels.kept.map((l) => compact({ name: str(l.name), minPoints: num(l.minPoints) }) ?? {}) : undefined,
+    accrual: compact({
+      spend: compact({ currency: str(form.spend.currency.trim().toUpperCase()), rate: num(form.spend.rate) }),
+      items: items.kept.length ? Object.fromEntries(items.kept.map((i) => [i.key.trim(), num(i.units) ?? i.units])) : undefined,
+    }),
+    earningLimits: compact({
+      waitSeconds: num(form.limits.waitSeconds),
+      maxPerAward: num(form.limits.maxPerAward),
+      period: str(form.limits.period),
+      maxPerPeriod: num(form.limits.maxPerPeriod),
+    }),
+    dataCollectionEnabled: form.dataCollectionEnabled,
+    signupFields: compact({ name: str(form.signupFields.name), email: str(form.signupFields.email), phone: str(form.signupFields.phone) }),
+    questions: questions.kept.map((q, i) =>
+      compact({
+        key: str(q.key.trim()),
+        label: str(q.label),
+        type: str(q.type),
+        required: q.required,
+        isIdentifier: q.isIdentifier,
+        options: options[i]!.kept.length ? options[i]!.kept.map((o) => compact({ value: str(o.value), label: str(o.label) }) ?? {}) : undefined,
+      }),
+    ),
+    design: compact({
+      backgroundColor: str(form.design.backgroundColor.trim()),
+      foregroundColor: str(form.design.foregroundColor.trim()),
+      labelColor: str(form.design.labelColor.trim()),
+      logoText: form.design.logoText === '' ? undefined : form.design.logoText,
+    }),
+  })!;
+  return { input, rows: { levels: levels.at, questions: questions.at, options: options.map((o) => o.at), items: itemRows }, duplicates };
+}
+
+/** The form field an issue is about: its schema path with every row index the owner's. */
+function fieldOf(issue: v.BaseIssue<unknown>, rows: RowMaps): string {
+  const path = issue.path ?? [];
+  const keys: (string | number)[] = path.map((p) => p.key as string | number);
+  if (keys[0] === 'levels' && typeof keys[1] === 'number') keys[1] = rows.levels[keys[1]] ?? keys[1];
+  if (keys[0] === 'questions' && typeof keys[1] === 'number') {
+    const q = keys[1];
+    keys[1] = rows.questions[q] ?? q;
+    if (keys[2] === 'options' && typeof keys[3] === 'number') keys[3] = rows.options[q]?.[keys[3]] ?? keys[3];
+  }
+  if (keys[0] === 'accrual' && keys[1] === 'items' && keys.length >= 3) {
+    const row = rows.items.get(String(keys[2]));
+    if (row !== undefined) return `accrual.items[${row}].${path[2]!.origin === 'key' ? 'key' : 'units'}`;
+  }
+  return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i ? `.${k}` : k)).join('');
+}
+
+/** Messages as the API words them, capitalised for the page; a number field that got text says so. */
+function messageOf(issue: v.BaseIssue<unknown>, apiMessage: string): string {
+  const typedText = issue.kind === 'schema' && issue.expected === 'number' && typeof issue.input === 'string';
+  const text = typedText ? ((issue.input as string).trim() === '' ? 'required' : 'must be a number') : apiMessage;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Every name the editor shows a message at: an input, a row, or a group of inputs. */
+const SHOWN_FIELDS =
+  /^(name|passType|dataCollectionEnabled|reward(\.(name|cost))?|accrual(\.spend(\.(currency|rate))?)?|earningLimits(\.\w+)?|signupFields(\.\w+)?|design(\.\w+)?|levels(\[\d+\](\.(name|minPoints))?)?|accrual\.items(\[\d+\]\.(key|units))?|questions(\[\d+\](\.(key|label|type|required|isIdentifier)|\.options(\[\d+\](\.(value|label))?)?)?)?)$/;
+
+/** Validates the form with CardConfig: the configuration to save, or a message per field. */
+export function validateCardForm(form: CardForm): { ok: true; config: CardConfigInput } | { ok: false; errors: FormErrors } {
+  const { input, rows, duplicates } = formToInput(form);
+  const result = v.safeParse(CardConfig, input, { abortEarly: false });
+  const errors: FormErrors = { fields: {} };
+  for (const row of duplicates) errors.fields[`accrual.items[${row}].key`] = 'This item is listed twice: give each item its own line';
+  if (!result.success) {
+    const api = toIssues(result.issues);
+    result.issues.forEach((issue, i) => {
+      const name = fieldOf(issue, rows);
+      const message = messageOf(issue, api[i]!.message);
+      if (SHOWN_FIELDS.test(name)) errors.fields[name] ??= message;
+      else errors.form ??= name ? `${name}: ${message}` : message;
+    });
+  }
+  if (Object.keys(errors.fields).length || !result.success) return { ok: false, errors };
+  return { ok: true, config: result.output };
+}

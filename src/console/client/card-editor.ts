@@ -1,0 +1,88 @@
+// The card editor, enhanced: the pass preview follows typing (debounced), and each colour field
+// gets a colour picker beside it. Without this script the editor works the same with its
+// "Update preview" button. The preview is a page of our own in a frame; it is moved with
+// location.replace, so following the typing adds nothing to the browser's history.
+import { PREVIEW_FIELDS, PREVIEW_PATH } from '../cards/preview-fields';
+
+const DEBOUNCE_MS = 300;
+
+function previewAddress(form: HTMLFormElement): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value === 'string' && value !== '' && PREVIEW_FIELDS.test(name)) query.append(name, value);
+  }
+  const cardId = form.dataset.cardId;
+  if (cardId) query.set('card', cardId);
+  return `${PREVIEW_PATH}?${query.toString()}`;
+}
+
+/** #rgb, #rrggbb or rgb(r, g, b) as #rrggbb for the picker; undefined for anything else. */
+function asHex(text: string): string | undefined {
+  const value = text.trim();
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value);
+  if (hex) return `#${hex[1]!.length === 3 ? [...hex[1]!].map((d) => d + d).join('') : hex[1]!}`.toLowerCase();
+  const rgb = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i.exec(value);
+  if (!rgb) return undefined;
+  const parts = rgb.slice(1, 4).map(Number);
+  if (parts.some((n) => n > 255)) return undefined;
+  return `#${parts.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function addColourPickers(form: HTMLFormElement): void {
+  for (const input of form.querySelectorAll<HTMLInputElement>('.colours input[type="text"]')) {
+    const picker = document.createElement('input');
+    picker.type = 'color';
+    picker.className = 'colour-picker';
+    const label = input.labels?.[0]?.firstChild?.textContent?.trim() ?? 'colour';
+    picker.setAttribute('aria-label', `Pick the ${label.toLowerCase()} colour`);
+    picker.value = asHex(input.value) ?? asHex(input.placeholder) ?? '#000000';
+    picker.addEventListener('input', () => {
+      input.value = picker.value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    input.addEventListener('input', () => {
+      const hex = asHex(input.value) ?? (input.value.trim() === '' ? asHex(input.placeholder) : undefined);
+      if (hex) picker.value = hex;
+    });
+    // The text field and its picker side by side, the label still the text field's.
+    const pair = document.createElement('span');
+    pair.className = 'colour-pair';
+    input.replaceWith(pair);
+    pair.append(input, picker);
+  }
+}
+
+function start(): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-card-form]');
+  const frame = document.querySelector<HTMLIFrameElement>('iframe[data-card-preview]');
+  if (!form || !frame) return;
+  addColourPickers(form);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let shown = frame.getAttribute('src') ?? '';
+  const update = () => {
+    const address = previewAddress(form);
+    if (address === shown) return;
+    shown = address;
+    if (frame.contentWindow) frame.contentWindow.location.replace(address);
+    else frame.src = address;
+  };
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(update, DEBOUNCE_MS);
+  };
+  form.addEventListener('input', soon);
+  form.addEventListener('change', soon);
+  // Picking a type opens the sections that type uses (without this script, they open on the next render).
+  form.querySelector<HTMLSelectElement>('select[name="passType"]')?.addEventListener('change', (event) => {
+    const type = (event.target as HTMLSelectElement).value;
+    const open = (id: string) => form.querySelector<HTMLDetailsElement>(`details#${id}`)?.setAttribute('open', '');
+    if (type === 'stamp_card' || type === 'point_card') open('reward');
+    if (type === 'level_card') open('levels');
+  });
+  // The preview follows by itself: the button is for pages without this script.
+  const button = form.querySelector<HTMLButtonElement>('[data-preview-button]');
+  if (button) button.hidden = true;
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
