@@ -4,7 +4,10 @@ import { pageErrors } from '../web/errors';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { consoleGuard } from './guard';
+import { bindKeys } from './keys/routes';
 import { bindSettings } from './settings/routes';
+import { bindStaff } from './staff/routes';
+import { bindWebhooks } from './webhooks/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -19,5 +22,8 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindKeys(guarded, deps);
+  bindWebhooks(guarded, deps);
+  bindStaff(guarded, deps);
   return [open, guarded];
 }
