@@ -25,9 +25,9 @@ function amount(unit: Unit, hundredths: number, signed: boolean): string {
 }
 
 function tallyCell(tally: Tally, noun: [string, string], signed = false): Markup {
-  if (tally.count === 0) return html`<span class="muted" aria-label="none">—</span>`;
+  if (tally.count === 0) return html`<span class="muted">—</span>`;
   const amounts = UNITS.filter((u) => tally.amounts[u] !== undefined).map((u) => amount(u, tally.amounts[u]!, signed));
-  return html`<span class="tally-count">${tally.count} ${noun[tally.count === 1 ? 0 : 1]}</span><br><span class="tally-amounts">${amounts.join(' · ')}</span>`;
+  return html`<span class="tally-count">${tally.count} ${noun[tally.count === 1 ? 0 : 1]}</span> <span class="tally-amounts">${amounts.join(' · ')}</span>`;
 }
 
 const PIN_HINT = '4 to 8 digits, different from every other staff member’s. Tell it to them in person.';

@@ -28,7 +28,9 @@ const EVENT_WORDS: Record<(typeof EVENT_TYPES)[number], string> = {
 };
 
 /** "Test webhook endpoints" on the test side: which data a page shows is never left to guess. */
-const modeWord = (c: ConsoleContext, capital: boolean) => (c.livemode ? '' : capital ? 'Test ' : 'test ');
+const modeWord = (c: ConsoleContext) => (c.livemode ? '' : 'test ');
+/** A heading as the switch stands: "Deliveries", or "Test deliveries". */
+const titled = (c: ConsoleContext, text: string) => (c.livemode ? text : `Test ${text.charAt(0).toLowerCase()}${text.slice(1)}`);
 
 export const formOf = (row: WebhookRow): EndpointForm => ({ url: row.url, events: row.events });
 
@@ -59,16 +61,16 @@ ${choiceGroup({
 export function webhooksBody(c: ConsoleContext, view: { endpoints: WebhookRow[]; form: EndpointForm; errors?: FormErrors; notice?: string; timeZone: string }): Markup {
   const errors = view.errors ?? { fields: {} };
   const full = view.endpoints.length >= MAX_WEBHOOKS_PER_MODE;
-  return html`<div class="page-head"><h1>${modeWord(c, true)}Webhook endpoints</h1></div>
+  return html`<div class="page-head"><h1>${titled(c, 'Webhook endpoints')}</h1></div>
 <p class="muted">A webhook tells another system (your CRM, a shop, an automation service) the moment something happens: a customer joins, a balance changes, a reward is redeemed.
 ${c.livemode ? 'These endpoints receive events of your live data only.' : 'These endpoints receive events of the test sandbox only; live endpoints are listed under live data.'}</p>
 ${doneNotice(view.notice)}
 ${formError(errors.form)}
 <section class="endpoint-list" aria-labelledby="endpoints-heading">
-  <h2 id="endpoints-heading">${modeWord(c, true)}Endpoints <span class="small muted">(${view.endpoints.length} of ${MAX_WEBHOOKS_PER_MODE})</span></h2>
+  <h2 id="endpoints-heading">${titled(c, 'Endpoints')} <span class="small muted">(${view.endpoints.length} of ${MAX_WEBHOOKS_PER_MODE})</span></h2>
   ${
     view.endpoints.length === 0
-      ? html`<p class="empty panel">No ${modeWord(c, false)}endpoints yet.</p>`
+      ? html`<p class="empty panel">No ${modeWord(c)}endpoints yet.</p>`
       : html`<div class="table-wrap"><table>
   <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Created</th></tr></thead>
   <tbody>${view.endpoints.map(
@@ -80,14 +82,14 @@ ${formError(errors.form)}
 <form method="post" action="/console/webhooks" class="form panel" novalidate>
   ${csrfField(c)}
   <h2>${c.livemode ? 'Add an endpoint' : 'Add a test endpoint'}</h2>
-  ${full ? html`<p class="notice warn">You have ${MAX_WEBHOOKS_PER_MODE} ${modeWord(c, false)}endpoints, the most an organisation may have: delete one first.</p>` : ''}
+  ${full ? html`<p class="notice warn">You have ${MAX_WEBHOOKS_PER_MODE} ${modeWord(c)}endpoints, the most an organisation may have: delete one first.</p>` : ''}
   ${endpointFields(view.form, errors)}
   <div class="actions"><button type="submit">Add endpoint</button></div>
 </form>`;
 }
 
 export function createdWebhookBody(c: ConsoleContext, row: WebhookRow): Markup {
-  return html`<div class="page-head"><h1>${modeWord(c, true)}Endpoint added</h1></div>
+  return html`<div class="page-head"><h1>${titled(c, 'Endpoint added')}</h1></div>
 <div class="notice ok" role="status"><p>Events ${row.events.includes('*') ? '' : html`(${eventsText(row.events)}) `}are now sent to <strong class="url-cell">${row.url}</strong>.</p></div>
 <section class="panel" aria-labelledby="secret-heading">
   <h2 id="secret-heading">Signing secret</h2>
@@ -163,8 +165,8 @@ export function endpointBody(c: ConsoleContext, view: EndpointView): Markup {
   const { endpoint } = view;
   const errors = view.errors ?? { fields: {} };
   const active = endpoint.status === 'active';
-  return html`<p class="small"><a href="/console/webhooks">← ${modeWord(c, true)}Webhook endpoints</a></p>
-<div class="page-head"><h1>${modeWord(c, true)}Endpoint ${statusBadge(endpoint.status)}</h1></div>
+  return html`<p class="small"><a href="/console/webhooks">← ${titled(c, 'Webhook endpoints')}</a></p>
+<div class="page-head"><h1>${titled(c, 'Endpoint')} ${statusBadge(endpoint.status)}</h1></div>
 <p class="url-cell"><code>${endpoint.url}</code> · <a href="#deliveries-heading">Deliveries</a></p>
 ${doneNotice(view.notice)}
 ${formError(errors.form)}
@@ -188,14 +190,14 @@ ${formError(errors.form)}
 </section>
 </div>
 <section aria-labelledby="deliveries-heading">
-  <h2 id="deliveries-heading">${modeWord(c, true)}Deliveries</h2>
+  <h2 id="deliveries-heading">${titled(c, 'Deliveries')}</h2>
   <p class="muted small">The latest ${DELIVERIES_SHOWN}, newest first, each with every attempt. ${retryText(view.retryDelaysMs)}; replay sends the same event again${active ? '' : ' (enable the endpoint first)'}. History is kept ${WEBHOOK_HISTORY_DAYS} days.</p>
   ${view.deliveries.length === 0 ? html`<p class="empty panel">No deliveries yet. Events are sent here as they happen.</p>` : view.deliveries.map((d) => deliveryBlock(c, endpoint, d, view.timeZone))}
 </section>`;
 }
 
 export function deleteBody(c: ConsoleContext, endpoint: WebhookRow): Markup {
-  return html`<div class="page-head"><h1>Delete this ${modeWord(c, false)}endpoint?</h1></div>
+  return html`<div class="page-head"><h1>Delete this ${modeWord(c)}endpoint?</h1></div>
 <section class="panel confirm">
   <p><strong>Delete the endpoint <span class="url-cell">${endpoint.url}</span>? Nothing more is sent to it, and its delivery history is removed.</strong></p>
   <form method="post" action="/console/webhooks/${endpoint.id}/delete" class="actions">
