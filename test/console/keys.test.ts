@@ -7,7 +7,7 @@ import { hashKey } from '../../src/keys/key-format';
 import { listApiKeys } from '../../src/keys/admin';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
-import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp, type ConsoleOrg } from '../support/console';
+import { ConsoleClient, seedConsoleOrg, signedInPage, signIn, startTestApp, type ConsoleOrg } from '../support/console';
 
 let app: TestApp;
 let org: ConsoleOrg;
@@ -93,7 +93,6 @@ describe('API keys in the console', () => {
   it('without JavaScript the key is still there to select and copy, and the copy button stays out of the way', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    const { signIn } = await import('../support/console');
     await signIn(page, app, org, '/console/keys');
     const key = await createKey(page, 'Kiosk');
     assert.match(key, /^psk_live_/);
@@ -175,6 +174,26 @@ describe('API keys over HTTP', () => {
     assert.equal(listApiKeys(app.deps, other.orgId).find((k) => k.id === theirs.id)!.revokedAt, null);
     assert.equal((await app.request('GET', '/api/v1/cards', { key: other.keys.live })).status, 200);
     assert.doesNotMatch((await client.request('GET', '/console/keys')).text, new RegExp(theirs.id));
+  });
+
+  it('a forged form (unknown mode or scope, an overlong name) gets its field messages and writes nothing', async () => {
+    const client = new ConsoleClient(app);
+    await client.signIn(org.admin.email, org.admin.password);
+    const csrf = await client.csrfFrom('/console/keys');
+    const cases: { form: Record<string, string>; field: string; message: RegExp }[] = [
+      { form: { deviceName: 'Till', mode: 'admin', scopes: 'cards:read' }, field: 'mode', message: /Choose live or test\./ },
+      { form: { deviceName: 'Till', mode: 'live', scopes: 'everything' }, field: 'scopes', message: /Unknown permission\./ },
+      { form: { deviceName: 'x'.repeat(101), mode: 'live', scopes: 'cards:read' }, field: 'deviceName', message: /At most 100 characters\./ },
+    ];
+    const before = keyCount();
+    for (const c of cases) {
+      const res = await client.request('POST', '/console/keys', { form: { _csrf: csrf, ...c.form } });
+      assert.equal(res.status, 400, c.field);
+      const error = new RegExp(`id="f-${c.field}-error">([^<]*)<`).exec(res.text);
+      assert.match(error?.[1] ?? '(no message)', c.message, c.field);
+      assert.doesNotMatch(res.text, /psk_live_[0-9A-Za-z]{32}/, 'no key in a refusal');
+    }
+    assert.equal(keyCount(), before);
   });
 
   it('the list shows last use in the shop’s time zone', async () => {

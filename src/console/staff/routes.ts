@@ -43,14 +43,14 @@ export function bindStaff(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const zone = timeZone(ctx);
     const url = counterUrl(c.org.id);
-    const addedId = typeof ctx.query.added === 'string' ? ctx.query.added : undefined;
-    const added = addedId ? listStaff(deps, c.org.id).find((s) => s.id === addedId) : undefined;
+    const staff = listStaff(deps, c.org.id);
+    const added = typeof ctx.query.added === 'string' ? staff.find((s) => s.id === ctx.query.added) : undefined;
     sendConsolePage(ctx, deps, c, {
       section: 'staff',
       title: 'Staff',
       status,
       body: staffBody(c, {
-        staff: listStaff(deps, c.org.id),
+        staff,
         activity: staffActivity(deps, c.namespace, zone),
         counterUrl: url,
         counterQr: await qrSvg(url),
