@@ -278,6 +278,26 @@ describe('webhooks over HTTP', () => {
     assert.equal(deliveryCount(their.endpointId), 1);
   });
 
+  it('under WEBHOOK_BLOCK_PRIVATE a private URL comes back on the URL field with the API\'s message', async () => {
+    const strict = await startWebhookApp({ WEBHOOK_BLOCK_PRIVATE: 'true' });
+    try {
+      const org = await seedConsoleOrg(strict, 'Strict Café');
+      const client = new ConsoleClient(strict);
+      await client.signIn(org.admin.email, org.admin.password);
+      const csrf = await client.csrfFrom('/console/webhooks');
+      const api = await strict.request('POST', '/api/v1/webhooks', { key: org.keys.live, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+      assert.equal(api.status, 400);
+      const page = await client.request('POST', '/console/webhooks', { form: { _csrf: csrf, url: 'http://127.0.0.1:9/hook', events: '*' } });
+      assert.equal(page.status, 400);
+      const message = /id="f-url-error">([^<]*)</.exec(page.text)?.[1];
+      const apiMessage = api.body.issues[0].message as string;
+      assert.equal(message, apiMessage.charAt(0).toUpperCase() + apiMessage.slice(1));
+      assert.equal((strict.db.prepare('SELECT count(*) AS n FROM webhooks').get() as { n: number }).n, 0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a replay on a disabled endpoint is refused on the page, and nothing is queued', async () => {
     const org = await seedConsoleOrg(app, 'Paused Café');
     const { endpointId, deliveryId } = await endpointWithDelivery(org, await receiver());
