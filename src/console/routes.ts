@@ -5,7 +5,10 @@ import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { bindCards } from './cards/routes';
 import { consoleGuard } from './guard';
+import { bindKeys } from './keys/routes';
 import { bindSettings } from './settings/routes';
+import { bindStaff } from './staff/routes';
+import { bindWebhooks } from './webhooks/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -21,5 +24,8 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindAccount(guarded, deps);
   bindCards(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindKeys(guarded, deps);
+  bindWebhooks(guarded, deps);
+  bindStaff(guarded, deps);
   return [open, guarded];
 }

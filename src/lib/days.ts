@@ -56,3 +56,10 @@ export function localDayRange(ms: number, timeZone: string): { date: string; sta
   const date = localDate(ms, timeZone);
   return { date, start: startOfLocalDate(date, timeZone), end: startOfLocalDate(addDays(date, 1), timeZone) };
 }
+
+/** An instant as the shop's wall clock shows it: `YYYY-MM-DD HH:MM` (with `:SS` when `seconds`). */
+export function localDateTime(ms: number, timeZone: string, options: { seconds?: boolean } = {}): string {
+  const w = wallClock(ms, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${localDate(ms, timeZone)} ${two(w.hour)}:${two(w.minute)}${options.seconds ? `:${two(w.second)}` : ''}`;
+}

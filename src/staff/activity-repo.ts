@@ -1,0 +1,40 @@
+import type { PassType } from '../cards/model';
+import type { Db } from '../db/open';
+import { perConnection } from '../db/per-connection';
+import type { LedgerKind } from '../loyalty/repo';
+
+/** Counter ledger rows of one staff member, one local day, one kind and one card type, summed. */
+export interface ActivityCell {
+  staffId: string;
+  /** Which of the given days (0 = the first). */
+  dayIndex: number;
+  kind: LedgerKind;
+  passType: PassType;
+  count: number;
+  /** Signed hundredths. */
+  total: number;
+}
+
+function createActivityRepo(db: Db) {
+  // The org's counter rows in [from, to) of one mode, read through transactions_org_time; each row's
+  // local day is the last day start at or before it (days of 23 or 25 hours included).
+  const cells = db.prepare<{ orgId: string; livemode: number; from: number; to: number; starts: string }, ActivityCell>(
+    `SELECT t.staff_id AS staffId,
+            (SELECT count(*) FROM json_each(@starts) WHERE value <= t.created_at) - 1 AS dayIndex,
+            t.kind AS kind, c.pass_type AS passType, count(*) AS count, sum(t.change) AS total
+     FROM transactions t
+       JOIN customers cu ON cu.id = t.customer_id
+       JOIN cards c ON c.id = cu.card_id
+     WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to
+       AND t.source = 'scan' AND t.staff_id IS NOT NULL
+     GROUP BY t.staff_id, dayIndex, t.kind, c.pass_type`,
+  );
+  return {
+    /** `dayStarts` ascending; rows before the first start are not read (`from` is the first start). */
+    cells(input: { orgId: string; livemode: boolean; dayStarts: number[]; to: number }): ActivityCell[] {
+      return cells.all({ orgId: input.orgId, livemode: input.livemode ? 1 : 0, from: input.dayStarts[0]!, to: input.to, starts: JSON.stringify(input.dayStarts) });
+    },
+  };
+}
+
+export const activityRepo = perConnection(createActivityRepo);
