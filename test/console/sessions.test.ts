@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runJob } from '../../src/jobs/jobs';
+import { embeddedAsset } from '../../src/lib/embedded-assets';
 import { serverJobs } from '../../src/jobs/list';
 import { silentLogger } from '../support/fakes';
 import { NO_WORKERS, type TestApp } from '../support/app';
@@ -228,6 +229,16 @@ describe('page headers and assets', () => {
       assert.equal((await client.request('GET', path, { headers: { 'If-None-Match': res.headers.get('etag')! } })).status, 304);
     }
     assert.equal((await client.request('GET', '/assets/app.0000000000000000.css')).status, 404);
+  });
+
+  it('the style sheet is well formed: every block closed, so no rule lands inside another', async () => {
+    const css = embeddedAsset('app.css').text().replace(/\/\*[\s\S]*?\*\//g, '');
+    let depth = 0;
+    for (const ch of css) {
+      depth += ch === '{' ? 1 : ch === '}' ? -1 : 0;
+      assert.ok(depth >= 0 && depth <= 2, 'blocks nest at most two deep (@media { rule { } })');
+    }
+    assert.equal(depth, 0);
   });
 
   it('an unknown page is a 404 page, not JSON', async () => {
