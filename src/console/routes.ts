@@ -4,6 +4,7 @@ import { pageErrors } from '../web/errors';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { consoleGuard } from './guard';
+import { bindPoster } from './poster/routes';
 import { bindSettings } from './settings/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
@@ -19,5 +20,6 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindPoster(guarded, deps);
   return [open, guarded];
 }
