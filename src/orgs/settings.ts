@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { Db } from '../db/open';
+import { isHttpUrl } from '../lib/validation';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -31,20 +32,11 @@ export const UNUSUAL_CUSTOMER_AWARDS_PER_DAY = 5;
 export const DEFAULT_CONSENT_TEXT =
   'I agree that this shop keeps the details I enter here to run my loyalty card and to recognise me as a member. I can ask at the counter to have them deleted at any time.';
 
-const isWebAddress = (text: string): boolean => {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
-
 /** The public sign-up form (issue 12): the consent the customer ticks, and a link to the shop's privacy policy. */
 export const SignupSettingsSchema = v.object({
   consentText: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'Write the sentence customers agree to.'), v.maxLength(1000, 'At most 1000 characters.')), DEFAULT_CONSENT_TEXT),
   /** An absolute http(s) address, or null: no link. */
-  privacyUrl: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2000, 'At most 2000 characters.'), v.check(isWebAddress, 'Enter a full web address starting with https://'))), null),
+  privacyUrl: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2000, 'At most 2000 characters.'), v.check(isHttpUrl, 'Enter a full web address starting with https://'))), null),
 });
 
 export const OrgSettingsSchema = v.object({
