@@ -56,6 +56,41 @@ function earlierSend(db: Db, n: Namespace, now: number, scope: IdempotencyScope)
   return customersRepo(db).findById(n, passUserId);
 }
 
+/** Enrolls the new customer and records the submission; returns the install path. */
+function enroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number): string {
+  const result = enrollCustomer(
+    deps,
+    n,
+    { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields },
+    { channel: 'signup', idempotencyKey: null },
+  );
+  // The member check ran the enroll's own lookups in this transaction; a match now would be a bug,
+  // and it must not have written the answers over a member's: throwing rolls everything back.
+  if (result.result !== 'created') throw new Error(`sign-up on card ${card.id} matched a customer the member check did not find`);
+  const created = customersRepo(deps.db).findById(n, result.passUserId)!;
+  if (scope) idempotencyRepo(deps.db).save(scope, { fingerprint: '', status: 303, body: JSON.stringify({ passUserId: created.id }), createdAt: now });
+  return installPath(created);
+}
+
+class Rehearsal extends Error {}
+
+/**
+ * For an existing member: the very writes a new sign-up makes (customer, event, deliveries, the
+ * submission record), in a savepoint that is then rolled back. "Already a member" thus costs what
+ * "welcome" costs, so the answer's timing tells no more than its words. The contact fields are left
+ * out so that enroll creates instead of matching; nothing of it survives the rollback.
+ */
+function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number): void {
+  try {
+    deps.db.transaction(() => {
+      enroll(deps, n, card, { ...request, email: null, phone: null }, scope, now);
+      throw new Rehearsal();
+    })();
+  } catch (err) {
+    if (!(err instanceof Rehearsal)) throw err;
+  }
+}
+
 /**
  * One transaction: the check for an existing member and the enroll, so no second sign-up can slip
  * in between. `submission` is the form's own random value: the same form sent twice lands on the
@@ -68,20 +103,11 @@ export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, sub
     const scope = submission ? submissionScope(n, card.id, submission) : null;
     const earlier = scope ? earlierSend(deps.db, n, now, scope) : undefined;
     if (earlier) return { kind: 'created', installPath: installPath(earlier) };
-    if (isMember(deps.db, n, card, request)) return { kind: 'already_member' };
-
-    const result = enrollCustomer(
-      deps,
-      n,
-      { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields },
-      { channel: 'signup', idempotencyKey: null },
-    );
-    // isMember ran the enroll's own lookups in this transaction; a match now would be a bug, and
-    // it must not have written the answers over a member's: throwing rolls everything back.
-    if (result.result !== 'created') throw new Error(`sign-up on card ${card.id} matched a customer the member check did not find`);
-    const created = customersRepo(deps.db).findById(n, result.passUserId)!;
-    if (scope) idempotencyRepo(deps.db).save(scope, { fingerprint: '', status: 303, body: JSON.stringify({ passUserId: created.id }), createdAt: now });
-    return { kind: 'created', installPath: installPath(created) };
+    if (isMember(deps.db, n, card, request)) {
+      rehearseEnroll(deps, n, card, request, scope, now);
+      return { kind: 'already_member' };
+    }
+    return { kind: 'created', installPath: enroll(deps, n, card, request, scope, now) };
   })();
 }
 

@@ -134,7 +134,7 @@ export function alreadyMemberBody(card: Card, orgName: string): Markup {
 </div>
 <h3>How to get your card back</h3>
 <p>Ask at the counter. The staff will find your card and show you a QR code: scan it with your phone's camera and your card opens again, ready to add to your wallet.</p>
-<p class="muted small">Not you? If someone else signed up with your email or phone number, tell the staff at the counter.</p>
+<p class="muted small">Not you? If someone else signed up with your details, tell the staff at the counter.</p>
 <p><a class="button secondary" href="/get-pass/${card.id}">Back to the form</a></p>`,
   );
 }
