@@ -54,7 +54,8 @@ export function bindSignupRoutes(router: Router, deps: AppDeps, limiter: RateLim
     if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
     if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, 'This card does not take sign-ups online. Please ask at the counter.');
     const form = await readForm(ctx);
-    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD));
+    // The poster leads to INSTALL_BASE_URL, which may be another address of this server than PUBLIC_URL.
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
     const sent = field(form, SUBMISSION_FIELD);
     const submission = SUBMISSION.test(sent) ? sent : randomToken(32);
 

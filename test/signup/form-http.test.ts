@@ -151,6 +151,24 @@ describe('abuse', () => {
     assert.equal(snapshot(app), before);
   });
 
+  it('a form served on INSTALL_BASE_URL (the poster\'s address) posts from that origin, behind a TLS proxy too', async () => {
+    // The proxy speaks plain http to the server (no TRUST_PROXY): the request's own origin is
+    // http://cards.example.com, while the browser sends the https origin it saw.
+    const split = await startTestApp({ env: { PUBLIC_URL: 'https://loyalty.example.com', INSTALL_BASE_URL: 'https://cards.example.com' } });
+    try {
+      const ids = seedStandardOrg(split);
+      const client = new SignupClient(split);
+      const form = await client.open(ids.cards.stamps);
+      const fields = { ...GOOD_STAMPS_ANSWERS, _csrf: form.csrf, submission: form.submission };
+      const res = await client.send(ids.cards.stamps, fields, { origin: 'https://cards.example.com' });
+      assert.equal(res.status, 303, res.text);
+      assert.equal(countCustomers(split), 1);
+      assert.equal((await client.send(ids.cards.stamps, { ...fields, submission: 'x'.repeat(32) }, { origin: 'https://other.example.com' })).status, 403);
+    } finally {
+      await split.close();
+    }
+  });
+
   it('a filled honeypot is refused quietly: the form again, the trap emptied, nothing written', async () => {
     const before = snapshot(app);
     const res = await new SignupClient(app).signUp(stamps(), { ...GOOD_STAMPS_ANSWERS, email: 'bot@example.com', website: 'https://spam.example' });
