@@ -11,6 +11,7 @@ import { readOrgSettings } from '../orgs/settings';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
 import { pageErrors, sendErrorPage } from '../web/errors';
 import { field, readForm, type FormErrors } from '../web/forms';
+import type { Markup } from '../web/html';
 import { sendDocument } from '../web/page';
 import { cardColors, cardColorsCss } from './card-face';
 import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
@@ -29,8 +30,8 @@ const SUBMISSION = /^[A-Za-z0-9]{24,64}$/;
 
 const orgName = (deps: Pick<AppDeps, 'db'>, card: Card) => orgsRepo(deps.db).findOrg(card.orgId)?.name ?? '';
 
-function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: ReturnType<typeof signupFormBody>): void {
-  sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body, bodyClass: 'signup-page' });
+function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup): void {
+  sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body });
 }
 
 /** The empty form (GET), or the form again with what was typed and why it was refused. */
