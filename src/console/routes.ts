@@ -6,6 +6,7 @@ import { bindAccount, bindSignIn } from './auth/routes';
 import { bindCards } from './cards/routes';
 import { consoleGuard } from './guard';
 import { bindKeys } from './keys/routes';
+import { bindPoster } from './poster/routes';
 import { bindSettings } from './settings/routes';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
@@ -27,5 +28,6 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindKeys(guarded, deps);
   bindWebhooks(guarded, deps);
   bindStaff(guarded, deps);
+  bindPoster(guarded, deps);
   return [open, guarded];
 }

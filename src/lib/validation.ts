@@ -22,6 +22,16 @@ function issueMessage(issue: v.BaseIssue<unknown>): string {
   return issue.message;
 }
 
+/** An absolute http:// or https:// address with a host: a webhook URL, a shop's privacy-policy link. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export function toIssues(issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] {
   return issues.map((i) => ({ path: issuePath(i), message: issueMessage(i) }));
 }

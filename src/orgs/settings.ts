@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { Db } from '../db/open';
+import { isHttpUrl } from '../lib/validation';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -27,12 +28,24 @@ export const CounterSettingsSchema = v.object({
  */
 export const UNUSUAL_CUSTOMER_AWARDS_PER_DAY = 5;
 
+/** The consent line under the sign-up form when the owner has not written their own (issue 12). */
+export const DEFAULT_CONSENT_TEXT =
+  'I agree that this shop keeps the details I enter here to run my loyalty card and to recognise me as a member. I can ask at the counter to have them deleted at any time.';
+
+/** The public sign-up form (issue 12): the consent the customer ticks, and a link to the shop's privacy policy. */
+export const SignupSettingsSchema = v.object({
+  consentText: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'Write the sentence customers agree to.'), v.maxLength(1000, 'At most 1000 characters.')), DEFAULT_CONSENT_TEXT),
+  /** An absolute http(s) address, or null: no link. */
+  privacyUrl: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2000, 'At most 2000 characters.'), v.check(isHttpUrl, 'Enter a full web address starting with https://'))), null),
+});
+
 export const OrgSettingsSchema = v.object({
   /** Where the shop is: "today" on the dashboard and the counter's daily caps follow its calendar. */
   timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')), isTimeZone(SERVER_TIME_ZONE) ? SERVER_TIME_ZONE : 'UTC'),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
   counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),
+  signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
 });
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;

@@ -19,10 +19,11 @@ const FORM_COOKIE = 'wl_form';
 
 const forbidden = (detail: string) => new ApiError(403, 'CSRF_CHECK_FAILED', { detail });
 
-export function checkOrigin(ctx: Context, config: Pick<Config, 'publicUrl'>): void {
+/** `alsoFrom`: more addresses of this server whose pages may post (the sign-up form's INSTALL_BASE_URL). */
+export function checkOrigin(ctx: Context, config: Pick<Config, 'publicUrl'>, alsoFrom: readonly string[] = []): void {
   const origin = ctx.get('Origin');
   if (!origin) throw forbidden('the request carries no Origin header');
-  const allowed = new Set([new URL(config.publicUrl).origin, `${ctx.protocol}://${ctx.host}`]);
+  const allowed = new Set([new URL(config.publicUrl).origin, `${ctx.protocol}://${ctx.host}`, ...alsoFrom.map((url) => new URL(url).origin)]);
   if (!allowed.has(origin)) throw forbidden(`a page of ${origin} cannot send this request`);
 }
 
@@ -48,8 +49,8 @@ export function preSessionToken(ctx: Context, config: Pick<Config, 'publicUrl'>,
 }
 
 /** Checks a pre-session form: Origin, and the field equal to the cookie. */
-export function checkPreSessionForm(ctx: Context, config: Pick<Config, 'publicUrl'>, formValue: string | undefined): void {
-  checkOrigin(ctx, config);
+export function checkPreSessionForm(ctx: Context, config: Pick<Config, 'publicUrl'>, formValue: string | undefined, alsoFrom: readonly string[] = []): void {
+  checkOrigin(ctx, config, alsoFrom);
   const cookie = readCookie(ctx, FORM_COOKIE);
   if (!cookie) throw forbidden('cookies are needed for this form; allow them and reload the page');
   checkToken(ctx, cookie, formValue);

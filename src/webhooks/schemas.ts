@@ -1,17 +1,8 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../events/types';
-import { oneOf, pageLimit } from '../lib/validation';
+import { isHttpUrl, oneOf, pageLimit } from '../lib/validation';
 
 // --- Requests ---
-
-const isHttpUrl = (text: string): boolean => {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
 
 // Credentials in the URL are refused: the URL is read back by every GET and list, while the
 // contract shows a secret only once; a receiver authenticates deliveries by their signature.

@@ -10,6 +10,7 @@ import { orgAccent } from '../../web/theme';
 import { publicUrlWarning, type WalletServices } from '../../wallet/services';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
+import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
 
 const SettingsForm = v.object({
@@ -27,23 +28,26 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
     sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body: settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }) });
   };
 
-  router.get('/console/settings', (ctx) => {
+  const stored = (ctx: Context): SettingsView => {
     const c = consoleOf(ctx);
     const settings = readOrgSettings(deps.db, c.org.id);
-    page(ctx, { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, saved: ctx.query.saved === '1' });
-  });
+    return { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, signup: signupPanelView(settings, ctx.query.saved === 'signup') };
+  };
+
+  router.get('/console/settings', (ctx) => page(ctx, { ...stored(ctx), saved: ctx.query.saved === '1' }));
+  bindSignupSettings(router, deps, (ctx, signup, status) => page(ctx, { ...stored(ctx), signup }, status));
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
     const form = ctx.state.form as FormFields;
     const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone') };
     const parsed = parseForm(SettingsForm, typed);
-    if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
+    if (!parsed.ok) return page(ctx, { ...stored(ctx), ...typed, errors: parsed.errors }, 400);
     try {
       updateOrgProfile(deps, c.org.id, { name: parsed.value.name, brandColor: parsed.value.brandColor.toLowerCase(), timeZone: parsed.value.timeZone });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return page(ctx, { ...typed, errors: formErrorsFrom(err) }, err.status);
+      return page(ctx, { ...stored(ctx), ...typed, errors: formErrorsFrom(err) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect('/console/settings?saved=1');

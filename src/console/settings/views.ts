@@ -6,6 +6,7 @@ import type { FormErrors } from '../../web/forms';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
+import { signupPanel, type SignupPanelView } from './signup-panel';
 
 export interface SettingsView {
   name: string;
@@ -13,6 +14,7 @@ export interface SettingsView {
   timeZone: string;
   errors?: FormErrors;
   saved?: boolean;
+  signup?: SignupPanelView;
 }
 
 const DAY = 86_400_000;
@@ -59,6 +61,7 @@ ${formError(errors.form)}
   ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...TIME_ZONES].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>
+${view.signup ? signupPanel(c, view.signup) : ''}
 <section class="panel" aria-labelledby="wallet-heading">
   <h2 id="wallet-heading">Wallet passes</h2>
   <p class="muted">Customers can always use the web pass. Apple and Google Wallet passes need the server operator's settings; they are read when the server starts.</p>

@@ -1,6 +1,7 @@
 // GET /get-pass/:cardId?code=<installCode>: the install link of decisions §1. A missing or wrong
-// code shows the card's public page and nothing about any customer. A valid code hands the pass
-// to the wallet the browser can take, or offers every way that is configured.
+// code shows the card's public page and nothing about any customer: the sign-up form on a card
+// with data collection (src/signup, which also answers its POST), else "ask at the counter". A
+// valid code hands the pass to the wallet the browser can take, or offers every way that is configured.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
@@ -8,6 +9,7 @@ import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { limitAnonymous } from '../../http/gate';
 import type { RateLimiter } from '../../http/rate-limit';
+import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
 import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
 import { issueGoogleSaveLink } from '../google/customer-objects';
 import { findCustomerByInstallCode } from '../install-code';
@@ -30,7 +32,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
-    if (!customer || !code) return sendPage(ctx, card.name, cardPublicBody(card));
+    if (!customer || !code) return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
 
     const { apple, google } = deps.wallet;
     const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));
@@ -45,6 +47,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     }
     return sendChoice(ctx, deps, card, customer, code);
   });
+  bindSignupRoutes(router, deps, limiter);
 }
 
 function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {

@@ -1,0 +1,50 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../../deps';
+import { cardColors, cardFaceVars } from '../../signup/card-face';
+import { html, raw } from '../../web/html';
+import { consoleOf } from '../context';
+import { sendConsolePage } from '../layout';
+import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
+import { paperSize, posterBody, posterPrintCss } from './views';
+
+// The counter poster of a card (issue 12): GET /console/cards/:cardId/poster (?size=a4|a6) and its
+// QR code as downloads. Behind the console guard like every section.
+
+function sendDownload(ctx: Context, body: Buffer | string, type: string, fileName: string): void {
+  ctx.status = 200;
+  ctx.type = type;
+  ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = body;
+}
+
+export function bindPoster(router: Router, deps: AppDeps): void {
+  router.get('/console/cards/:cardId/poster', async (ctx) => {
+    const c = consoleOf(ctx);
+    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
+    const size = paperSize(ctx.query.size);
+    const link = posterLink(deps.config, card);
+    const qrSvg = card.dataCollectionEnabled ? await posterQrSvg(link) : null;
+    sendConsolePage(ctx, deps, c, {
+      section: 'cards',
+      title: `Poster: ${card.name}`,
+      // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
+      body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode })}`,
+    });
+  });
+
+  router.get('/console/cards/:cardId/poster/qr.svg', async (ctx) => {
+    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!);
+    assertSignupOpen(card);
+    sendDownload(ctx, await downloadSvg(posterLink(deps.config, card)), 'image/svg+xml', downloadName(card, 'svg'));
+  });
+
+  router.get('/console/cards/:cardId/poster/qr.png', async (ctx) => {
+    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!);
+    assertSignupOpen(card);
+    sendDownload(ctx, await downloadPng(posterLink(deps.config, card)), 'image/png', downloadName(card, 'png'));
+  });
+}

@@ -1,0 +1,52 @@
+import type { Card } from '../cards/model';
+import type { Db } from '../db/open';
+import { readColor, type Rgb } from '../lib/colors';
+import { fromHundredths } from '../lib/money';
+import { orgAccent, readableOn, themeCss } from '../web/theme';
+
+// What the sign-up form and the counter poster show of the card: its own colours, so the page a
+// customer scans into looks like the card they get (a card without a design wears the org's
+// colour), and the reward that makes joining worth a minute.
+
+export interface CardColors {
+  /** The card's background colour (or the org's). */
+  background: Rgb;
+  /** Its text colour: the card's foreground colour, or black or white, whichever reads better. */
+  text: string;
+  /** Buttons and focus rings on a white page: the background when it stands out from white, else the org's colour. */
+  accent: Rgb;
+}
+
+const css = ([r, g, b]: Rgb) => `rgb(${r},${g},${b})`;
+
+export function cardColors(db: Db, card: Card): CardColors {
+  const org = orgAccent(db, card.orgId);
+  const background = (card.design?.backgroundColor && readColor(card.design.backgroundColor)?.rgb) || org;
+  const foreground = card.design?.foregroundColor ? readColor(card.design.foregroundColor) : null;
+  // readableOn picks white text for colours at least ~4.5:1 against white: those work as a button on white.
+  const standsOut = (rgb: Rgb) => readableOn(rgb) === '#ffffff';
+  return {
+    background,
+    text: foreground ? css(foreground.rgb) : readableOn(background),
+    accent: standsOut(background) ? background : standsOut(org) ? org : [31, 78, 140],
+  };
+}
+
+/** The card's face as custom properties (--card-bg, --card-fg), for a rule of the caller's choosing. */
+export function cardFaceVars(colors: CardColors): string {
+  return `--card-bg:${css(colors.background)};--card-fg:${colors.text}`;
+}
+
+/** A whole page in the card's colours; generated here from parsed colours, safe to send under the nonce. */
+export function cardColorsCss(colors: CardColors): string {
+  return `${themeCss(colors.accent)}:root{${cardFaceVars(colors)}}`;
+}
+
+/** "Free coffee after 10 stamps": the card's reward, for stamp and point cards that have one. */
+export function rewardLine(card: Card): string | null {
+  if (!card.reward) return null;
+  const cost = fromHundredths(card.reward.cost);
+  if (card.passType === 'stamp_card') return `${card.reward.name} after ${cost} stamp${cost === 1 ? '' : 's'}`;
+  if (card.passType === 'point_card') return `${card.reward.name} at ${cost} points`;
+  return null;
+}

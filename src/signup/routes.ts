@@ -1,0 +1,81 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Card } from '../cards/model';
+import { cardsRepo } from '../cards/repo';
+import type { AppDeps } from '../deps';
+import { limitAnonymous } from '../http/gate';
+import type { RateLimiter } from '../http/rate-limit';
+import { randomToken } from '../lib/ids';
+import { orgsRepo } from '../orgs/repo';
+import { readOrgSettings } from '../orgs/settings';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
+import { pageErrors, sendErrorPage } from '../web/errors';
+import { field, readForm, type FormErrors } from '../web/forms';
+import type { Markup } from '../web/html';
+import { sendDocument } from '../web/page';
+import { cardColors, cardColorsCss } from './card-face';
+import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
+import { signUp } from './service';
+import { alreadyMemberBody, signupFormBody } from './views';
+
+// POST /get-pass/:cardId — the sign-up form of a card with data collection (issue 12, decisions §8).
+// Its GET is the install route's (wallet/http/install-routes.ts): without a valid code it hands
+// over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
+// the form repeats, plus Origin), the anonymous rate limit per address, the 64 KiB form limit and
+// a honeypot field keep programs out.
+
+/** Every form of every card shares one pre-session cookie, scoped to the sign-up paths. */
+const COOKIE_PATH = '/get-pass';
+const SUBMISSION = /^[A-Za-z0-9]{24,64}$/;
+
+const orgName = (deps: Pick<AppDeps, 'db'>, card: Card) => orgsRepo(deps.db).findOrg(card.orgId)?.name ?? '';
+
+function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup): void {
+  sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body });
+}
+
+/** The empty form (GET), or the form again with what was typed and why it was refused. */
+export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?: { typed: SignupTyped; errors: FormErrors; submission: string }): void {
+  const body = signupFormBody({
+    card,
+    orgName: orgName(deps, card),
+    consent: readOrgSettings(deps.db, card.orgId).signup,
+    csrfToken: preSessionToken(ctx, deps.config, COOKIE_PATH),
+    submission: refused?.submission ?? randomToken(32),
+    typed: refused?.typed,
+    errors: refused?.errors,
+  });
+  sendSignupPage(ctx, deps, card, refused ? 'Check your answers' : 'Join', refused ? 400 : 200, body);
+}
+
+export function bindSignupRoutes(router: Router, deps: AppDeps, limiter: RateLimiter): void {
+  router.post('/get-pass/:cardId', pageErrors(deps.log), async (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
+    const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
+    if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
+    if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, 'This card does not take sign-ups online. Please ask at the counter.');
+    const form = await readForm(ctx);
+    // The poster leads to INSTALL_BASE_URL, which may be another address of this server than PUBLIC_URL.
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
+    const sent = field(form, SUBMISSION_FIELD);
+    const submission = SUBMISSION.test(sent) ? sent : randomToken(32);
+
+    const { typed, request, errors } = readSignup(card, form);
+    if (field(form, HONEYPOT_FIELD) !== '') {
+      // Only a program fills a field no person can see or reach. It is refused quietly, like any
+      // other refusal, with nothing written; a person whose browser filled it by mistake gets the
+      // form back (the trap emptied) and can simply send it again.
+      deps.log.info('sign-up refused: honeypot filled', { cardId: card.id, requestId: ctx.state.requestId });
+      return sendSignupForm(ctx, deps, card, { typed, errors: { fields: errors.fields, form: 'We could not take this sign-up. Please check your details and press “Get my card” again.' }, submission });
+    }
+    if (!request) return sendSignupForm(ctx, deps, card, { typed, errors, submission });
+
+    const outcome = signUp(deps, card, request, submission);
+    if (outcome.kind === 'already_member') {
+      return sendSignupPage(ctx, deps, card, 'Already a member', 200, alreadyMemberBody(card, orgName(deps, card)));
+    }
+    // POST-redirect-GET: a reload of the install page never sends the form again.
+    ctx.status = 303;
+    ctx.redirect(outcome.installPath);
+  });
+}

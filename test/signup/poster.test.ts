@@ -1,0 +1,171 @@
+// The counter poster (issue 12) in real headless Chromium: it renders on screen and on A4 and A6
+// paper, and its QR code — on the poster, printed, and as PNG and SVG downloads — decodes to the
+// card's sign-up link. Also the settings panel for the form's consent text and privacy link.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import jsQR from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import type { TestApp } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp, type ConsoleOrg } from '../support/console';
+
+let app: TestApp;
+let org: ConsoleOrg;
+let other: ConsoleOrg;
+let browser: Browser;
+
+before(async () => {
+  // Install links on their own address: the poster must carry that one, not the console's.
+  app = await startTestApp({ env: { INSTALL_BASE_URL: 'https://cards.example.com' } });
+  org = await seedConsoleOrg(app, 'Corner Café');
+  other = await seedConsoleOrg(app, 'Other Shop');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const posterPath = (cardId: string) => `/console/cards/${cardId}/poster`;
+const signupLink = (cardId: string) => `https://cards.example.com/get-pass/${cardId}`;
+
+/** The text of the QR code in a PNG, read from its pixels. */
+function decodePng(bytes: Buffer): string | undefined {
+  const png = PNG.sync.read(bytes);
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+/** Page size (points) and page count of a PDF Chromium printed. */
+function pdfPages(pdf: Buffer): { count: number; width: number; height: number } {
+  const text = pdf.toString('latin1');
+  const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(text)!;
+  return { count: Number(/\/Type \/Pages[^>]*\/Count (\d+)/.exec(text)?.[1] ?? /\/Count (\d+)/.exec(text)![1]), width: Number(box[1]), height: Number(box[2]) };
+}
+
+async function poster(width: number, size?: 'a4' | 'a6'): Promise<Page> {
+  const { page } = await signedInPage(browser, app, org, { width, next: `${posterPath(org.cards.stamps)}${size ? `?size=${size}` : ''}` });
+  return page;
+}
+
+describe('counter poster', () => {
+  it('shows the card, the sign-up QR and one line of instructions; the QR on screen decodes to the sign-up link', async () => {
+    const page = await poster(390);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Counter poster: Coffee stamps');
+    const sheet = page.getByRole('article', { name: 'Poster' });
+    assert.equal(await sheet.getByRole('heading', { name: 'Coffee stamps' }).count(), 1);
+    assert.match((await sheet.innerText())!, /Scan with your phone's camera to get your loyalty card/);
+    assert.match((await sheet.innerText())!, new RegExp(signupLink(org.cards.stamps)));
+    assert.equal(await page.getByRole('link', { name: 'Cards', exact: true }).getAttribute('aria-current'), 'page');
+    const qr = sheet.getByRole('img', { name: 'QR code of the sign-up link' });
+    assert.equal(decodePng(await qr.screenshot()), signupLink(org.cards.stamps));
+    await page.context().close();
+  });
+
+  for (const { size, width, height } of [
+    { size: 'a4', width: 595.28, height: 841.89 },
+    { size: 'a6', width: 297.64, height: 419.53 },
+  ] as const) {
+    it(`prints on one ${size.toUpperCase()} page, only the poster, in the card's colours, and the printed QR decodes`, async () => {
+      const page = await poster(1280, size);
+      assert.equal(await page.getByRole('link', { name: size.toUpperCase(), exact: true }).getAttribute('aria-current'), 'page');
+      const pdf = pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+      assert.equal(pdf.count, 1);
+      assert.ok(Math.abs(pdf.width - width) < 1.5 && Math.abs(pdf.height - height) < 1.5, `${pdf.width} x ${pdf.height} pt`);
+
+      await page.emulateMedia({ media: 'print' });
+      assert.equal(await page.getByRole('navigation', { name: 'Console sections' }).isVisible(), false);
+      assert.equal(await page.getByRole('link', { name: 'Download QR code (PNG)' }).isVisible(), false);
+      const box = (await page.getByRole('article', { name: 'Poster' }).boundingBox())!;
+      const mm = 96 / 25.4;
+      assert.ok(Math.abs(box.width - (size === 'a4' ? 210 : 105) * mm) < 2, `poster ${box.width}px wide`);
+      assert.equal(await page.evaluate("getComputedStyle(document.querySelector('.poster')).backgroundColor"), 'rgb(31, 78, 140)', 'the org colour of a card without its own');
+      assert.equal(decodePng(await page.getByRole('img', { name: 'QR code of the sign-up link' }).screenshot()), signupLink(org.cards.stamps));
+      await page.context().close();
+    });
+  }
+
+  it('the PNG and SVG downloads decode to the sign-up link', async () => {
+    const page = await poster(1280);
+    const png = await page.request.get(`${app.url}${posterPath(org.cards.stamps)}/qr.png`);
+    assert.equal(png.status(), 200);
+    assert.equal(png.headers()['content-type'], 'image/png');
+    assert.equal(png.headers()['content-disposition'], 'attachment; filename="Coffee-stamps-sign-up-QR.png"');
+    const bytes = await png.body();
+    assert.equal(PNG.sync.read(bytes).width, 1024);
+    assert.equal(decodePng(bytes), signupLink(org.cards.stamps));
+
+    const svg = await page.request.get(`${app.url}${posterPath(org.cards.stamps)}/qr.svg`);
+    assert.equal(svg.headers()['content-type'], 'image/svg+xml');
+    assert.match(svg.headers()['content-disposition']!, /filename="Coffee-stamps-sign-up-QR\.svg"/);
+    // Drawn by the browser from the downloaded file itself, then read from its pixels.
+    const view = await page.context().newPage();
+    await view.setViewportSize({ width: 1100, height: 1100 });
+    await view.setContent(`<body style="margin:0;background:#fff">${await svg.text()}</body>`);
+    assert.equal(decodePng(await view.locator('svg').screenshot()), signupLink(org.cards.stamps));
+    await page.context().close();
+  });
+
+  it('a card without data collection explains that its sign-up is off, and has no QR to download', async () => {
+    const { context, page } = await signedInPage(browser, app, org, { next: posterPath(org.cards.points) });
+    assert.match((await page.getByRole('status').innerText())!, /Online sign-up is off for this card/);
+    assert.equal(await page.getByRole('img').count(), 0);
+    const png = await page.request.get(`${app.url}${posterPath(org.cards.points)}/qr.png`);
+    assert.equal(png.status(), 409);
+    assert.match(await png.text(), /Online sign-up is off for Points/);
+    await context.close();
+  });
+
+  it("another org's card and an unknown card are not found; without a session it is the sign-in page", async () => {
+    const client = new ConsoleClient(app);
+    const anonymous = await client.request('GET', posterPath(org.cards.stamps));
+    assert.equal(anonymous.status, 303);
+    assert.match(anonymous.headers.get('location')!, /^\/console\/sign-in\?next=/);
+    await client.signIn(org.admin.email, org.admin.password);
+    for (const path of [posterPath(other.cards.stamps), `${posterPath(other.cards.stamps)}/qr.png`, posterPath('card_doesNotExist')]) {
+      const res = await client.request('GET', path);
+      assert.equal(res.status, 404, path);
+      assert.match(res.text, /There is no such card in your business/);
+      assert.doesNotMatch(res.text, /Coffee stamps/);
+    }
+  });
+});
+
+describe('settings: the sign-up form panel', () => {
+  it('edits the consent text and the privacy link; a link that is not a full web address is refused, nothing saved', async () => {
+    const { context, page } = await signedInPage(browser, app, org, { next: '/console/settings' });
+    const panel = page.getByRole('region', { name: 'Sign-up form' });
+    const text = panel.getByLabel('Agreement customers tick');
+    const link = panel.getByLabel('Privacy policy link');
+    for (const bad of ['javascript:alert(1)', '/privacy', 'ftp://shop.example/privacy']) {
+      await text.fill('I agree to the Corner Café keeping my details for my card.');
+      await link.fill(bad);
+      await panel.getByRole('button', { name: 'Save sign-up form' }).click();
+      await page.locator('#f-privacyUrl-error').waitFor();
+      assert.equal(await page.locator('#f-privacyUrl-error').textContent(), 'Enter a full web address starting with https://');
+      assert.equal(await page.getByLabel('Privacy policy link').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.getByLabel('Privacy policy link').inputValue(), bad);
+    }
+    await page.getByLabel('Agreement customers tick').fill('   ');
+    await page.getByLabel('Privacy policy link').fill('');
+    await page.getByRole('button', { name: 'Save sign-up form' }).click();
+    assert.equal(await page.locator('#f-consentText-error').textContent(), 'Write the sentence customers agree to.');
+    const stored = () => JSON.parse((app.db.prepare('SELECT settings FROM orgs WHERE id = ?').get(org.orgId) as { settings: string | null }).settings ?? '{}').signup;
+    assert.equal(stored(), undefined, 'nothing saved');
+
+    await page.getByLabel('Agreement customers tick').fill('I agree to the Corner Café keeping my details for my card.');
+    await page.getByLabel('Privacy policy link').fill('https://corner.example/privacy');
+    await page.getByRole('button', { name: 'Save sign-up form' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sign-up form saved.' }).waitFor();
+    assert.deepEqual(stored(), { consentText: 'I agree to the Corner Café keeping my details for my card.', privacyUrl: 'https://corner.example/privacy' });
+
+    // The customer's form shows them.
+    const form = await context.newPage();
+    await form.goto(`${app.url}/get-pass/${org.cards.stamps}`);
+    assert.equal(await form.getByRole('checkbox', { name: 'I agree to the Corner Café keeping my details for my card.' }).count(), 1);
+    const policy = form.getByRole('link', { name: 'Read the privacy policy' });
+    assert.equal(await policy.getAttribute('href'), 'https://corner.example/privacy');
+    assert.equal(await policy.getAttribute('rel'), 'noopener noreferrer');
+    await context.close();
+  });
+});
