@@ -49,6 +49,16 @@ async function poster(width: number, size?: 'a4' | 'a6'): Promise<Page> {
 }
 
 describe('counter poster', () => {
+  it('is one click from the cards list and from the card editor', async () => {
+    const { page } = await signedInPage(browser, app, org, { width: 1280, next: '/console/cards' });
+    await page.getByRole('row', { name: /Coffee stamps/ }).getByRole('link', { name: 'Poster' }).click();
+    await page.waitForURL(`**${posterPath(org.cards.stamps)}`);
+    await page.goto(`${app.url}/console/cards/${org.cards.stamps}`);
+    await page.getByRole('link', { name: 'Counter poster' }).click();
+    await page.waitForURL(`**${posterPath(org.cards.stamps)}`);
+    await page.context().close();
+  });
+
   it('shows the card, the sign-up QR and one line of instructions; the QR on screen decodes to the sign-up link', async () => {
     const page = await poster(390);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Counter poster: Coffee stamps');

@@ -43,7 +43,7 @@ export function cardListBody(c: ConsoleContext, rows: CardListRow[]): Markup {
     <th scope="row"><a href="/console/cards/${card.id}">${card.name}</a></th>
     <td>${typeName(card.passType)}</td>
     <td class="num"><span class="count">${shown} ${mode}</span> <span class="muted small block">${other} ${c.livemode ? 'test' : 'live'}</span></td>
-    <td>${card.dataCollectionEnabled ? html`<span class="badge ok">On</span>` : html`<span class="badge">Off</span>`}</td>
+    <td>${card.dataCollectionEnabled ? html`<span class="badge ok">On</span> <a href="/console/cards/${card.id}/poster" class="small block">Poster</a>` : html`<span class="badge">Off</span>`}</td>
     <td class="actions-cell hide-narrow"><a href="/console/cards/${card.id}" aria-label="Edit ${card.name}">Edit</a></td>
   </tr>`;
   })}
@@ -75,7 +75,7 @@ export function editorBody(c: ConsoleContext, view: EditorView): Markup {
     : undefined;
   const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}) };
   const title = view.storedName ?? 'Card';
-  return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>` : 'New card'}</h1><a href="/console/cards">All cards</a></div>
+  return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>` : 'New card'}</h1><span class="row">${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
 ${Object.keys(view.errors.fields).length || view.errors.form ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
 <div class="card-editor">
