@@ -4,6 +4,8 @@ import { pageErrors } from '../web/errors';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { consoleGuard } from './guard';
+import { bindCustomers } from './customers/routes';
+import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
@@ -19,5 +21,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindDashboard(guarded, deps);
+  bindCustomers(guarded, deps);
   return [open, guarded];
 }
