@@ -25,7 +25,7 @@ function unitText(card: Card | undefined): string {
   return unit === 'credit' ? (currencyOf(card) ?? 'credit') : unit;
 }
 
-export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, 'q' | 'cardId'>, cards: Map<string, Card>, timeZone: string): Generator<string> {
+export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, 'q' | 'cardId'>, cards: Map<string, Card>, timeZone: string, batch = BATCH): Generator<string> {
   const header = ['Name', 'Email', 'Phone', 'External id', 'Card', 'Balance', 'Unit', 'Level', 'Status', 'Joined via', 'Created', 'Customer id'];
   yield CSV_BOM + csvLine(c.livemode ? header : [...header, 'Removed on']);
   const line = (row: CustomerListItem) => {
@@ -48,7 +48,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
   };
   let from: ListQuery['from'];
   for (;;) {
-    const page = listPage(db, c.namespace, { ...query, ...(from ? { from } : {}) }, { limit: BATCH, count: false });
+    const page = listPage(db, c.namespace, { ...query, ...(from ? { from } : {}) }, { limit: batch, count: false });
     if (page.rows.length) yield page.rows.map(line).join('');
     if (!page.older) return;
     from = { direction: 'older', cursor: page.older };
