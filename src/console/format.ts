@@ -60,18 +60,23 @@ export function currencyOf(card: Pick<Card, 'accrual'>): string | null {
   return card.accrual?.spend?.currency ?? null;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 /** Store credit in hundredths as money: "€12.50", or "12.50" when no currency is known. */
 export function formatMoney(hundredths: number, currency: string | null): string {
-  const units = hundredths / 100;
-  if (currency) {
+  const key = currency ?? '';
+  let f = moneyFormats.get(key);
+  if (!f) {
     try {
-      return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(units);
+      f = new Intl.NumberFormat('en-GB', currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     } catch {
       // An ISO code Intl does not know still reads as "12.50 XYZ".
+      f = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     }
+    moneyFormats.set(key, f);
   }
-  const text = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(units);
-  return currency ? `${text} ${currency}` : text;
+  const text = f.format(hundredths / 100);
+  return currency && f.resolvedOptions().style !== 'currency' ? `${text} ${currency}` : text;
 }
 
 /** An amount of a card's units (hundredths) as the owner reads it: "7 stamps", "1 point", "€12.50". */

@@ -2,7 +2,7 @@ import { normalizePhone } from '../lib/contact';
 import type { Namespace } from './model';
 
 // What a person types into a search box, turned into a query of the customer_search index
-// (migration 8): every word typed is the start of a word of the name, the email or the external id,
+// (migration 8): every piece typed is the start of words of the name, the email or the external id,
 // or — when the text looks like a phone number — its digits start one of the phone's forms.
 // The index's tokenizer folds case and diacritics, so "jurgen" finds "Jürgen".
 
@@ -16,18 +16,32 @@ export function cardToken(cardId: string): string {
   return `c${Buffer.from(cardId, 'utf8').toString('hex')}`;
 }
 
-/** At most this many words are searched; more only narrow an already narrow result. */
-const MAX_WORDS = 8;
+/** At most this many pieces of text are searched; more only narrow an already narrow result. */
+const MAX_CHUNKS = 6;
 /** Fewer digits than this are a number, not the start of a phone number. */
 const MIN_PHONE_DIGITS = 5;
 const PHONE_TYPED = /^[+\d\s\-.()/]+$/;
 
-const quoted = (term: string) => `"${term.replace(/"/g, '""')}"*`;
-
-/** The words of the text as the index's tokenizer splits them (letters, marks and digits). */
-function wordsOf(text: string): string[] {
-  return (text.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
+/**
+ * The pieces of the text (split at spaces), each as the words the index's tokenizer would make of
+ * it (letters, marks and digits): `anna.schmidt@beispiel.de` is one piece of four words.
+ */
+function chunksOf(text: string): string[][] {
+  return text
+    .normalize('NFC')
+    .split(/\s+/)
+    .map((chunk) => chunk.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
+    .filter((words) => words.length > 0)
+    .slice(0, MAX_CHUNKS);
 }
+
+/**
+ * A piece as a phrase whose last word may be unfinished: `"anna schmidt beispiel de"*` asks for
+ * those words in that order. A phrase, not a set of prefixes, because the words of an email or an
+ * id (`example`, `com`) are in nearly every row: as separate prefixes each would be read whole.
+ */
+const phrase = (words: string[]) => `"${words.join(' ')}"*`;
+const quoted = (term: string) => `"${term}"*`;
 
 /**
  * The digit strings a typed phone number may start in the index: its E.164 digits (`+49 170…`,
@@ -54,10 +68,10 @@ function phoneTerms(text: string): string[] {
  * nothing searchable (only punctuation).
  */
 export function searchMatch(text: string, n: Namespace, cardId?: string | null): string | null {
-  const words = wordsOf(text);
+  const chunks = chunksOf(text);
   const phones = phoneTerms(text);
   const parts: string[] = [];
-  if (words.length) parts.push(`{name email external} : (${words.map(quoted).join(' AND ')})`);
+  if (chunks.length) parts.push(`{name email external} : (${chunks.map(phrase).join(' AND ')})`);
   if (phones.length) parts.push(`phone : (${phones.map(quoted).join(' OR ')})`);
   if (!parts.length) return null;
   const scope = [`"${scopeToken(n)}"`, ...(cardId ? [`"${cardToken(cardId)}"`] : [])].join(' AND ');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { listSql, searchSql } from '../../src/customers/search-repo';
+import { customerSearchRepo, listSql, searchSql } from '../../src/customers/search-repo';
 import { customersRepo } from '../../src/customers/repo';
 import { sweepTestCustomers } from '../../src/customers/test-mode';
 import { migrate } from '../../src/db/migrate';
@@ -216,6 +216,19 @@ describe('the search index (migration 8)', () => {
     assert.equal((app.db.prepare("SELECT count(*) AS n FROM customer_search WHERE customer_search MATCH 'name : sweepme'").get() as { n: number }).n, 0);
   });
 
+  it('keeps the count of customers per card and mode exact through inserts, moves and removals', () => {
+    const counted = () => app.db.prepare('SELECT org_id, livemode, card_id, count(*) AS n FROM customers GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all();
+    const kept = () => app.db.prepare('SELECT org_id, livemode, card_id, customers AS n FROM customer_counts WHERE customers > 0 ORDER BY 1, 2, 3').all();
+    const a = insertCustomer(app, { orgId: org.orgId, cardId: org.cards.levels, name: 'Count Me' });
+    insertCustomer(app, { orgId: org.orgId, cardId: org.cards.levels, name: 'Count Me Too', livemode: false });
+    assert.deepEqual(kept(), counted());
+    app.db.prepare('UPDATE customers SET card_id = ? WHERE id = ?').run(org.cards.prepaid, a.id);
+    assert.deepEqual(kept(), counted());
+    customersRepo(app.db).remove(a.id);
+    assert.deepEqual(kept(), counted());
+    assert.equal(customerSearchRepo(app.db).count({ orgId: org.orgId, livemode: true }), (counted() as { org_id: string; livemode: number; n: number }[]).filter((r) => r.org_id === org.orgId && r.livemode === 1).reduce((t, r) => t + r.n, 0));
+  });
+
   it('indexes the customers a database already had when it migrates to version 8', () => {
     const db = new Database(':memory:');
     applyPragmas(db);
@@ -232,6 +245,7 @@ describe('the search index (migration 8)', () => {
     const match = (q: string) => (db.prepare('SELECT rowid FROM customer_search WHERE customer_search MATCH ?').all(q) as { rowid: number }[]).map((r) => r.rowid);
     assert.deepEqual(match('name : early'), [rows[0]!.seq]);
     assert.deepEqual(match('phone : "1701111111"'), [rows[0]!.seq]);
+    assert.deepEqual(db.prepare('SELECT org_id, livemode, card_id, customers FROM customer_counts').all(), [{ org_id: 'org_old', livemode: 1, card_id: 'card_old', customers: 2 }]);
     db.close();
   });
 

@@ -6,6 +6,7 @@ import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { customersRepo } from '../../customers/repo';
 import { installUrl } from '../../customers/resource';
+import { customerSearchRepo } from '../../customers/search-repo';
 import type { AppDeps } from '../../deps';
 import { localDate } from '../../lib/days';
 import { ApiError } from '../../lib/errors';
@@ -61,7 +62,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     const view = { query, page: listPage(deps.db, c.namespace, query), cards, timeZone: readOrgSettings(deps.db, c.org.id).timeZone };
     // As the owner types, htmx asks for the results only.
     if (ctx.get('HX-Request') === 'true' && ctx.get('HX-Target') === 'results') return sendFragment(ctx, 200, listResults(c, view));
-    const testCustomers = c.livemode ? 0 : customersRepo(deps.db).count(c.namespace);
+    const testCustomers = c.livemode ? 0 : customerSearchRepo(deps.db).count(c.namespace);
     sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Customers', body: customersBody(c, view, testCustomers) });
   });
 

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { customersRepo } from '../../customers/repo';
+import { customerSearchRepo } from '../../customers/search-repo';
 import type { AppDeps } from '../../deps';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -11,7 +11,7 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const data = dashboardData(deps.db, c.namespace, deps.clock.now());
     // In test mode the sandbox's limit matters: how much of it is used.
-    const testCustomers = c.livemode ? null : customersRepo(deps.db).count(c.namespace);
+    const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
     sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(c, data, testCustomers) });
   });
 }
