@@ -68,9 +68,15 @@ describe('the customer list in a browser', () => {
     await context.close();
   });
 
-  it('the download link carries the search and the filter', async () => {
+  it('the download link carries the search and the filter, also after searching as you type', async () => {
     const { context, page } = await signedInPage(browser, app, org, { next: `/console/customers?q=regular&card=${org.cards.stamps}` });
     assert.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'), `/console/customers/export.csv?q=regular&card=${org.cards.stamps}`);
+    await page.getByLabel('Search').fill('hedwig');
+    await page.locator('#results').getByText('Hedwig Brandt').waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'), `/console/customers/export.csv?q=hedwig&card=${org.cards.stamps}`);
+    const download = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]).then(([d]) => d);
+    const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    assert.deepEqual(text.trim().split('\r\n').slice(1).map((line) => line.split(',')[0]), ['Hedwig Brandt']);
     await context.close();
   });
 

@@ -90,8 +90,12 @@ export function listResults(c: ConsoleContext, view: ListView): Markup {
       : page.rows.length === 0
         ? ''
         : `${page.older || page.newer ? 'Matching customers' : `${page.rows.length} matching ${page.rows.length === 1 ? 'customer' : 'customers'}`}`;
+  // The download sits with the results, so it always exports what they show, however htmx got them.
   return html`<div id="results" aria-live="polite">
-  ${summary ? html`<p class="muted">${summary}${page.rows.length && (page.older || page.newer) ? ', newest first' : ''}</p>` : ''}
+  <div class="results-head">
+    <p class="muted">${summary}${summary && page.rows.length && (page.older || page.newer) ? ', newest first' : ''}</p>
+    ${page.rows.length ? html`<a class="button secondary" href="${listHref('/console/customers/export.csv', view.query)}" download>Download CSV</a>` : ''}
+  </div>
   ${resultsTable(c, view)}
   ${pager(view)}
 </div>`;
@@ -105,9 +109,7 @@ function testModeNote(c: ConsoleContext, used: number): Markup {
 
 export function customersBody(c: ConsoleContext, view: ListView, testCustomers: number): Markup {
   const cardOptions = [...view.cards.values()].map((card) => ({ value: card.id, label: card.name }));
-  return html`<div class="page-head"><h1>Customers</h1>
-  <a class="button secondary" href="${listHref('/console/customers/export.csv', view.query)}" download>Download CSV</a>
-</div>
+  return html`<div class="page-head"><h1>Customers</h1></div>
 ${testModeNote(c, testCustomers)}
 <form method="get" action="/console/customers" class="panel customer-search" role="search"
   hx-get="/console/customers" hx-target="#results" hx-swap="outerHTML" hx-push-url="true"
