@@ -19,18 +19,22 @@ import { openDatabase } from '../src/db/open';
 import { createApp } from '../src/http/app';
 import { systemClock } from '../src/lib/clock';
 import { normalizeEmail, normalizePhone } from '../src/lib/contact';
-import { randomToken } from '../src/lib/ids';
+import { newId, randomToken } from '../src/lib/ids';
 import { createLogger } from '../src/lib/log';
+import { ledgerRepo } from '../src/loyalty/repo';
+import { staffRepo } from '../src/staff/repo';
 import { changeHooks } from '../src/main';
 import { applySeed, hashSeedPasswords, parseSeedFile } from '../src/seed/service';
 
 const P99_LIMIT_MS = 50;
+const LEDGER_PER_DAY = 1000;
 const ADMIN = { email: 'owner@bench.example', password: 'bench console passphrase' };
 const SEED = {
   orgs: [
     {
       name: 'Bench Coffee',
       admins: [ADMIN],
+      staff: [{ name: 'Sam', pin: '2468' }, { name: 'Alex', pin: '1357' }, { name: 'Kim', pin: '8642' }],
       cards: [
         { ref: 'stamps', name: 'Coffee stamps', passType: 'stamp_card', reward: { name: 'Free coffee', cost: 10 } },
         { ref: 'points', name: 'Coffee points', passType: 'point_card', reward: { name: 'Voucher', cost: 100 } },
@@ -102,7 +106,26 @@ async function fill(dir: string, total: number): Promise<{ samples: Sample[]; de
       if (i % 97 === 0) samples.push({ name, email, phone, scanCode });
     }
   })();
-  process.stdout.write(`filled ${total.toLocaleString('en')} customers in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  // The dashboard's 30 days: LEDGER_PER_DAY awards a day (a busy shop), across channels and staff.
+  const staff = staffRepo(db).list(org.orgId).map((s) => s.id);
+  const ids = db.prepare('SELECT id, card_id FROM customers ORDER BY rowid DESC LIMIT 20000').all() as { id: string; card_id: string }[];
+  const ledger = ledgerRepo(db);
+  const now = Date.now();
+  db.transaction(() => {
+    for (let day = 0; day < 30; day++) {
+      for (let k = 0; k < LEDGER_PER_DAY; k++) {
+        const who = ids[(day * LEDGER_PER_DAY + k) % ids.length]!;
+        const source = (['api', 'scan', 'scan', 'signup', 'console'] as const)[k % 5]!;
+        const redeem = k % 25 === 0;
+        ledger.insert({
+          id: newId('tx'), orgId: org.orgId, customerId: who.id, livemode: true, kind: redeem ? 'redeem' : 'earn', change: redeem ? -1000 : 100, balanceAfter: 5000,
+          isAward: !redeem, source, staffId: source === 'scan' ? staff[k % staff.length]! : null, note: null, idempotencyKey: null,
+          details: redeem ? { reward: { name: 'Free coffee', cost: 1000 } } : null, createdAt: now - day * 86_400_000 - k * 1000,
+        });
+      }
+    }
+  })();
+  process.stdout.write(`filled ${total.toLocaleString('en')} customers and ${(30 * LEDGER_PER_DAY).toLocaleString('en')} ledger rows in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   // A page deep in the list: the cursor of the customer halfway down (OFFSET once, here, to find it).
   const middle = db.prepare('SELECT created_at, rowid FROM customers ORDER BY created_at DESC, rowid DESC LIMIT 1 OFFSET ?').get(Math.floor(total / 2)) as { created_at: number; rowid: number };
   db.pragma('optimize');
@@ -202,6 +225,7 @@ async function main(): Promise<void> {
       { name: 'search: email', path: (i) => q(pick(samples, i).email), expect: /data-label="Name"/ },
       { name: 'search: phone as typed locally', path: (i) => q(pick(phones, i).phone!.replace('+49 ', '0')), expect: /data-label="Name"/ },
       { name: 'search: scan code', path: (i) => q(pick(samples, i).scanCode), expect: /data-label="Name"/ },
+      { name: `dashboard (${(30 * LEDGER_PER_DAY).toLocaleString('en')} ledger rows in 30 days)`, path: () => '/console/dashboard', expect: /Unusual days at the counter/ },
     ];
     const results = [];
     for (const s of scenarios) {

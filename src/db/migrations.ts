@@ -1,5 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { consoleTablesSql } from './console-tables';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -182,98 +183,10 @@ ALTER TABLE cards ADD COLUMN signup_fields TEXT;
   },
   {
     version: 8,
-    name: 'customer search: a full-text index over name, email, external id and phone; customer counts per card',
-    sql: customerSearchSql(),
+    name: "the console's tables: customer search index, customer counts, the dashboard's quarter-hour sums",
+    sql: consoleTablesSql(),
   },
 ];
-
-/**
- * What a person types to find a customer (the console's one search box, the counter's search), as
- * the words of one full-text row per customer. Every column is derived in SQL from the customer
- * row, so triggers keep the index in step with every writer (API, counter, sign-up, console, CLI,
- * the test-customer sweep) without any of them knowing it exists.
- *
- * - scope: one token for the org and mode (`o<hex org>m<0|1>`) and one for the card
- *   (`c<hex card>`), so a search starts from the namespace's rows, not from every org's.
- * - email: as typed and in its normal form (an IDN domain both as written and as xn--).
- * - phone: the E.164 digits, the same without the first 1, 2 and 3 digits (one of them is the
- *   national number, whatever the length of the country code: +49 170… → 170…, +1 415… → 415…,
- *   +39 06… → 06…) and the digits as typed, so a number typed without its country code finds it.
- *
- * The full-text rows are numbered by customer_search_rows: an INTEGER PRIMARY KEY keeps its
- * numbers through VACUUM, which may renumber the implicit rowids of customers (its key is TEXT).
- * Numbers only grow, so the newest customers have the highest and results page by them.
- * contentless: the index keeps no copy of the text (contentless_delete lets a row be removed by
- * its number alone).
- */
-function customerSearchSql(): string {
-  const digits = (col: string) => ["' '", "'-'", "'.'", "'('", "')'", "'+'", "'/'"].reduce((expr, ch) => `replace(${expr}, ${ch}, '')`, `coalesce(${col}, '')`);
-  const columns = (c: string) => `
-      'o' || hex(${c}.org_id) || 'm' || ${c}.livemode || ' c' || hex(${c}.card_id),
-      ${c}.name,
-      coalesce(${c}.email, '') || ' ' || coalesce(${c}.email_norm, ''),
-      ${c}.external_id,
-      CASE WHEN ${c}.phone_norm IS NULL THEN '' ELSE substr(${c}.phone_norm, 2) || ' ' || substr(${c}.phone_norm, 3) || ' ' || substr(${c}.phone_norm, 4) || ' ' || substr(${c}.phone_norm, 5) END
-        || ' ' || ${digits(`${c}.phone`)}`;
-  const seqOf = (id: string) => `(SELECT seq FROM customer_search_rows WHERE customer_id = ${id})`;
-  return `
-CREATE TABLE customer_search_rows (
-  seq          INTEGER PRIMARY KEY,
-  customer_id  TEXT NOT NULL UNIQUE
-);
--- Prefix indexes of 1–3 characters: a search is a prefix query of each word typed, and the
--- shortest are the most common (typing "a" must not merge thousands of terms).
-CREATE VIRTUAL TABLE customer_search USING fts5(
-  scope, name, email, external, phone,
-  content = '', contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '1 2 3'
-);
-CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN
-  INSERT INTO customer_search_rows (customer_id) VALUES (new.id);
-  INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-    SELECT ${seqOf('new.id')}, ${columns('new')};
-END;
-CREATE TRIGGER customers_search_update AFTER UPDATE OF org_id, card_id, livemode, name, email, email_norm, phone, phone_norm, external_id ON customers BEGIN
-  DELETE FROM customer_search WHERE rowid = ${seqOf('old.id')};
-  INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-    SELECT ${seqOf('new.id')}, ${columns('new')};
-END;
-CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN
-  DELETE FROM customer_search WHERE rowid = ${seqOf('old.id')};
-  DELETE FROM customer_search_rows WHERE customer_id = old.id;
-END;
-
--- How many customers each card has in each mode, kept by triggers: the console shows "100,000
--- customers" above its list without counting 100,000 index entries on every page.
-CREATE TABLE customer_counts (
-  org_id     TEXT NOT NULL,
-  livemode   INTEGER NOT NULL,
-  card_id    TEXT NOT NULL,
-  customers  INTEGER NOT NULL,
-  PRIMARY KEY (org_id, livemode, card_id)
-) WITHOUT ROWID;
-CREATE TRIGGER customers_count_insert AFTER INSERT ON customers BEGIN
-  INSERT INTO customer_counts (org_id, livemode, card_id, customers) VALUES (new.org_id, new.livemode, new.card_id, 1)
-    ON CONFLICT DO UPDATE SET customers = customers + 1;
-END;
-CREATE TRIGGER customers_count_delete AFTER DELETE ON customers BEGIN
-  UPDATE customer_counts SET customers = customers - 1 WHERE org_id = old.org_id AND livemode = old.livemode AND card_id = old.card_id;
-END;
-CREATE TRIGGER customers_count_move AFTER UPDATE OF org_id, livemode, card_id ON customers
-  WHEN old.org_id IS NOT new.org_id OR old.livemode IS NOT new.livemode OR old.card_id IS NOT new.card_id BEGIN
-  UPDATE customer_counts SET customers = customers - 1 WHERE org_id = old.org_id AND livemode = old.livemode AND card_id = old.card_id;
-  INSERT INTO customer_counts (org_id, livemode, card_id, customers) VALUES (new.org_id, new.livemode, new.card_id, 1)
-    ON CONFLICT DO UPDATE SET customers = customers + 1;
-END;
-INSERT INTO customer_counts (org_id, livemode, card_id, customers)
-  SELECT org_id, livemode, card_id, count(*) FROM customers GROUP BY org_id, livemode, card_id;
-
-INSERT INTO customer_search_rows (customer_id) SELECT id FROM customers ORDER BY created_at, rowid;
-INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-  SELECT r.seq, ${columns('c')} FROM customer_search_rows r JOIN customers c ON c.id = r.customer_id;
-`;
-}
 
 /**
  * Earlier releases kept a phone's trunk prefix (`+4402079460958` for `+44 (0)20 7946 0958`), took

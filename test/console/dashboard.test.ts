@@ -10,6 +10,8 @@ import { customersRepo } from '../../src/customers/repo';
 import type { Channel, StaffRef } from '../../src/loyalty/repo';
 import { adjust, earn, redeem } from '../../src/loyalty/service';
 import { writeOrgSettings } from '../../src/orgs/settings';
+import { sweepTestCustomers } from '../../src/customers/test-mode';
+import { BUSY_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL } from '../../src/console/dashboard/repo';
 import { staffRepo } from '../../src/staff/repo';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
@@ -237,6 +239,48 @@ describe('the dashboard', () => {
     } finally {
       app.db.transaction(() => writeOrgSettings(app.db, org.orgId, { timeZone: 'Europe/Berlin' }))();
     }
+  });
+});
+
+describe("the dashboard's quarter-hour sums (migration 8)", () => {
+  // What the triggers keep, recomputed from the ledger and the customers as they are.
+  const fromLedger = () =>
+    app.db.prepare(`SELECT t.org_id, t.livemode, t.created_at / 900000 AS slot, t.source, coalesce(t.staff_id, '') AS staff_id, c.card_id,
+        sum(CASE WHEN t.is_award = 1 THEN t.change ELSE 0 END) AS awarded, sum(t.is_award) AS awards,
+        sum(CASE WHEN t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END) AS rewards
+      FROM transactions t JOIN customers c ON c.id = t.customer_id
+      WHERE t.is_award = 1 OR (t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL)
+      GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`).all();
+  const kept = () => app.db.prepare('SELECT * FROM ledger_slots WHERE awards <> 0 OR rewards <> 0 OR awarded <> 0 ORDER BY 1, 2, 3, 4, 5, 6').all();
+  const customersFromTable = () => app.db.prepare('SELECT org_id, livemode, created_at / 900000 AS slot, source, count(*) AS customers FROM customers GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4').all();
+  const customersKept = () => app.db.prepare('SELECT * FROM customer_slots WHERE customers > 0 ORDER BY 1, 2, 3, 4').all();
+
+  it('equal the ledger and the customers, also after the test sweep removes customers with their history', () => {
+    assert.ok(kept().length > 10);
+    assert.deepEqual(kept(), fromLedger());
+    assert.deepEqual(customersKept(), customersFromTable());
+    const saved = app.clock.now();
+    try {
+      app.clock.set(NOW + 31 * 86_400_000);
+      assert.equal(sweepTestCustomers({ db: app.db, clock: app.clock }), 1);
+      assert.deepEqual(kept(), fromLedger());
+      assert.deepEqual(customersKept(), customersFromTable());
+      assert.equal((app.db.prepare('SELECT count(*) AS n FROM ledger_slots WHERE livemode = 0 AND awards <> 0').get() as { n: number }).n, 0);
+    } finally {
+      app.clock.set(saved);
+    }
+  });
+
+  it('the unusual-day reads use the partial indexes of awards, never the whole ledger', () => {
+    const plan = (sql: string) => (app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ids: '[]', orgId: 'o', livemode: 1, from: 0, to: 1, atLeast: 5 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    assert.match(
+      plan(BUSY_CUSTOMERS_SQL),
+      /SEARCH transactions USING COVERING INDEX transactions_counter_awards \(org_id=\? AND livemode=\? AND created_at>\? AND created_at<\?\)/,
+    );
+    assert.match(
+      plan(COUNTER_AWARDS_OF_SQL),
+      /SEARCH t USING INDEX transactions_awards \(customer_id=\? AND is_award=\? AND created_at>\? AND created_at<\?\)/,
+    );
   });
 });
 

@@ -3,20 +3,19 @@ import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
 import type { Channel } from '../../loyalty/repo';
 
-// The dashboard's sums, counted per local day of the shop. The caller passes the days as
-// [start, end) instants (lib/days: a day of 23 or 25 hours at a daylight-saving change is one
-// day), and each day is one range of transactions_org_time / customers_org_time: CROSS JOIN keeps
-// the days as the outer loop, so the work grows with the activity of those days, never with the
-// size of the ledger or the customer table.
+// The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 8, kept by
+// triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
+// few thousand rows at most however busy the shop. Only the counter's per-customer counts read the
+// ledger itself, through the partial index of counter awards.
 
-/** The local days to count, oldest first: [start, end) in ms. */
-export type DayRanges = readonly (readonly [number, number])[];
+export const SLOT_MS = 900_000;
 
-export interface LedgerActivity {
-  /** Index into the day ranges. */
-  day: number;
+export interface LedgerSlot {
+  /** The quarter hour: its first instant is slot × SLOT_MS. */
+  slot: number;
   source: Channel;
-  staffId: string | null;
+  /** '' when no staff member made the changes. */
+  staffId: string;
   cardId: string;
   /** Hundredths awarded (is_award rows). */
   awarded: number;
@@ -26,64 +25,57 @@ export interface LedgerActivity {
   rewards: number;
 }
 
-export interface NewCustomers {
-  day: number;
+export interface CustomerSlot {
+  slot: number;
   source: Channel;
-  count: number;
+  customers: number;
 }
 
-/** Counter awards (source `scan`) to one customer by one staff member on one day. */
-export interface CounterAwards {
-  day: number;
-  staffId: string | null;
+/** One counter award (source `scan`) of a customer who may have had an unusual day. */
+export interface CounterAward {
   customerId: string;
-  awards: number;
+  createdAt: number;
 }
 
-const DAYS_CTE = `WITH days AS (SELECT CAST(key AS INTEGER) AS i, json_extract(value, '$[0]') AS start, json_extract(value, '$[1]') AS stop FROM json_each(@days))`;
+// Only a customer with `atLeast` counter awards in the whole period can have that many in one day:
+// one read of the partial index of counter awards finds them, then their own awards
+// (transactions_awards) say which days. A month of a busy counter is one index range, not a sort
+// of every award by customer and day. (Exported so a test can read the query plans.)
+export const BUSY_CUSTOMERS_SQL = `SELECT customer_id AS customerId FROM transactions
+  WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1
+  GROUP BY customer_id HAVING count(*) >= @atLeast`;
+export const COUNTER_AWARDS_OF_SQL = `SELECT t.customer_id AS customerId, t.created_at AS createdAt
+  FROM json_each(@ids) j CROSS JOIN transactions t ON t.customer_id = j.value AND t.is_award = 1 AND t.created_at >= @from AND t.created_at < @to
+  WHERE t.source = 'scan'`;
 
-type Params = { orgId: string; livemode: number; days: string };
-const params = (n: Namespace, days: DayRanges): Params => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, days: JSON.stringify(days) });
+type Range = { orgId: string; livemode: number; from: number; to: number };
+const range = (n: Namespace, from: number, to: number): Range => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from: Math.ceil(from / SLOT_MS), to: Math.ceil(to / SLOT_MS) });
 
 function createDashboardRepo(db: Db) {
-  // Awards and reward redemptions; the card (through the customer) says whether they are stamps,
-  // points or store credit. A reward redemption is a redeem row whose details name the reward.
-  const ledger = db.prepare<Params, LedgerActivity>(
-    `${DAYS_CTE}
-     SELECT d.i AS day, t.source AS source, t.staff_id AS staffId, c.card_id AS cardId,
-            sum(CASE WHEN t.is_award = 1 THEN t.change ELSE 0 END) AS awarded,
-            sum(t.is_award) AS awards,
-            sum(CASE WHEN t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END) AS rewards
-     FROM days d
-     CROSS JOIN transactions t ON t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= d.start AND t.created_at < d.stop
-     JOIN customers c ON c.id = t.customer_id
-     WHERE t.is_award = 1 OR t.kind = 'redeem'
-     GROUP BY d.i, t.source, t.staff_id, c.card_id`,
+  const ledger = db.prepare<Range, LedgerSlot>(
+    `SELECT slot, source, staff_id AS staffId, card_id AS cardId, awarded, awards, rewards FROM ledger_slots
+     WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to`,
   );
-  const customers = db.prepare<Params, NewCustomers>(
-    `${DAYS_CTE}
-     SELECT d.i AS day, c.source AS source, count(*) AS count
-     FROM days d
-     CROSS JOIN customers c ON c.org_id = @orgId AND c.livemode = @livemode AND c.created_at >= d.start AND c.created_at < d.stop
-     GROUP BY d.i, c.source`,
+  const customers = db.prepare<Range, CustomerSlot>(
+    'SELECT slot, source, customers FROM customer_slots WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to AND customers > 0',
   );
-  const counter = db.prepare<Params, CounterAwards>(
-    `${DAYS_CTE}
-     SELECT d.i AS day, t.staff_id AS staffId, t.customer_id AS customerId, count(*) AS awards
-     FROM days d
-     CROSS JOIN transactions t ON t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= d.start AND t.created_at < d.stop
-     WHERE t.source = 'scan' AND t.is_award = 1
-     GROUP BY d.i, t.staff_id, t.customer_id`,
-  );
+  const candidates = db.prepare<Range & { atLeast: number }, { customerId: string }>(BUSY_CUSTOMERS_SQL);
+  const awardsOf = db.prepare<{ ids: string; from: number; to: number }, CounterAward>(COUNTER_AWARDS_OF_SQL);
   const names = db.prepare<{ orgId: string; livemode: number; ids: string }, Pick<Customer, 'id' | 'name' | 'email' | 'externalId'>>(
     `SELECT c.id AS id, c.name AS name, c.email AS email, c.external_id AS externalId
      FROM json_each(@ids) j CROSS JOIN customers c ON c.id = j.value AND c.org_id = @orgId AND c.livemode = @livemode`,
   );
 
   return {
-    ledgerActivity: (n: Namespace, days: DayRanges): LedgerActivity[] => ledger.all(params(n, days)),
-    newCustomers: (n: Namespace, days: DayRanges): NewCustomers[] => customers.all(params(n, days)),
-    counterAwards: (n: Namespace, days: DayRanges): CounterAwards[] => counter.all(params(n, days)),
+    /** The ledger's sums of the quarter hours that start in [from, to). */
+    ledgerSlots: (n: Namespace, from: number, to: number): LedgerSlot[] => ledger.all(range(n, from, to)),
+    /** New customers by channel in the quarter hours that start in [from, to). */
+    customerSlots: (n: Namespace, from: number, to: number): CustomerSlot[] => customers.all(range(n, from, to)),
+    /** The counter awards in [from, to) of the customers with at least `atLeast` of them there. */
+    counterAwardsOfBusyCustomers(n: Namespace, from: number, to: number, atLeast: number): CounterAward[] {
+      const ids = candidates.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to, atLeast }).map((r) => r.customerId);
+      return ids.length ? awardsOf.all({ ids: JSON.stringify(ids), from, to }) : [];
+    },
     /** What names these customers of the namespace, for the flags. */
     customerNames: (n: Namespace, ids: readonly string[]) => names.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, ids: JSON.stringify(ids) }),
   };

@@ -7,13 +7,16 @@ import type { Channel } from '../../loyalty/repo';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
 import { staffRepo } from '../../staff/repo';
 import { CHANNELS, channelLabel, currencyOf, unitOf, type Unit } from '../format';
-import { dashboardRepo, type DayRanges } from './repo';
+import { dashboardRepo, SLOT_MS } from './repo';
 
 // What the dashboard shows, worked out from the repo's per-day sums: today and the last 30 days
 // on the shop's calendar, by channel and by staff member, and the unusual days of the counter.
 // Stamps, points and store credit are different units, so each is summed on its own.
 
 export const DAYS = 30;
+
+/** The local days to count, oldest first: [start, end) in ms. */
+export type DayRanges = readonly (readonly [number, number])[];
 
 export interface Totals {
   /** Hundredths of stamps, of points and of store credit awarded. */
@@ -107,12 +110,22 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
     }
   };
 
-  for (const row of repo.ledgerActivity(n, ranges)) {
+  const from = ranges[0]![0];
+  const to = ranges[ranges.length - 1]![1];
+  const dayOf = dayFinder(ranges);
+  const counterAwards = new Map<string, number>();
+  for (const row of repo.ledgerSlots(n, from, to)) {
+    const day = dayOf(row.slot * SLOT_MS);
+    if (day === null) continue;
     const card = cards.get(row.cardId);
     const unit = card ? unitOf(card.passType) : 'points';
-    record(row.day, row.source, row.staffId, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
+    record(day, row.source, row.staffId || null, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
+    if (row.source === 'scan' && row.staffId) counterAwards.set(`${day} ${row.staffId}`, (counterAwards.get(`${day} ${row.staffId}`) ?? 0) + row.awards);
   }
-  for (const row of repo.newCustomers(n, ranges)) record(row.day, row.source, null, { newCustomers: row.count });
+  for (const row of repo.customerSlots(n, from, to)) {
+    const day = dayOf(row.slot * SLOT_MS);
+    if (day !== null) record(day, row.source, null, { newCustomers: row.customers });
+  }
 
   const month = zero();
   for (const d of daily) add(month, d);
@@ -131,7 +144,7 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
     byStaff: { today: byStaff(staff.today), month: byStaff(staff.month) },
     units,
     creditCurrency: creditCurrencyOf(cardList),
-    unusual: unusualDays(db, n, ranges, dates, staffName, settings.counter),
+    unusual: unusualDays(db, n, { ranges, dates, staffName, staffCounterAwards: counterAwards }, settings.counter),
     caps: { staff: settings.counter.staffDailyAwardCap, customer: settings.counter.customerDailyAwardCap, customerMark: settings.counter.customerDailyAwardCap ?? UNUSUAL_CUSTOMER_AWARDS_PER_DAY },
   };
 }
@@ -144,32 +157,51 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
 function unusualDays(
   db: Db,
   n: Namespace,
-  ranges: DayRanges,
-  dates: string[],
-  staffName: (id: string) => string,
+  days: { ranges: DayRanges; dates: string[]; staffName: (id: string) => string; staffCounterAwards: Map<string, number> },
   caps: { staffDailyAwardCap: number | null; customerDailyAwardCap: number | null },
 ): UnusualDay[] {
-  const perStaff = new Map<string, number>();
-  const perCustomer = new Map<string, number>();
-  const repo = dashboardRepo(db);
-  for (const row of repo.counterAwards(n, ranges)) {
-    if (row.staffId) perStaff.set(`${row.day} ${row.staffId}`, (perStaff.get(`${row.day} ${row.staffId}`) ?? 0) + row.awards);
-    perCustomer.set(`${row.day} ${row.customerId}`, (perCustomer.get(`${row.day} ${row.customerId}`) ?? 0) + row.awards);
-  }
   const flags: UnusualDay[] = [];
   const staffCap = caps.staffDailyAwardCap;
   if (staffCap !== null) {
-    for (const [key, awards] of perStaff) {
+    for (const [key, awards] of days.staffCounterAwards) {
       const [day, id] = key.split(' ') as [string, string];
-      if (awards >= staffCap) flags.push({ kind: 'staff', date: dates[Number(day)]!, id, name: staffName(id), awards, limit: staffCap, limitKind: 'cap' });
+      if (awards >= staffCap) flags.push({ kind: 'staff', date: days.dates[Number(day)]!, id, name: days.staffName(id), awards, limit: staffCap, limitKind: 'cap' });
     }
   }
   const customerLimit = caps.customerDailyAwardCap ?? UNUSUAL_CUSTOMER_AWARDS_PER_DAY;
-  const flagged = [...perCustomer].filter(([, awards]) => awards >= customerLimit);
-  const names = new Map(repo.customerNames(n, [...new Set(flagged.map(([key]) => key.split(' ')[1]!))]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? 'Customer without a name']));
-  for (const [key, awards] of flagged) {
-    const [day, id] = key.split(' ') as [string, string];
-    flags.push({ kind: 'customer', date: dates[Number(day)]!, id, name: names.get(id) ?? 'Removed customer', awards, limit: customerLimit, limitKind: caps.customerDailyAwardCap === null ? 'unusual' : 'cap' });
+  const repo = dashboardRepo(db);
+  const perDay = new Map<string, number>();
+  const dayOf = dayFinder(days.ranges);
+  for (const award of repo.counterAwardsOfBusyCustomers(n, days.ranges[0]![0], days.ranges[days.ranges.length - 1]![1], customerLimit)) {
+    const day = dayOf(award.createdAt);
+    if (day !== null) perDay.set(`${day} ${award.customerId}`, (perDay.get(`${day} ${award.customerId}`) ?? 0) + 1);
+  }
+  const flagged = [...perDay].filter(([, awards]) => awards >= customerLimit).map(([key, awards]) => {
+    const [day, customerId] = key.split(' ') as [string, string];
+    return { day: Number(day), customerId, awards };
+  });
+  const names = new Map(repo.customerNames(n, [...new Set(flagged.map((f) => f.customerId))]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? 'Customer without a name']));
+  for (const f of flagged) {
+    flags.push({
+      kind: 'customer', date: days.dates[f.day]!, id: f.customerId, name: names.get(f.customerId) ?? 'Removed customer', awards: f.awards,
+      limit: customerLimit, limitKind: caps.customerDailyAwardCap === null ? 'unusual' : 'cap',
+    });
   }
   return flags.sort((a, b) => b.date.localeCompare(a.date) || b.awards - a.awards || a.name.localeCompare(b.name));
+}
+
+/** The index of the day range holding an instant (binary search), or null outside them all. */
+function dayFinder(ranges: DayRanges): (ms: number) => number | null {
+  return (ms) => {
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [start, end] = ranges[mid]!;
+      if (ms < start) hi = mid - 1;
+      else if (ms >= end) lo = mid + 1;
+      else return mid;
+    }
+    return null;
+  };
 }
