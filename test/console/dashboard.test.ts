@@ -11,7 +11,7 @@ import type { Channel, StaffRef } from '../../src/loyalty/repo';
 import { adjust, earn, redeem } from '../../src/loyalty/service';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { sweepTestCustomers } from '../../src/customers/test-mode';
-import { BUSY_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL } from '../../src/console/dashboard/repo';
+import { COUNTER_AWARD_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL } from '../../src/console/dashboard/repo';
 import { staffRepo } from '../../src/staff/repo';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
@@ -274,7 +274,7 @@ describe("the dashboard's quarter-hour sums (migration 8)", () => {
   it('the unusual-day reads use the partial indexes of awards, never the whole ledger', () => {
     const plan = (sql: string) => (app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ids: '[]', orgId: 'o', livemode: 1, from: 0, to: 1, atLeast: 5 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
     assert.match(
-      plan(BUSY_CUSTOMERS_SQL),
+      plan(COUNTER_AWARD_CUSTOMERS_SQL),
       /SEARCH transactions USING COVERING INDEX transactions_counter_awards \(org_id=\? AND livemode=\? AND created_at>\? AND created_at<\?\)/,
     );
     assert.match(
