@@ -7,6 +7,8 @@ import { bindCards } from './cards/routes';
 import { consoleGuard } from './guard';
 import { bindKeys } from './keys/routes';
 import { bindPoster } from './poster/routes';
+import { bindCustomers } from './customers/routes';
+import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
@@ -29,5 +31,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindWebhooks(guarded, deps);
   bindStaff(guarded, deps);
   bindPoster(guarded, deps);
+  bindDashboard(guarded, deps);
+  bindCustomers(guarded, deps);
   return [open, guarded];
 }

@@ -1,5 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { consoleTablesSql } from './console-tables';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -223,6 +224,11 @@ CREATE INDEX wallet_class_updates_due ON wallet_class_updates (next_attempt_at) 
 -- The fan-out walks a card's customers in id order, a batch at a time.
 CREATE INDEX customers_card_id ON customers (card_id, id);
 `,
+  },
+  {
+    version: 9,
+    name: "the console's tables: customer search index, customer counts, the dashboard's quarter-hour sums",
+    sql: consoleTablesSql(),
   },
 ];
 

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import type { Customer } from '../../customers/model';
+import type { WriteDeps } from '../../deps';
+import { ApiError, validationFailed } from '../../lib/errors';
+import { toHundredths } from '../../lib/money';
+import { toIssues } from '../../lib/validation';
+import type { BalanceChangeResult } from '../../loyalty/ledger';
+import { AdjustBody } from '../../loyalty/schemas';
+import { adjust } from '../../loyalty/service';
+import { formErrorsFrom, noErrors, type FormErrors } from '../../web/forms';
+import type { CorrectionForm } from './customer-page';
+
+// "Correct the balance" is the API's adjust with source `console`: the form is read into the
+// API's own body (so its validation and messages are the API's), then the same service function
+// decides — earning limits on what adds value, never below zero, whole units except store credit.
+
+/** The API's field names, as the form's. */
+const FIELD_OF_PATH: Record<string, keyof CorrectionForm> = { balanceCorrection: 'amount', setPoints: 'amount', note: 'note' };
+
+function renamed(errors: FormErrors): FormErrors {
+  const fields: Record<string, string> = {};
+  for (const [path, message] of Object.entries(errors.fields)) fields[FIELD_OF_PATH[path] ?? path] ??= message;
+  return { ...errors, fields };
+}
+
+/** "5", "2.50" and "2,50" (a decimal comma, as much of the world writes it) as a number. */
+function readAmount(text: string): number | null {
+  const compact = text.trim().replace(/\s/g, '');
+  if (!/^\d+([.,]\d+)?$/.test(compact)) return null;
+  return Number(compact.replace(',', '.'));
+}
+
+export type CorrectionOutcome = { ok: true; result: BalanceChangeResult } | { ok: false; status: number; errors: FormErrors };
+
+export function correctBalance(deps: WriteDeps, customer: Customer, form: CorrectionForm): CorrectionOutcome {
+  const errors = noErrors();
+  const note = form.note.trim();
+  if (!note) errors.fields.note = 'Write down why you correct the balance: it is kept in the history.';
+  if (!['add', 'remove', 'set'].includes(form.action)) errors.fields.action = 'Choose whether to add, remove or set the balance.';
+  const amount = readAmount(form.amount);
+  if (amount === null) errors.fields.amount = form.amount.trim() ? 'Enter an amount such as 5 or 2.50.' : 'Enter the amount.';
+  if (Object.keys(errors.fields).length) return { ok: false, status: 400, errors };
+
+  const body = form.action === 'set' ? { setPoints: amount!, note } : { balanceCorrection: form.action === 'remove' ? -amount! : amount!, note };
+  const parsed = v.safeParse(AdjustBody, body, { abortEarly: false });
+  try {
+    if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
+    const input = { customer, source: 'console' as const, note };
+    const result =
+      parsed.output.setPoints !== undefined
+        ? adjust(deps, { ...input, setPoints: toHundredths(parsed.output.setPoints) })
+        : adjust(deps, { ...input, balanceCorrection: toHundredths(parsed.output.balanceCorrection) });
+    return { ok: true, result };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { ok: false, status: err.status, errors: renamed(formErrorsFrom(err, Object.keys(FIELD_OF_PATH))) };
+  }
+}

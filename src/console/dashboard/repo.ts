@@ -1,0 +1,85 @@
+import type { Customer, Namespace } from '../../customers/model';
+import type { Db } from '../../db/open';
+import { perConnection } from '../../db/per-connection';
+import type { Channel } from '../../loyalty/repo';
+
+// The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 8, kept by
+// triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
+// few thousand rows at most however busy the shop. Only the counter's per-customer counts read the
+// ledger itself, through the partial index of counter awards.
+
+export const SLOT_MS = 900_000;
+
+export interface LedgerSlot {
+  /** The quarter hour: its first instant is slot × SLOT_MS. */
+  slot: number;
+  source: Channel;
+  /** '' when no staff member made the changes. */
+  staffId: string;
+  cardId: string;
+  /** Hundredths awarded (is_award rows). */
+  awarded: number;
+  /** Award rows (one per award action). */
+  awards: number;
+  /** Redemptions of the card's reward. */
+  rewards: number;
+}
+
+export interface CustomerSlot {
+  slot: number;
+  source: Channel;
+  customers: number;
+}
+
+/** One counter award (source `scan`) of a customer who may have had an unusual day. */
+export interface CounterAward {
+  customerId: string;
+  createdAt: number;
+}
+
+// Only a customer with `atLeast` counter awards in the whole period can have that many in one day:
+// one read of the partial index of counter awards finds them (counted here: a GROUP BY would sort
+// every award by customer, measured 3-4 times slower), then their own awards (transactions_awards)
+// say which days. (Exported so a test can read the query plans.)
+export const COUNTER_AWARD_CUSTOMERS_SQL = `SELECT customer_id FROM transactions
+  WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1`;
+export const COUNTER_AWARDS_OF_SQL = `SELECT t.customer_id AS customerId, t.created_at AS createdAt
+  FROM json_each(@ids) j CROSS JOIN transactions t ON t.customer_id = j.value AND t.is_award = 1 AND t.created_at >= @from AND t.created_at < @to
+  WHERE t.source = 'scan'`;
+
+type Range = { orgId: string; livemode: number; from: number; to: number };
+const range = (n: Namespace, from: number, to: number): Range => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from: Math.ceil(from / SLOT_MS), to: Math.ceil(to / SLOT_MS) });
+
+function createDashboardRepo(db: Db) {
+  const ledger = db.prepare<Range, LedgerSlot>(
+    `SELECT slot, source, staff_id AS staffId, card_id AS cardId, awarded, awards, rewards FROM ledger_slots
+     WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to`,
+  );
+  const customers = db.prepare<Range, CustomerSlot>(
+    'SELECT slot, source, customers FROM customer_slots WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to AND customers > 0',
+  );
+  const awardCustomers = db.prepare<Range, string>(COUNTER_AWARD_CUSTOMERS_SQL).pluck();
+  const awardsOf = db.prepare<{ ids: string; from: number; to: number }, CounterAward>(COUNTER_AWARDS_OF_SQL);
+  const names = db.prepare<{ orgId: string; livemode: number; ids: string }, Pick<Customer, 'id' | 'name' | 'email' | 'externalId'>>(
+    `SELECT c.id AS id, c.name AS name, c.email AS email, c.external_id AS externalId
+     FROM json_each(@ids) j CROSS JOIN customers c ON c.id = j.value AND c.org_id = @orgId AND c.livemode = @livemode`,
+  );
+
+  return {
+    /** The ledger's sums of the quarter hours that start in [from, to). */
+    ledgerSlots: (n: Namespace, from: number, to: number): LedgerSlot[] => ledger.all(range(n, from, to)),
+    /** New customers by channel in the quarter hours that start in [from, to). */
+    customerSlots: (n: Namespace, from: number, to: number): CustomerSlot[] => customers.all(range(n, from, to)),
+    /** The counter awards in [from, to) of the customers with at least `atLeast` of them there. */
+    counterAwardsOfBusyCustomers(n: Namespace, from: number, to: number, atLeast: number): CounterAward[] {
+      const awards = new Map<string, number>();
+      for (const id of awardCustomers.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to })) awards.set(id, (awards.get(id) ?? 0) + 1);
+      const ids = [...awards].filter(([, count]) => count >= atLeast).map(([id]) => id);
+      return ids.length ? awardsOf.all({ ids: JSON.stringify(ids), from, to }) : [];
+    },
+    /** What names these customers of the namespace, for the flags. */
+    customerNames: (n: Namespace, ids: readonly string[]) => names.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, ids: JSON.stringify(ids) }),
+  };
+}
+
+export const dashboardRepo = perConnection(createDashboardRepo);
