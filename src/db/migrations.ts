@@ -180,6 +180,17 @@ ALTER TABLE orgs ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE cards ADD COLUMN signup_fields TEXT;
 `,
   },
+  {
+    version: 8,
+    name: 'counter: reversals (undo) and staff awards indexed',
+    sql: `
+-- The counter's undo writes a reversal row naming the row it undoes in details.reverses. At most one
+-- reversal per row, enforced here; the same expression finds whether an award was reversed.
+CREATE UNIQUE INDEX transactions_reversal ON transactions (json_extract(details, '$.reverses')) WHERE kind = 'reversal';
+-- The counter's daily cap per staff member (and per-staff reports) read a member's rows by time.
+CREATE INDEX transactions_staff ON transactions (staff_id, created_at) WHERE staff_id IS NOT NULL;
+`,
+  },
 ];
 
 /**
