@@ -35,10 +35,10 @@ export function counterPolicy(lockAfterMinutes: number): SessionPolicy {
 /** For the hourly sweep: the longest idle time an owner may set (orgs/settings.ts allows 240 min). */
 export const COUNTER_SESSIONS_SWEEP = counterPolicy(240);
 
-/** Five wrong PINs on one device in 15 minutes pause it for 15 minutes. */
-export const DEVICE_PIN_POLICY: ThrottlePolicy = { maxFailures: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
-/** Twenty wrong PINs across an org's devices in 15 minutes pause its counters for 15 minutes. */
-export const ORG_PIN_POLICY: ThrottlePolicy = { maxFailures: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/** The fifth wrong PIN on one device within 15 minutes pauses it for 15 minutes. */
+export const DEVICE_PIN_POLICY: ThrottlePolicy = { maxFailures: 4, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/** The twentieth wrong PIN across an org's devices within 15 minutes pauses its counters for 15 minutes. */
+export const ORG_PIN_POLICY: ThrottlePolicy = { maxFailures: 19, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
 
 const deviceBucket = (deviceId: string) => `counter-device:${deviceId}`;
 const orgBucket = (orgId: string) => `counter-org:${orgId}`;
@@ -68,7 +68,7 @@ function pausedMessage(deps: AppDeps, device: string, orgId: string): { message:
   if (deviceLock > 0) return { lockedSeconds: deviceLock, message: `Too many wrong PINs on this device. Unlocking is paused: try again in ${waitText(deviceLock)}.` };
   const orgLock = lockedForSeconds(deps, [orgBucket(orgId)]);
   if (orgLock > 0) {
-    return { lockedSeconds: orgLock, message: `Too many wrong PINs at this shop's counters. Unlocking is paused on every device: try again in ${waitText(orgLock)}.` };
+    return { lockedSeconds: orgLock, message: `Too many wrong PINs at this shop’s counters. Unlocking is paused on every device: try again in ${waitText(orgLock)}.` };
   }
   return undefined;
 }
