@@ -32,6 +32,7 @@ export function startCounter(root: HTMLElement): void {
   const offlineNote = document.getElementById('counter-offline')!;
   const emptyPanel = panel.innerHTML;
   let busyUntil = 0;
+  let pending = false;
   let unreachable = false;
 
   const say = (text: string, kind: 'error' | 'ok' | 'warn' = 'error') => {
@@ -148,8 +149,9 @@ export function startCounter(root: HTMLElement): void {
   };
 
   const act = async (form: HTMLFormElement, submitter: HTMLButtonElement | null) => {
-    if (Date.now() < busyUntil) return;
-    busyUntil = Number.POSITIVE_INFINITY;
+    // One tap at a time; the bounce below greys the buttons, so a double tap's second half lands on a disabled one.
+    if (pending) return;
+    pending = true;
     const action = form.dataset.action!;
     const fields: Record<string, string> = {};
     for (const [name, value] of new FormData(form, submitter)) fields[name] = String(value);
@@ -157,9 +159,13 @@ export function startCounter(root: HTMLElement): void {
     // The tap's own key, made once here: a retry, a replay from the queue, a second tab all reuse it.
     if (action !== 'enroll') fields.key = newKey();
     setBusy(true);
-    const answer = await postForm(`${base}/${action}`, fields, cfg.csrf);
-    setBusy(false);
+    const answer = await postForm(`${base}/${action}`, fields, cfg.csrf).finally(() => (pending = false));
+    // The buttons stay greyed a moment after the answer (on the new screen too): the second tap of
+    // a double tap lands on a disabled button instead of giving a second stamp.
     busyUntil = Date.now() + BOUNCE_MS;
+    setTimeout(() => {
+      if (Date.now() >= busyUntil) setBusy(false);
+    }, BOUNCE_MS);
     if (answer.kind === 'unreachable' && action === 'earn') {
       settle(answer);
       await keepForLater(form, submitter, fields);
@@ -170,6 +176,7 @@ export function startCounter(root: HTMLElement): void {
       return say('Redeeming needs the server, so nothing can be spent twice: nothing was redeemed. Try again when the connection is back.');
     }
     show(answer);
+    setBusy(Date.now() < busyUntil);
   };
 
   const keepForLater = async (form: HTMLFormElement, submitter: HTMLButtonElement | null, fields: Record<string, string>) => {
