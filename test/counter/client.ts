@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 export class CounterClient extends ConsoleClient {
   csrf = '';
   constructor(
-    readonly app: TestApp,
+    app: TestApp,
     readonly orgId: string,
     readonly mode: 'live' | 'test' = 'live',
   ) {

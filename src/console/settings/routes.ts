@@ -11,6 +11,8 @@ import { publicUrlWarning, type WalletServices } from '../../wallet/services';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { settingsBody, type SettingsView } from './views';
+import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
+import { html } from '../../web/html';
 
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
@@ -22,16 +24,20 @@ const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padSta
 
 export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServices): void {
   const urlWarning = publicUrlWarning(deps.config, wallet);
-  const page = (ctx: Context, view: SettingsView, status = 200) => {
+  const page = (ctx: Context, view: SettingsView, status = 200, counter?: CounterSettingsView) => {
     const c = consoleOf(ctx);
-    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body: settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }) });
+    const counterView = counter ?? counterSettingsView(readOrgSettings(deps.db, c.org.id), ctx.query.counterSaved === '1');
+    const body = html`${settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() })}${counterSettingsPanel(c, counterView)}`;
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body });
   };
-
-  router.get('/console/settings', (ctx) => {
+  const profileView = (ctx: Context): SettingsView => {
     const c = consoleOf(ctx);
     const settings = readOrgSettings(deps.db, c.org.id);
-    page(ctx, { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, saved: ctx.query.saved === '1' });
-  });
+    return { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, saved: ctx.query.saved === '1' };
+  };
+
+  router.get('/console/settings', (ctx) => page(ctx, profileView(ctx)));
+  bindCounterSettings(router, deps, (ctx, counter, status) => page(ctx, profileView(ctx), status, counter));
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
