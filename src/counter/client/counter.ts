@@ -71,8 +71,10 @@ export function startCounter(root: HTMLElement): void {
     if (answer.kind === 'html') {
       quiet();
       panel.innerHTML = answer.html;
-      panel.querySelector<HTMLElement>('h2')?.setAttribute('tabindex', '-1');
-      panel.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+      // A refused form: straight to its first wrong field. Otherwise the heading, so the next scan types into nothing.
+      const target = panel.querySelector<HTMLElement>('[aria-invalid="true"]') ?? panel.querySelector<HTMLElement>('h2');
+      if (target?.tagName === 'H2') target.setAttribute('tabindex', '-1');
+      target?.focus({ preventScroll: true });
       panel.scrollIntoView({ block: 'nearest' });
     } else if (answer.kind === 'refused') say(answer.message);
     else say(unreachableText);
