@@ -123,6 +123,23 @@ describe('counter: unlocking with a PIN', () => {
     assert.equal((await alex.scan(customer.scanCode)).status, 401);
   });
 
+  it('switches between live and test data with the visible switch, or opens on test data with ?mode=test', async () => {
+    const client = new CounterClient(app, org.orgId);
+    await client.unlock(STAFF[0]!.pin);
+    assert.match((await client.request('GET', client.base)).text, /id="mode-badge">LIVE DATA</);
+    const toTest = await client.request('POST', `${client.base}/mode`, { form: { _csrf: client.csrf, mode: 'test' } });
+    assert.equal(toTest.status, 303);
+    const page = (await client.request('GET', client.base)).text;
+    assert.match(page, /id="mode-badge">TEST DATA</);
+    assert.match(page, /data-mode="test"/);
+    assert.match(page, /Back to live data/);
+
+    const tester = new CounterClient(app, org.orgId, 'test');
+    assert.match((await tester.request('GET', `${tester.base}?mode=test`)).text, /name="mode" value="test"/);
+    await tester.unlock(STAFF[0]!.pin);
+    assert.match((await tester.request('GET', tester.base)).text, /id="mode-badge">TEST DATA</);
+  });
+
   it('refuses a change without the session’s token or from another origin, and writes nothing', async () => {
     const customer = await apiCustomer(app, org);
     const client = new CounterClient(app, org.orgId);

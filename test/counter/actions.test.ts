@@ -3,6 +3,7 @@
 // reversing entry; a pass of the other mode or an unknown code said plainly.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { startTestApp, type TestApp } from '../support/app';
 import { CounterClient, messageOf } from './client';
@@ -95,6 +96,12 @@ describe('counter: acting on a customer', () => {
       id: reversal.id, kind: 'reversal', change: 10, balanceAfter: 11, source: 'scan', staff: { id: staffId(app, org.orgId, 'Sam'), name: 'Sam' }, note: null,
       createdAt: history.body.data[0].createdAt, details: { reverses: undoable },
     });
+    // The OpenAPI document describes the reversal row as the server sends it.
+    const doc = (await app.request('GET', '/api/openapi.json')).body;
+    const schema = JSON.parse(JSON.stringify(doc.paths['/api/v1/customers/{ref}/transactions'].get.responses['200'].content['application/json'].schema, (k, v) => (k === '$schema' ? undefined : v)));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    assert.ok(ajv.validate(schema, history.body), ajv.errorsText(ajv.errors));
+    assert.equal(ajv.validate(schema, { ...history.body, data: [{ ...history.body.data[0], kind: 'deleted' }] }), false, 'the check can fail');
     const again = await sam.act('undo', { customer: c.passUserId, transaction: undoable });
     assert.equal(again.status, 409);
     assert.equal(messageOf(again).message, 'This entry was already undone');
