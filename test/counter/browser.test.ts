@@ -60,6 +60,25 @@ describe('counter in the browser', () => {
     await context.close();
   });
 
+  it('pauses unlocking on this device after 5 wrong PINs, in words, while another device still unlocks', async () => {
+    const local = await seedCounterOrg(app, 'Lockout Café');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(local.counterUrl(app.url));
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('PIN', { exact: true }).fill(`000${i}`);
+      await page.getByRole('button', { name: 'Unlock' }).click();
+      await page.getByRole('alert').waitFor();
+    }
+    await page.getByRole('alert').filter({ hasText: 'Too many wrong PINs on this device. Unlocking is paused: try again in 15 minutes.' }).waitFor();
+    await page.getByLabel('PIN', { exact: true }).fill(STAFF[0]!.pin);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Too many wrong PINs on this device' }).waitFor();
+    await context.close();
+    const other = await unlockedCounter(browser, app.url, local);
+    await other.context.close();
+  });
+
   it('a fake-camera scan of a real customer’s pass QR opens the customer', async () => {
     const { context, page } = await unlockedCounter(browser, app.url, org);
     await page.getByRole('button', { name: 'Scan with camera' }).click();
