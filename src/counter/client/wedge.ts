@@ -32,6 +32,8 @@ export function listenForScanner(onCode: (code: string) => void): void {
       if (event.key === 'Enter') {
         const code = burst;
         burst = '';
+        // The next key starts a new burst (and notes its field afresh), however soon it comes.
+        last = Number.NEGATIVE_INFINITY;
         if (code.length < MIN_LENGTH) return;
         event.preventDefault();
         event.stopPropagation();
