@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cliEnv, freePort, ROOT, ServeProcess, tempDir } from './support/cli';
 import { appleEnv, expectedManifest, getBytes, IPHONE_UA, opensslVerify, unzipPass } from './support/wallet-app';
 import { createAppleTestChain } from './support/wallet-fixtures';
+import { assetUrl } from '../src/web/assets';
 
 // `node build.mjs` bundles the server into one script that serves with nothing beside it but
 // node_modules/better-sqlite3; bin/wallet-loyalty.mjs (npx wallet-loyalty, npm start) rebuilds it
@@ -72,6 +73,14 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       const webPass = await fetch(`http://127.0.0.1:${port}/pass/${new URL(installUrl).searchParams.get('code')}`);
       assert.equal(webPass.status, 200);
       assert.match(await webPass.text(), /<svg/, 'the web pass carries its QR code');
+      // The counter's script, its service worker and the scanner's wasm come from the bundle too (no CDN).
+      const worker = await fetch(`http://127.0.0.1:${port}/counter/sw.js`);
+      assert.equal(worker.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.match(await worker.text(), /counter-shell-v1/);
+      const wasm = await getBytes(`http://127.0.0.1:${port}${assetUrl('zxing-reader.wasm')}`, {});
+      assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+      assert.deepEqual([...wasm.bytes.subarray(0, 4)], [0, 0x61, 0x73, 0x6d], 'a WebAssembly module, byte for byte');
+      assert.equal((await fetch(`http://127.0.0.1:${port}${assetUrl('counter.js')}`)).status, 200);
 
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
     } finally {

@@ -105,9 +105,11 @@ INSERT INTO customer_counts (org_id, livemode, card_id, customers)
  * member and card, however busy the ledger. The ledger is append-only; its rows go only with their
  * customer (the test-customer sweep), whose delete takes its sums back out first.
  */
+/** A ledger row's reward redemptions (1 or 0), and whether the dashboard counts the row at all. */
+const rewardOf = (t: string) => `CASE WHEN ${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END`;
+const counted = (t: string) => `(${t}is_award = 1 OR (${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL))`;
+
 function dashboardSlotsSql(): string {
-  const rewardOf = (t: string) => `CASE WHEN ${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END`;
-  const counted = (t: string) => `(${t}is_award = 1 OR (${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL))`;
   return `
 CREATE TABLE ledger_slots (
   org_id    TEXT NOT NULL,
@@ -163,5 +165,35 @@ INSERT INTO customer_slots (org_id, livemode, slot, source, customers)
 
 -- The counter's unusual days count counter awards per customer and day: only those rows, covered.
 CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, created_at, customer_id) WHERE source = 'scan' AND is_award = 1;
+`;
+}
+
+/**
+ * An undone row (the counter's reversal, migration 10) counts for nothing on the dashboard: the
+ * reversal takes the row's own sums back out of the quarter hour, channel, staff member and card
+ * they were added to, and the test-customer sweep takes out only what still counts.
+ */
+export function reversalSlotsSql(): string {
+  return `
+CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new.kind = 'reversal' BEGIN
+  UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
+    FROM (SELECT o.org_id, o.livemode, o.created_at / 900000 AS slot, o.source, coalesce(o.staff_id, '') AS staff_id, c.card_id,
+                 CASE WHEN o.is_award = 1 THEN o.change ELSE 0 END AS awarded, o.is_award AS awards, ${rewardOf('o.')} AS rewards
+          FROM transactions o JOIN customers c ON c.id = o.customer_id
+          WHERE o.id = json_extract(new.details, '$.reverses') AND ${counted('o.')}) AS g
+    WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
+      AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
+END;
+DROP TRIGGER customers_slots_forget;
+CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN
+  UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
+    FROM (SELECT created_at / 900000 AS slot, source, coalesce(staff_id, '') AS staff_id,
+                 sum(CASE WHEN is_award = 1 THEN change ELSE 0 END) AS awarded, sum(is_award) AS awards, sum(${rewardOf('')}) AS rewards
+          FROM transactions t WHERE customer_id = old.id AND ${counted('')}
+            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = t.id)
+          GROUP BY 1, 2, 3) AS g
+    WHERE ledger_slots.org_id = old.org_id AND ledger_slots.livemode = old.livemode AND ledger_slots.card_id = old.card_id
+      AND ledger_slots.slot = g.slot AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id;
+END;
 `;
 }

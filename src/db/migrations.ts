@@ -1,6 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { consoleTablesSql } from './console-tables';
+import { consoleTablesSql, reversalSlotsSql } from './console-tables';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -229,6 +229,18 @@ CREATE INDEX customers_card_id ON customers (card_id, id);
     version: 9,
     name: "the console's tables: customer search index, customer counts, the dashboard's quarter-hour sums",
     sql: consoleTablesSql(),
+  },
+  {
+    version: 10,
+    name: 'counter: reversals (undo) and staff awards indexed',
+    sql: `
+-- The counter's undo writes a reversal row naming the row it undoes in details.reverses. At most one
+-- reversal per row, enforced here; the same expression finds whether an award was reversed.
+CREATE UNIQUE INDEX transactions_reversal ON transactions (json_extract(details, '$.reverses')) WHERE kind = 'reversal';
+-- The counter's daily cap per staff member (and per-staff reports) read a member's rows by time.
+CREATE INDEX transactions_staff ON transactions (staff_id, created_at) WHERE staff_id IS NOT NULL;
+${reversalSlotsSql()}
+`,
   },
 ];
 

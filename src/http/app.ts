@@ -13,6 +13,7 @@ import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
 import { loadWalletServices, type WalletServices } from '../wallet/services';
 import { consoleRouters } from '../console/routes';
+import { counterRouter } from '../counter/routes';
 import { bindAssetRoutes } from '../web/assets';
 import { sendErrorPage } from '../web/errors';
 
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   app.use(walletRouter(deps, limiter, wallet).routes());
   // The merchant side (decisions §8): the console, its static assets, and / leading to it.
   for (const router of consoleRouters(deps, wallet)) app.use(router.routes());
+  app.use(counterRouter(deps).routes());
   const pages = new Router();
   bindAssetRoutes(pages);
   pages.get('/', (ctx) => ctx.redirect('/console'));

@@ -8,6 +8,7 @@ import type { PassUpdateWorker } from '../wallet/updates/worker';
 import { sweepGoogleNonces } from '../wallet/sweeps';
 import type { Job } from './jobs';
 import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
+import { COUNTER_SESSIONS_SWEEP } from '../counter/session';
 import { sweepFailures } from '../web/throttle';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
@@ -36,7 +37,7 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
-    { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
+    { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
     { name: 'database-maintenance', schedule: '17 * * * *', run: () => maintainDatabase(deps.db) },
   ];
 }

@@ -23,6 +23,7 @@ export function decodeCursor(cursor: string): LedgerPosition {
 function detailsResource(details: LedgerDetails) {
   if ('from' in details && details.from === 'spend') return { ...details, spend: { ...details.spend, amount: fromHundredths(details.spend.amount) } };
   if ('from' in details) return { from: details.from, items: details.items.map((i) => ({ ...i, each: fromHundredths(i.each) })) };
+  if ('reverses' in details) return { reverses: details.reverses };
   if ('reward' in details) return { reward: { name: details.reward.name, cost: fromHundredths(details.reward.cost) } };
   return { setPoints: fromHundredths(details.setPoints) };
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 
-export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust';
+/** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
+export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
 export type Channel = 'api' | 'scan' | 'signup' | 'console';
 
 /** The staff member at the counter who made a change (decisions §8); on counter rows only. */
@@ -19,7 +20,9 @@ export type LedgerDetails =
   | { from: 'spend'; spend: { amount: number; currency: string }; rate: number }
   | { from: 'items'; items: { key: string; quantity: number; each: number }[] }
   | { reward: { name: string; cost: number } }
-  | { setPoints: number };
+  | { setPoints: number }
+  /** A `reversal` row: the id of the row it undoes (at most one reversal per row, a unique index). */
+  | { reverses: string };
 
 /** One balance change. Rows are only ever inserted: the ledger is append-only. */
 export interface LedgerRow {
@@ -91,16 +94,31 @@ const map = (r: RawRow): LedgerEntry => ({
   createdAt: r.created_at,
 });
 
+/**
+ * SQL that holds for a ledger row (`alias`) no reversal undid: an undone award no longer counts
+ * toward limits, caps or flags. The unique index transactions_reversal answers it with one probe.
+ */
+export function notReversedSql(alias: string): string {
+  return `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = ${alias}.id)`;
+}
+
 function createLedgerRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, staff_id, note, idempotency_key, details, created_at)
      VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @staffId, @note, @idempotencyKey, @details, @createdAt)`,
   );
   // Both award queries read the partial index transactions_awards (customer_id, is_award, created_at).
-  const lastAward = db.prepare<[string], { at: number | null }>('SELECT max(created_at) AS at FROM transactions WHERE customer_id = ? AND is_award = 1');
+  // An award that was reversed (the counter's undo) no longer counts: it is as if it never happened,
+  // so a mistaken stamp undone at once does not hold back the right one (transactions_reversal index).
+  const notReversed = notReversedSql('t');
+  const lastAward = db.prepare<[string], { at: number | null }>(`SELECT max(t.created_at) AS at FROM transactions t WHERE t.customer_id = ? AND t.is_award = 1 AND ${notReversed}`);
   const awardedSince = db.prepare<{ customerId: string; since: number }, { total: number | null }>(
-    'SELECT sum(change) AS total FROM transactions WHERE customer_id = @customerId AND is_award = 1 AND created_at > @since',
+    `SELECT sum(t.change) AS total FROM transactions t WHERE t.customer_id = @customerId AND t.is_award = 1 AND t.created_at > @since AND ${notReversed}`,
   );
+  const byId = db.prepare<{ customerId: string; id: string }, RawRow>(
+    `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id WHERE t.customer_id = @customerId AND t.id = @id`,
+  );
+  const reversalOf = db.prepare<[string], { id: string }>(`SELECT id FROM transactions WHERE kind = 'reversal' AND json_extract(details, '$.reverses') = ?`);
   // Newest first. rowid breaks ties between rows of the same millisecond in the order they were written.
   const firstPage = db.prepare<{ customerId: string; limit: number }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
@@ -121,6 +139,13 @@ function createLedgerRepo(db: Db) {
     lastAwardAt: (customerId: string): number | null => lastAward.get(customerId)?.at ?? null,
     /** Hundredths awarded strictly after `since` (ms): the rolling-period total. */
     awardedSince: (customerId: string, since: number): number => awardedSince.get({ customerId, since })?.total ?? 0,
+    /** One row of this customer's ledger, or undefined. */
+    find: (customerId: string, id: string): LedgerEntry | undefined => {
+      const row = byId.get({ customerId, id });
+      return row && map(row);
+    },
+    /** The id of the row that reversed `id`, or undefined when it stands. */
+    reversalOf: (id: string): string | undefined => reversalOf.get(id)?.id,
     /** Up to `limit` rows, newest first, strictly older than `after` when given. */
     page(customerId: string, limit: number, after?: LedgerPosition): LedgerEntry[] {
       const rows = after ? nextPage.all({ customerId, limit, ...after }) : firstPage.all({ customerId, limit });

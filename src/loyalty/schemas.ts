@@ -145,13 +145,17 @@ const DetailsResource = v.pipe(
     v.object({ from: v.literal('items'), items: v.array(v.object({ key: v.string(), quantity: v.number(), each: v.number() })) }),
     v.object({ reward: v.object({ name: v.string(), cost: v.number() }) }),
     v.object({ setPoints: v.number() }),
+    v.object({ reverses: v.pipe(v.string(), v.description('kind `reversal`: the id of the row this one undoes')) }),
   ]),
   v.description('How the change was worked out, when it was not a flat amount'),
 );
 
 export const TransactionResource = v.object({
   id: v.string(),
-  kind: v.picklist(['initial', 'earn', 'redeem', 'adjust']),
+  kind: v.pipe(
+    v.picklist(['initial', 'earn', 'redeem', 'adjust', 'reversal']),
+    v.description('`reversal` undoes an earlier row (an undo at the counter): the opposite change, with `details.reverses` naming the row'),
+  ),
   change: v.number(),
   balanceAfter: v.number(),
   source: v.pipe(v.picklist(['api', 'scan', 'signup', 'console']), v.description('The channel: the API, a scan at the counter, the sign-up form or the console')),

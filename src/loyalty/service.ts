@@ -1,10 +1,10 @@
 import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Customer } from '../customers/model';
-import { badRequest } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import { accrue, type ItemsSale, type SpendSale } from './accrual';
 import { changeBalance, type BalanceChangeResult, type LoyaltyDeps } from './ledger';
-import type { Channel, StaffRef } from './repo';
+import { ledgerRepo, type Channel, type StaffRef } from './repo';
 
 // The three loyalty operations, shared by every channel: the API now, the counter scan, sign-up
 // and console later. Each checks what fits the card type, works out the change in hundredths and
@@ -101,4 +101,37 @@ export function adjust(deps: LoyaltyDeps, input: AdjustInput): BalanceChangeResu
     });
   }
   return changeBalance(deps, { ...common(input), card, kind: 'adjust', change: input.balanceCorrection, isAward: true, field: 'balanceCorrection' });
+}
+
+export interface ReverseInput extends OperationInput {
+  /** The ledger row to undo: one of this customer's earn, redeem or adjust rows. */
+  transactionId: string;
+}
+
+/**
+ * Undoes a row with a new one (the ledger is append-only): the opposite change, kind `reversal`,
+ * `details.reverses` naming the row. A reversal is never an award, so earning limits neither stop
+ * it nor count it (giving back a redeemed reward is not earning), and the reversed award stops
+ * counting towards them. It still cannot take the balance below zero. A row is reversed at most
+ * once (also a unique index); an opening balance or a reversal cannot be reversed.
+ * Who may reverse what, and for how long, is the caller's rule (the counter: its own rows, 5 min).
+ */
+export function reverseTransaction(deps: LoyaltyDeps, input: ReverseInput): BalanceChangeResult {
+  return deps.db.transaction(() => {
+    const ledger = ledgerRepo(deps.db);
+    const row = ledger.find(input.customer.id, input.transactionId);
+    if (!row) throw notFound('TRANSACTION_NOT_FOUND', input.transactionId);
+    if (row.kind === 'initial' || row.kind === 'reversal') throw badRequest('NOT_REVERSIBLE', `a ${row.kind === 'initial' ? 'opening balance' : 'reversal'} cannot be undone`);
+    if (row.change === 0) throw badRequest('NOT_REVERSIBLE', 'this entry changed nothing');
+    if (ledger.reversalOf(row.id)) throw conflict('ALREADY_REVERSED', 'this entry was already undone');
+    return changeBalance(deps, {
+      ...common(input),
+      card: cardOf(deps, input.customer),
+      kind: 'reversal',
+      change: -row.change,
+      isAward: false,
+      details: { reverses: row.id },
+      field: 'transactionId',
+    });
+  })();
 }

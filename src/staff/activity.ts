@@ -40,6 +40,7 @@ const GROUP: Record<LedgerKind, keyof Pick<StaffDay, 'awarded' | 'redeemed' | 'c
   initial: 'awarded',
   redeem: 'redeemed',
   adjust: 'corrected',
+  reversal: 'corrected',
 };
 
 export const ACTIVITY_DAYS = 30;

@@ -6,7 +6,7 @@ import { embeddedAsset, type AssetName as EmbeddedName } from '../lib/embedded-a
 // (`/assets/app.3f9a0c1e2b7d4a60.css`), so browsers keep it for a year and a new release can
 // never meet a stale copy. Only the names listed here are served: the schema is embedded too.
 
-const WEB_ASSETS = ['app.css', 'htmx.js', 'console.js'] as const satisfies readonly EmbeddedName[];
+const WEB_ASSETS = ['app.css', 'htmx.js', 'console.js', 'counter.js', 'zxing-reader.wasm'] as const satisfies readonly EmbeddedName[];
 export type AssetName = (typeof WEB_ASSETS)[number];
 
 interface ServedAsset {

@@ -23,7 +23,10 @@ const HOUR = 3_600_000;
 /** decisions §8: idle 12 h, absolute 7 days. */
 export const CONSOLE_SESSIONS: SessionPolicy = { kind: 'console', cookie: 'wl_console', path: '/console', idleMs: 12 * HOUR, absoluteMs: 7 * 24 * HOUR };
 
-/** last_seen_at is written at most once a minute, not on every click. */
+/**
+ * last_seen_at is written at most once a minute, not on every click — or once a tenth of the idle
+ * limit when that is shorter (a counter that locks after 1 minute must see each use).
+ */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionDeps {
@@ -61,7 +64,7 @@ export function findSession(deps: SessionDeps, policy: SessionPolicy, token: str
     repo.remove(session.id);
     return undefined;
   }
-  if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+  if (now - session.lastSeenAt >= Math.min(TOUCH_INTERVAL_MS, policy.idleMs / 10)) {
     repo.touch(session.id, now);
     return { ...session, lastSeenAt: now };
   }

@@ -8,7 +8,7 @@ import { enrollCustomer } from '../../src/customers/enroll';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import type { Channel, StaffRef } from '../../src/loyalty/repo';
-import { adjust, earn, redeem } from '../../src/loyalty/service';
+import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { sweepTestCustomers } from '../../src/customers/test-mode';
 import { COUNTER_AWARD_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL } from '../../src/console/dashboard/repo';
@@ -249,7 +249,8 @@ describe("the dashboard's quarter-hour sums (migration 8)", () => {
         sum(CASE WHEN t.is_award = 1 THEN t.change ELSE 0 END) AS awarded, sum(t.is_award) AS awards,
         sum(CASE WHEN t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END) AS rewards
       FROM transactions t JOIN customers c ON c.id = t.customer_id
-      WHERE t.is_award = 1 OR (t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL)
+      WHERE (t.is_award = 1 OR (t.kind = 'redeem' AND json_extract(t.details, '$.reward') IS NOT NULL))
+        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = t.id)
       GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`).all();
   const kept = () => app.db.prepare('SELECT * FROM ledger_slots WHERE awards <> 0 OR rewards <> 0 OR awarded <> 0 ORDER BY 1, 2, 3, 4, 5, 6').all();
   const customersFromTable = () => app.db.prepare('SELECT org_id, livemode, created_at / 900000 AS slot, source, count(*) AS customers FROM customers GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4').all();
@@ -266,6 +267,31 @@ describe("the dashboard's quarter-hour sums (migration 8)", () => {
       assert.deepEqual(kept(), fromLedger());
       assert.deepEqual(customersKept(), customersFromTable());
       assert.equal((app.db.prepare('SELECT count(*) AS n FROM ledger_slots WHERE livemode = 0 AND awards <> 0').get() as { n: number }).n, 0);
+    } finally {
+      app.clock.set(saved);
+    }
+  });
+
+  it('an award or a reward undone at the counter counts for nothing, also after the test sweep', async () => {
+    const other = await seedConsoleOrg(app, 'Undo Café', undefined, { staff: [{ name: 'Kim', pin: '8642' }] });
+    const kim = staffRepo(app.db).list(other.orgId).map((m) => ({ id: m.id, name: m.name }))[0]!;
+    const saved = app.clock.now();
+    try {
+      for (const livemode of [true, false]) {
+        app.clock.set(NOW - 3_600_000);
+        const id = enrollCustomer(app.deps, { orgId: other.orgId, livemode }, { cardId: other.cards.stamps, name: 'Undone' }, { channel: 'scan', staff: kim, idempotencyKey: null }).passUserId;
+        const given = earn(app.deps, { customer: fresh(id), source: 'scan', staff: kim, type: 'stamps', basis: { from: 'amount', amount: 1000 } });
+        const redeemed = redeem(app.deps, { customer: fresh(id), source: 'scan', staff: kim, type: 'reward' });
+        app.clock.advance(60_000);
+        reverseTransaction(app.deps, { customer: fresh(id), source: 'scan', staff: kim, transactionId: redeemed.transaction.id });
+        reverseTransaction(app.deps, { customer: fresh(id), source: 'scan', staff: kim, transactionId: given.transaction.id });
+      }
+      const sums = app.db.prepare('SELECT sum(awarded) AS awarded, sum(awards) AS awards, sum(rewards) AS rewards FROM ledger_slots WHERE org_id = ?').get(other.orgId);
+      assert.deepEqual(sums, { awarded: 0, awards: 0, rewards: 0 });
+      assert.deepEqual(kept(), fromLedger());
+      app.clock.set(NOW + 31 * 86_400_000);
+      sweepTestCustomers({ db: app.db, clock: app.clock });
+      assert.deepEqual(kept(), fromLedger(), 'the sweep takes out only what still counted');
     } finally {
       app.clock.set(saved);
     }

@@ -162,7 +162,7 @@ describe('CSRF (decisions §8)', () => {
     { name: 'a POST from another site, with a valid token', origin: 'https://evil.example', token: (t) => t },
     { name: 'a POST without an Origin header', origin: null, token: (t) => t },
     { name: 'a same-origin POST without the token', token: () => undefined },
-    { name: 'a same-origin POST with a wrong token', token: (t) => `${t.slice(0, -2)}xx` },
+    { name: 'a same-origin POST with a wrong token', token: (t) => `${t.slice(0, -1)}${t.endsWith('a') ? 'b' : 'a'}` },
   ];
   for (const c of cases) {
     it(`refuses ${c.name} with 403, writing nothing`, async () => {

@@ -2,7 +2,7 @@ import type { Card } from '../../cards/model';
 import type { Customer, CustomFieldValue } from '../../customers/model';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
 import { levelFor } from '../../loyalty/balance';
-import type { LedgerDetails, LedgerEntry } from '../../loyalty/repo';
+import type { LedgerDetails, LedgerEntry, LedgerKind } from '../../loyalty/repo';
 import { formError, inputField, selectField, textareaField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
 import { html, raw, type Markup } from '../../web/html';
@@ -33,7 +33,7 @@ export interface CustomerView {
   corrected: boolean;
 }
 
-const KIND_LABELS: Record<string, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction' };
+const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone' };
 
 function answerText(card: Card, key: string, value: CustomFieldValue): string {
   const question = card.questions.find((q) => q.key === key);
@@ -119,6 +119,7 @@ function detailsText(card: Card, details: LedgerDetails | null): string {
   if ('from' in details && details.from === 'spend') return `Sale of ${formatMoney(details.spend.amount, details.spend.currency)} at ${formatNumber(details.rate)} per ${details.spend.currency}`;
   if ('from' in details) return details.items.map((i) => `${formatNumber(i.quantity)} × ${i.key}`).join(', ');
   if ('reward' in details) return `Reward: ${details.reward.name}`;
+  if ('reverses' in details) return 'Undoes an earlier entry (at the counter)';
   return `Set to ${formatAmount(card, details.setPoints)}`;
 }
 
@@ -132,7 +133,7 @@ function historyPanel(view: CustomerView): Markup {
   ${history.rows.map(
     (row) => html`<tr>
     <td data-label="Time" class="nowrap">${formatTime(row.createdAt, timeZone)}</td>
-    <td data-label="What">${KIND_LABELS[row.kind] ?? row.kind}</td>
+    <td data-label="What">${KIND_LABELS[row.kind]}</td>
     <td data-label="Change" class="num nowrap">${formatChange(card, row.change)}</td>
     <td data-label="Balance after" class="num nowrap">${formatAmount(card, row.balanceAfter)}</td>
     <td data-label="Source">${channelLabel(row.source)}</td>

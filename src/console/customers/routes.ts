@@ -98,7 +98,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       card,
       timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
       installUrl: url,
-      installQr: (await qrSvg(url)).replace(/aria-label="[^"]*"/, 'aria-label="QR code of the install link"'),
+      installQr: await qrSvg(url, 'QR code of the install link'),
       history: { rows: shown, older: rows.length > HISTORY_PAGE && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null, paged: Boolean(after) },
       correction,
       corrected: ctx.query.corrected === '1',

@@ -1,7 +1,7 @@
 import type { Customer, Namespace } from '../../customers/model';
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
-import type { Channel } from '../../loyalty/repo';
+import { notReversedSql, type Channel } from '../../loyalty/repo';
 
 // The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 8, kept by
 // triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
@@ -45,7 +45,7 @@ export const COUNTER_AWARD_CUSTOMERS_SQL = `SELECT customer_id FROM transactions
   WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1`;
 export const COUNTER_AWARDS_OF_SQL = `SELECT t.customer_id AS customerId, t.created_at AS createdAt
   FROM json_each(@ids) j CROSS JOIN transactions t ON t.customer_id = j.value AND t.is_award = 1 AND t.created_at >= @from AND t.created_at < @to
-  WHERE t.source = 'scan'`;
+  WHERE t.source = 'scan' AND ${notReversedSql('t')}`;
 
 type Range = { orgId: string; livemode: number; from: number; to: number };
 const range = (n: Namespace, from: number, to: number): Range => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from: Math.ceil(from / SLOT_MS), to: Math.ceil(to / SLOT_MS) });

@@ -12,6 +12,8 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
+import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
+import { html } from '../../web/html';
 
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
@@ -23,9 +25,11 @@ const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padSta
 
 export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServices): void {
   const urlWarning = publicUrlWarning(deps.config, wallet);
-  const page = (ctx: Context, view: SettingsView, status = 200) => {
+  const page = (ctx: Context, view: SettingsView, status = 200, counter?: CounterSettingsView) => {
     const c = consoleOf(ctx);
-    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body: settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }) });
+    const counterView = counter ?? counterSettingsView(readOrgSettings(deps.db, c.org.id), ctx.query.counterSaved === '1');
+    const body = html`${settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() })}${counterSettingsPanel(c, counterView)}`;
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body });
   };
 
   const stored = (ctx: Context): SettingsView => {
@@ -36,6 +40,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
 
   router.get('/console/settings', (ctx) => page(ctx, { ...stored(ctx), saved: ctx.query.saved === '1' }));
   bindSignupSettings(router, deps, (ctx, signup, status) => page(ctx, { ...stored(ctx), signup }, status));
+  bindCounterSettings(router, deps, (ctx, counter, status) => page(ctx, stored(ctx), status, counter));
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);

@@ -53,7 +53,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
         staff,
         activity: staffActivity(deps, c.namespace, zone),
         counterUrl: url,
-        counterQr: await qrSvg(url),
+        counterQr: await qrSvg(url, 'QR code of the counter link'),
         timeZone: zone,
         form: view.form ?? { name: '', pin: '' },
         errors: view.errors,

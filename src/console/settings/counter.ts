@@ -1,0 +1,72 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import type { AppDeps } from '../../deps';
+import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../../orgs/settings';
+import { inputField } from '../../web/fields';
+import { field, parseForm, type FormErrors, type FormFields } from '../../web/forms';
+import { html, type Markup } from '../../web/html';
+import type { ConsoleContext } from '../context';
+import { consoleOf } from '../context';
+import { csrfField } from '../layout';
+
+// The counter's panel of the settings page (issue 11): when the counter locks, and the owner's
+// caps on awards per staff member and per customer per day (blank: no cap). The counter enforces
+// the caps; the dashboard flags days that reach them.
+
+export interface CounterSettingsView {
+  lockAfterMinutes: string;
+  staffDailyAwardCap: string;
+  customerDailyAwardCap: string;
+  errors?: FormErrors;
+  saved?: boolean;
+}
+
+const inRange = (text: string, min: number, max: number) => /^\d{1,6}$/.test(text) && Number(text) >= min && Number(text) <= max;
+const whole = (min: number, max: number, message: string) => v.pipe(v.string(), v.trim(), v.check((t) => inRange(t, min, max), message), v.transform(Number));
+/** Empty is "no cap" (null). */
+const cap = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((t) => t === '' || inRange(t, 1, max), `Enter a whole number from 1 to ${max}, or leave it empty for no limit.`),
+    v.transform((t) => (t === '' ? null : Number(t))),
+  );
+
+const CounterForm = v.object({
+  lockAfterMinutes: whole(1, 240, 'Enter a whole number of minutes from 1 to 240.'),
+  staffDailyAwardCap: cap(100_000),
+  customerDailyAwardCap: cap(1_000),
+});
+
+export function counterSettingsView(settings: OrgSettings, saved = false): CounterSettingsView {
+  const { lockAfterMinutes, staffDailyAwardCap, customerDailyAwardCap } = settings.counter;
+  return { lockAfterMinutes: String(lockAfterMinutes), staffDailyAwardCap: staffDailyAwardCap === null ? '' : String(staffDailyAwardCap), customerDailyAwardCap: customerDailyAwardCap === null ? '' : String(customerDailyAwardCap), saved };
+}
+
+export function counterSettingsPanel(c: ConsoleContext, view: CounterSettingsView): Markup {
+  const errors = view.errors ?? { fields: {} };
+  return html`<form method="post" action="/console/settings/counter" class="form panel" id="counter-settings" aria-labelledby="counter-settings-heading" novalidate>
+  ${csrfField(c)}
+  <h2 id="counter-settings-heading">Counter</h2>
+  ${view.saved ? html`<div class="notice ok" role="status"><p>Counter settings saved.</p></div>` : ''}
+  ${inputField({ name: 'lockAfterMinutes', label: 'Lock the counter after (minutes without use)', value: view.lockAfterMinutes, error: errors.fields.lockAfterMinutes, required: true, inputmode: 'numeric', hint: 'Staff enter their PIN again after this long without using it.' })}
+  ${inputField({ name: 'staffDailyAwardCap', label: 'Awards per staff member per day', value: view.staffDailyAwardCap, error: errors.fields.staffDailyAwardCap, inputmode: 'numeric', hint: 'At most this many stamps or points awards by one staff member in a day at the counter. Empty: no limit.' })}
+  ${inputField({ name: 'customerDailyAwardCap', label: 'Awards per customer per day', value: view.customerDailyAwardCap, error: errors.fields.customerDailyAwardCap, inputmode: 'numeric', hint: 'At most this many awards to one customer in a day at the counter. Empty: no limit. Days follow your time zone.' })}
+  <div class="actions"><button type="submit">Save counter settings</button></div>
+</form>`;
+}
+
+/** POST /console/settings/counter: `page` shows the settings page with this panel's view. */
+export function bindCounterSettings(router: Router, deps: AppDeps, page: (ctx: Context, counter: CounterSettingsView, status: number) => void): void {
+  router.post('/console/settings/counter', (ctx) => {
+    const c = consoleOf(ctx);
+    const form = ctx.state.form as FormFields;
+    const typed = { lockAfterMinutes: field(form, 'lockAfterMinutes'), staffDailyAwardCap: field(form, 'staffDailyAwardCap'), customerDailyAwardCap: field(form, 'customerDailyAwardCap') };
+    const parsed = parseForm(CounterForm, typed);
+    if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
+    deps.db.transaction(() => writeOrgSettings(deps.db, c.org.id, { counter: { ...readOrgSettings(deps.db, c.org.id).counter, ...parsed.value } }))();
+    ctx.status = 303;
+    ctx.redirect('/console/settings?counterSaved=1#counter-settings');
+  });
+}

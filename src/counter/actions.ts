@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Card } from '../cards/model';
+import { getOrgCard, listCards } from '../cards/service';
+import type { Customer, Namespace } from '../customers/model';
+import type { AppDeps } from '../deps';
+import { checkIdempotencyKey, claimIdempotencyKey, runIdempotent } from '../idempotency/service';
+import { ApiError, badRequest, validationFailed } from '../lib/errors';
+import { MAX_UNITS, toHundredths } from '../lib/money';
+import type { BalanceChangeResult } from '../loyalty/ledger';
+import type { EarnBasis } from '../loyalty/service';
+import { qrSvg } from '../wallet/qr';
+import { CSRF_FIELD } from '../web/csrf';
+import { field, formErrorsFrom, hasErrors, humanMessage, readForm, type FormFields } from '../web/forms';
+import type { Markup } from '../web/html';
+import { checkEnrollValues, enrollAtCounter, enrollValues } from './enroll';
+import { entryText, signedText } from './format';
+import { customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
+import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
+import { checkCounterRequest, counterSession, type CounterContext } from './session';
+
+// The requests the counter page's script makes: look a customer up, act on them, enroll one.
+// Answers are HTML fragments the page swaps in; a refusal is JSON { code, message } in words the
+// staff can act on. Every write runs under the idempotency key the page made for that tap, in the
+// API's own store (its own route names), so a double tap, a retry or the offline queue replaying
+// it applies it once; the stored reply is the action's outcome, the screen is drawn fresh.
+
+const LOCKED = () => new ApiError(401, 'COUNTER_LOCKED', { detail: 'the counter is locked. Enter your PIN again' });
+
+/** Refusals as JSON the page shows; anything unexpected is logged and apologised for. */
+export function counterErrors(deps: Pick<AppDeps, 'log'>) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError) return sendRefusal(ctx, err.status, err.code, counterMessage(err));
+      const requestId = ctx.state.requestId as string | undefined;
+      deps.log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
+      sendRefusal(ctx, 500, 'INTERNAL_ERROR', `Something went wrong on the server. If it happens again, quote ${requestId ?? 'the time'}.`);
+    }
+  };
+}
+
+function sendRefusal(ctx: Context, status: number, code: string, message: string): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify({ code, message });
+}
+
+function counterMessage(err: ApiError): string {
+  if (err.code === 'CSRF_CHECK_FAILED') return 'This page has expired. Reload it and try again.';
+  const issues = err.extra.issues as { path: string; message: string }[] | undefined;
+  if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => `${i.path ? `${i.path}: ` : ''}${i.message}`).join('; ');
+  return humanMessage(err);
+}
+
+function sendHtml(ctx: Context, status: number, body: Markup): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = body.value;
+}
+
+function readMode(value: unknown): boolean {
+  if (value === 'live') return true;
+  if (value === 'test') return false;
+  throw badRequest('MODE_MISSING', 'the request does not say whether it is for live or test data. Reload the page');
+}
+
+interface CounterRequest {
+  counter: CounterContext;
+  actor: CounterActor;
+}
+
+function actorOf(counter: CounterContext, livemode: boolean): CounterActor {
+  return { namespace: { orgId: counter.org.id, livemode }, staff: { id: counter.staff.id, name: counter.staff.name }, settings: counter.settings };
+}
+
+function readRequest(ctx: Context, deps: AppDeps, mode: unknown): CounterRequest {
+  const counter = counterSession(ctx, deps, ctx.params.orgId!);
+  if (!counter) throw LOCKED();
+  return { counter, actor: actorOf(counter, readMode(mode)) };
+}
+
+/** A number as staff type it: "3", "4.50", "4,50". */
+function typedAmount(text: string, card: Card, what: string): number {
+  const cleaned = text.trim().replace(',', '.');
+  const whole = card.passType !== 'prepaid_card' && what !== 'spend';
+  const ok = whole ? /^\d{1,10}$/.test(cleaned) : /^\d{1,10}(\.\d{1,2})?$/.test(cleaned);
+  const value = Number(cleaned);
+  if (!ok || value <= 0 || value > MAX_UNITS) {
+    throw validationFailed([{ path: '', message: whole ? 'enter a whole number greater than 0, such as 3' : 'enter an amount greater than 0, such as 4.50' }]);
+  }
+  return toHundredths(value);
+}
+
+function earnBasis(card: Card, form: FormFields): EarnBasis {
+  const what = field(form, 'what');
+  if (what === 'flat') return { from: 'amount', amount: typedAmount(field(form, 'amount'), card, what) };
+  if (what === 'spend') return { from: 'spend', amount: typedAmount(field(form, 'amount'), card, what), currency: card.accrual?.spend?.currency ?? '' };
+  if (what === 'items') {
+    const quantity = field(form, 'quantity').trim();
+    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw validationFailed([{ path: '', message: 'enter how many were sold, such as 2' }]);
+    return { from: 'items', items: [{ key: field(form, 'item'), quantity: Number(quantity) }] };
+  }
+  throw badRequest('UNKNOWN_ACTION', 'this button is not known. Reload the page');
+}
+
+interface ActionOutcome {
+  passUserId: string;
+  done: string;
+}
+
+function outcome(result: BalanceChangeResult): ActionOutcome {
+  const { card, transaction } = result;
+  const done = transaction.kind === 'reversal' ? `Undone: ${signedText(card, transaction.change)}` : entryText(card, transaction);
+  return { passUserId: result.customer.id, done };
+}
+
+/** The form without its CSRF token: what the idempotency fingerprint compares. */
+const fingerprinted = (form: FormFields) => Object.fromEntries(Object.entries(form).filter(([name]) => name !== CSRF_FIELD));
+
+/**
+ * Runs `act` once per key: the reply is stored with the change in one transaction, and a repeat
+ * gets the stored reply (a stored refusal too). Returns the reply's status and parsed body.
+ */
+function once<T>(deps: AppDeps, ctx: Context, n: Namespace, route: string, key: string, form: FormFields, act: () => T): { status: number; body: T | Record<string, unknown>; replayed: boolean } {
+  checkIdempotencyKey(key);
+  const scope = { orgId: n.orgId, livemode: n.livemode, method: 'POST', route: `counter:${route}`, key };
+  const release = claimIdempotencyKey(scope);
+  try {
+    const reply = runIdempotent(deps, scope, { path: ctx.path, body: fingerprinted(form) }, release !== null, () => ({ status: 201, body: act() }));
+    if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
+    return { status: reply.status, body: JSON.parse(reply.body) as T, replayed: reply.replayed };
+  } finally {
+    release?.();
+  }
+}
+
+/** A stored refusal replayed: the same words as when it was first refused. */
+function replayedRefusal(status: number, body: Record<string, unknown>): ApiError {
+  const message = typeof body.message === 'string' ? body.message : 'refused';
+  const code = /^([A-Z][A-Z0-9_]*)(: |$)/.exec(message)?.[1] ?? 'REFUSED';
+  return new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) });
+}
+
+export function bindCounterActions(router: Router, deps: AppDeps): void {
+  const base = '/counter/:orgId';
+  const errors = counterErrors(deps);
+
+  const panel = (ctx: Context, req: CounterRequest, customer: Customer, confirmation?: Confirmation) =>
+    sendHtml(ctx, 200, customerPanel(customerScreen(deps, customer, req.counter.staff.id), { now: deps.clock.now(), timeZone: req.counter.settings.timeZone, confirmation }));
+
+  router.get(`${base}/scan`, errors, (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    panel(ctx, req, customerByCode(deps, req.actor.namespace, String(ctx.query.code ?? '')));
+  });
+
+  router.get(`${base}/find`, errors, (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    const query = String(ctx.query.q ?? '');
+    const found = findCustomers(deps, req.actor.namespace, query);
+    if (found.length === 1) return panel(ctx, req, found[0]!);
+    sendHtml(ctx, 200, resultsPanel(query.trim(), found.map((customer) => ({ customer, card: getOrgCard(deps, customer.orgId, customer.cardId) }))));
+  });
+
+  router.get(`${base}/customers/:passUserId`, errors, (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    panel(ctx, req, customerById(deps, req.actor.namespace, ctx.params.passUserId!));
+  });
+
+  /** earn, redeem and undo: one tap each, under the tap's own key. */
+  const action = (route: string, act: (req: CounterRequest, customer: Customer, form: FormFields, key: string) => BalanceChangeResult) =>
+    router.post(`${base}/${route}`, errors, async (ctx) => {
+      const form = await readForm(ctx);
+      const req = readRequest(ctx, deps, field(form, 'mode'));
+      checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
+      const key = field(form, 'key');
+      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(act(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form, key)));
+      if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
+      const done = reply.body as ActionOutcome;
+      panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done });
+    });
+
+  action('earn', (req, customer, form, key) => awardAtCounter(deps, req.actor, customer, earnBasis(getOrgCard(deps, customer.orgId, customer.cardId), form), key));
+  action('redeem', (req, customer, form, key) => {
+    const what = field(form, 'what');
+    if (what === 'reward') return redeemAtCounter(deps, req.actor, customer, { type: 'reward' }, key);
+    const card = getOrgCard(deps, customer.orgId, customer.cardId);
+    return redeemAtCounter(deps, req.actor, customer, { type: 'points', amount: typedAmount(field(form, 'amount'), card, what) }, key);
+  });
+  action('undo', (req, customer, form, key) => undoAtCounter(deps, req.actor, customer, field(form, 'transaction'), key));
+
+  const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
+    const cards = listCards(deps, req.counter.org.id);
+    const card = cards.find((c) => c.id === cardId) ?? cards[0];
+    if (!card) throw badRequest('NO_CARDS', 'this shop has no card yet. The owner creates one in the console');
+    // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
+    sendHtml(ctx, view.status ?? 200, enrollPanel({ cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID() }));
+  };
+
+  router.get(`${base}/enroll`, errors, (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    enrollForm(ctx, req, String(ctx.query.card ?? ''));
+  });
+
+  router.post(`${base}/enroll`, errors, async (ctx) => {
+    const form = await readForm(ctx);
+    const req = readRequest(ctx, deps, field(form, 'mode'));
+    checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
+    const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
+    const values = enrollValues(card, form);
+    const errors = checkEnrollValues(card, values);
+    if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });
+    let reply;
+    try {
+      reply = once(deps, ctx, req.actor.namespace, 'enroll', field(form, 'key'), form, () => {
+        const result = enrollAtCounter(deps, req.actor, card, values, field(form, 'key'));
+        return { passUserId: result.passUserId, matched: result.result === 'matched', installUrl: result.installUrl };
+      });
+      if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code === 'COUNTER_LOCKED' || err.code === 'CSRF_CHECK_FAILED') throw err;
+      return enrollForm(ctx, req, card.id, { status: err.status, form, errors: formErrorsFrom(err, ['name', 'email', 'phone']) });
+    }
+    const done = reply.body as { passUserId: string; matched: boolean; installUrl: string };
+    const customer = customerById(deps, req.actor.namespace, done.passUserId);
+    const qr = await qrSvg(done.installUrl, `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
+    sendHtml(ctx, 200, enrolledPanel({ customer, card, matched: done.matched, installUrl: done.installUrl, qrSvg: qr }));
+  });
+}

@@ -1,0 +1,257 @@
+import { getFragment, newKey, postForm, type Answer } from './api';
+import { forgetShell, prepareOffline } from './offline';
+import { queueAward, queuedAwards, removeAward } from './queue';
+import { CameraUnavailable, startScanner, type Scanner } from './scanner';
+import { listenForScanner } from './wedge';
+
+// The unlocked counter: find a customer (camera, scanner, typing), act on them, enroll. The
+// server draws every screen; this script asks for the fragments, sends each tap with its own
+// idempotency key, keeps awards in the offline queue while the server cannot be reached, and
+// locks the counter after the owner's idle time.
+
+/** After an answer, the same buttons ignore taps this long: a double tap counts once. */
+const BOUNCE_MS = 500;
+const RETRY_MS = 5_000;
+
+interface Config {
+  org: string;
+  mode: string;
+  csrf: string;
+  staffId: string;
+  staffName: string;
+  lockMs: number;
+  wasm: string;
+}
+
+export function startCounter(root: HTMLElement): void {
+  const cfg = root.dataset as unknown as Config;
+  const base = `/counter/${encodeURIComponent(cfg.org)}`;
+  const panel = root.querySelector<HTMLElement>('#counter-panel')!;
+  const message = root.querySelector<HTMLElement>('#counter-message')!;
+  const badge = document.getElementById('queue-badge')!;
+  const offlineNote = document.getElementById('counter-offline')!;
+  const emptyPanel = panel.innerHTML;
+  let busyUntil = 0;
+  let pending = false;
+  let unreachable = false;
+
+  const say = (text: string, kind: 'error' | 'ok' | 'warn' = 'error') => {
+    message.replaceChildren();
+    const box = document.createElement('div');
+    box.className = `notice ${kind}`;
+    box.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    const p = document.createElement('p');
+    p.textContent = text;
+    box.append(p);
+    message.append(box);
+  };
+  const quiet = () => message.replaceChildren();
+
+  const setUnreachable = (value: boolean) => {
+    unreachable = value;
+    offlineNote.hidden = !value;
+    offlineNote.textContent = value ? 'No connection to the server. Stamps and points you add are kept on this device and sent when it is back. Redeeming needs the connection.' : '';
+  };
+
+  const lockNow = async () => {
+    await forgetShell();
+    location.assign(base);
+  };
+
+  /** What every answer has in common: locked → PIN screen; unreachable → the banner. */
+  const settle = (answer: Answer): Answer => {
+    if (answer.kind === 'unreachable') setUnreachable(true);
+    else setUnreachable(false);
+    if (answer.kind === 'refused' && answer.code === 'COUNTER_LOCKED') void lockNow();
+    return answer;
+  };
+
+  const show = (answer: Answer, unreachableText = 'The server cannot be reached. Try again in a moment.') => {
+    settle(answer);
+    if (answer.kind === 'html') {
+      quiet();
+      panel.innerHTML = answer.html;
+      // A refused form: straight to its first wrong field. Otherwise the heading, so the next scan types into nothing.
+      const target = panel.querySelector<HTMLElement>('[aria-invalid="true"]') ?? panel.querySelector<HTMLElement>('h2');
+      if (target?.tagName === 'H2') target.setAttribute('tabindex', '-1');
+      target?.focus({ preventScroll: true });
+      panel.scrollIntoView({ block: 'nearest' });
+    } else if (answer.kind === 'refused') say(answer.message);
+    else say(unreachableText);
+  };
+
+  const mode = () => encodeURIComponent(cfg.mode);
+  const openCode = async (code: string) => show(await getFragment(`${base}/scan?mode=${mode()}&code=${encodeURIComponent(code.trim())}`));
+  const openCustomer = async (id: string) => show(await getFragment(`${base}/customers/${encodeURIComponent(id)}?mode=${mode()}`));
+
+  // --- Finding a customer ---
+  listenForScanner((code) => void openCode(code));
+  const findForm = root.querySelector<HTMLFormElement>('#find-form')!;
+  findForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const q = new FormData(findForm).get('q')?.toString() ?? '';
+    show(await getFragment(`${base}/find?mode=${mode()}&q=${encodeURIComponent(q)}`));
+  });
+  root.querySelector('#enroll-open')!.addEventListener('click', async () => show(await getFragment(`${base}/enroll?mode=${mode()}`)));
+
+  let scanner: Scanner | null = null;
+  const camera = root.querySelector<HTMLElement>('#camera')!;
+  const cameraNote = root.querySelector<HTMLElement>('#camera-note')!;
+  const stopCamera = () => {
+    scanner?.stop();
+    scanner = null;
+    camera.hidden = true;
+  };
+  root.querySelector('#camera-stop')!.addEventListener('click', stopCamera);
+  root.querySelector('#scan-camera')!.addEventListener('click', async () => {
+    if (scanner) return;
+    cameraNote.hidden = true;
+    camera.hidden = false;
+    try {
+      scanner = await startScanner(root.querySelector<HTMLVideoElement>('#camera-video')!, cfg.wasm, (code) => {
+        scanner = null;
+        camera.hidden = true;
+        void openCode(code);
+      });
+    } catch (err) {
+      camera.hidden = true;
+      cameraNote.textContent = err instanceof CameraUnavailable ? err.message : 'The camera could not start. Use a barcode scanner, or type the code.';
+      cameraNote.hidden = false;
+    }
+  });
+  if (!window.isSecureContext) {
+    cameraNote.textContent = 'The camera needs this page over https (or on this computer as localhost). A barcode scanner and typing work.';
+    cameraNote.hidden = false;
+  }
+
+  // --- Acting on the customer (and the enroll form) ---
+  panel.addEventListener('click', (event) => {
+    const target = (event.target as Element).closest('button');
+    if (!target) return;
+    if (target.dataset.open) void openCustomer(target.dataset.open);
+    else if (target.hasAttribute('data-close')) {
+      panel.innerHTML = emptyPanel;
+      quiet();
+    }
+  });
+  panel.addEventListener('change', async (event) => {
+    const select = event.target as HTMLSelectElement;
+    if (select.name === 'card' && select.closest('form[data-action="enroll"]')) show(await getFragment(`${base}/enroll?mode=${mode()}&card=${encodeURIComponent(select.value)}`));
+  });
+  panel.addEventListener('submit', (event) => {
+    const form = (event.target as Element).closest<HTMLFormElement>('form.cx-form');
+    if (!form) return;
+    event.preventDefault();
+    void act(form, (event as SubmitEvent).submitter as HTMLButtonElement | null);
+  });
+
+  const setBusy = (busy: boolean) => {
+    panel.setAttribute('aria-busy', String(busy));
+    for (const button of panel.querySelectorAll<HTMLButtonElement>('form.cx-form button')) button.disabled = busy;
+  };
+
+  const act = async (form: HTMLFormElement, submitter: HTMLButtonElement | null) => {
+    // One tap at a time; the bounce below greys the buttons, so a double tap's second half lands on a disabled one.
+    if (pending) return;
+    pending = true;
+    const action = form.dataset.action!;
+    const fields: Record<string, string> = {};
+    for (const [name, value] of new FormData(form, submitter)) fields[name] = String(value);
+    fields.mode = cfg.mode;
+    // The tap's own key, made once here: a retry, a replay from the queue, a second tab all reuse it.
+    if (action !== 'enroll') fields.key = newKey();
+    setBusy(true);
+    const answer = await postForm(`${base}/${action}`, fields, cfg.csrf).finally(() => (pending = false));
+    // The buttons stay greyed a moment after the answer (on the new screen too): the second tap of
+    // a double tap lands on a disabled button instead of giving a second stamp.
+    busyUntil = Date.now() + BOUNCE_MS;
+    setTimeout(() => {
+      if (Date.now() >= busyUntil) setBusy(false);
+    }, BOUNCE_MS);
+    if (answer.kind === 'unreachable' && action === 'earn') {
+      settle(answer);
+      await keepForLater(form, submitter, fields);
+      return;
+    }
+    if (answer.kind === 'unreachable' && action === 'redeem') {
+      settle(answer);
+      return say('Redeeming needs the server, so nothing can be spent twice: nothing was redeemed. Try again when the connection is back.');
+    }
+    show(answer);
+    setBusy(Date.now() < busyUntil);
+  };
+
+  const keepForLater = async (form: HTMLFormElement, submitter: HTMLButtonElement | null, fields: Record<string, string>) => {
+    const customerName = panel.querySelector('#cx-name')?.textContent?.trim() ?? 'the customer';
+    const typed = form.querySelector<HTMLInputElement>('input[name="amount"]');
+    const label = submitter?.name === 'amount' ? (submitter.textContent ?? '').trim() : `${form.querySelector('label')?.textContent?.trim() ?? 'Award'}: ${typed?.value ?? fields.quantity ?? ''}`;
+    await queueAward({ key: fields.key!, orgId: cfg.org, staffId: cfg.staffId, staffName: cfg.staffName, customerName, label, fields, createdAt: Date.now() });
+    say(`Saved on this device: ${label} for ${customerName}. It is sent as soon as the server is back.`, 'warn');
+    await showQueue();
+  };
+
+  // --- The offline queue ---
+  const showQueue = async () => {
+    const waiting = await queuedAwards(cfg.org).catch(() => []);
+    badge.hidden = waiting.length === 0;
+    badge.textContent = waiting.length ? `${waiting.length} waiting` : '';
+    badge.title = waiting.length ? `${waiting.length} award${waiting.length === 1 ? '' : 's'} saved on this device, not yet sent` : '';
+    return waiting;
+  };
+
+  let sending = false;
+  const sendQueued = async () => {
+    if (sending) return;
+    sending = true;
+    try {
+      const waiting = await showQueue();
+      let sent = 0;
+      const refused: string[] = [];
+      for (const award of waiting) {
+        // Sent only under its own member's session: who gave it stays who gave it.
+        if (award.staffId !== cfg.staffId) continue;
+        const answer = settle(await postForm(`${base}/earn`, award.fields, cfg.csrf));
+        if (answer.kind === 'unreachable') break;
+        if (answer.kind === 'refused' && (answer.status === 401 || answer.status === 403 || answer.status === 409 || answer.status === 429)) break;
+        // Applied (or applied before and replayed), or refused for good: either way it is settled.
+        await removeAward(award.key);
+        if (answer.kind === 'html') sent++;
+        else refused.push(`${award.label} for ${award.customerName}: ${answer.message}`);
+      }
+      await showQueue();
+      if (refused.length) say(`Saved awards that were refused: ${refused.join(' · ')}`);
+      else if (sent) say(`${sent} saved award${sent === 1 ? ' was' : 's were'} sent.`, 'ok');
+      const open = panel.querySelector<HTMLElement>('#customer')?.dataset.customer;
+      if (sent && open && !panel.querySelector('.cx-confirm')) void getFragment(`${base}/customers/${encodeURIComponent(open)}?mode=${mode()}`).then((a) => a.kind === 'html' && (panel.innerHTML = a.html));
+    } finally {
+      sending = false;
+    }
+  };
+
+  const probe = async () => {
+    const waiting = await showQueue();
+    if (waiting.some((a) => a.staffId === cfg.staffId)) return sendQueued();
+    if (!unreachable) return;
+    try {
+      const res = await fetch('/counter/sw.js', { method: 'HEAD', cache: 'no-store' });
+      if (res.ok) setUnreachable(false);
+    } catch {
+      // Still unreachable.
+    }
+  };
+  void probe();
+  setInterval(() => void probe(), RETRY_MS);
+  window.addEventListener('online', () => void probe());
+
+  // --- Locking after the owner's idle time ---
+  let lastUse = Date.now();
+  for (const type of ['pointerdown', 'keydown', 'touchstart']) document.addEventListener(type, () => (lastUse = Date.now()), { capture: true, passive: true });
+  setInterval(() => {
+    if (Date.now() - lastUse < Number(cfg.lockMs)) return;
+    stopCamera();
+    void postForm(`${base}/lock`, {}, cfg.csrf).finally(() => void lockNow());
+  }, 10_000);
+  document.getElementById('lock-form')?.addEventListener('submit', () => void forgetShell());
+
+  prepareOffline();
+}

@@ -1,0 +1,64 @@
+import type { Card } from '../cards/model';
+import type { LedgerRow } from '../loyalty/repo';
+import type { Channel } from '../loyalty/repo';
+
+// How the counter says amounts and entries: "4 stamps", "+20 points", "Free coffee redeemed".
+// Amounts are hundredths; stamp, point and level cards count whole units, store credit cents.
+
+/** "4" or "12.50" (store credit keeps its cents). */
+export function amountText(card: Card, hundredths: number): string {
+  const units = Math.abs(hundredths) / 100;
+  return card.passType === 'prepaid_card' ? units.toFixed(2) : String(Math.round(units));
+}
+
+/** The word for what the card counts, singular for exactly one. */
+export function unitWord(card: Card, hundredths: number): string {
+  const one = Math.abs(hundredths) === 100;
+  switch (card.passType) {
+    case 'stamp_card':
+      return one ? 'stamp' : 'stamps';
+    case 'prepaid_card':
+      return 'credit';
+    default:
+      return one ? 'point' : 'points';
+  }
+}
+
+/** "4 stamps", "120 points", "12.50 credit". */
+export function balanceText(card: Card, hundredths: number): string {
+  return `${amountText(card, hundredths)} ${unitWord(card, hundredths)}`;
+}
+
+/** "+1 stamp", "−20 points" (a true minus sign, so it reads as one). */
+export function signedText(card: Card, hundredths: number): string {
+  return `${hundredths < 0 ? '−' : '+'}${balanceText(card, hundredths)}`;
+}
+
+/** What a ledger row did, in the staff's words. */
+export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | 'details'>): string {
+  const details = row.details;
+  if (row.kind === 'redeem' && details && 'reward' in details) return `${details.reward.name} redeemed`;
+  if (row.kind === 'reversal') return `Undo (${signedText(card, row.change)})`;
+  if (row.kind === 'initial') return `Opening balance ${balanceText(card, row.change)}`;
+  if (row.kind === 'earn' && details && 'from' in details) return `${signedText(card, row.change)} · sale`;
+  return signedText(card, row.change);
+}
+
+const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console' };
+export const channelWord = (source: Channel) => CHANNEL_WORDS[source];
+
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "14:05" today, "3 Jan 14:05" on another day, in the shop's time zone. */
+export function whenText(ms: number, now: number, timeZone: string): string {
+  let clock = clockFormats.get(timeZone);
+  if (!clock) clockFormats.set(timeZone, (clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' })));
+  let date = dateFormats.get(timeZone);
+  if (!date) dateFormats.set(timeZone, (date = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short' })));
+  const sameDay = date.format(ms) === date.format(now) && Math.abs(now - ms) < 86_400_000;
+  return sameDay ? clock.format(ms) : `${date.format(ms)} ${clock.format(ms)}`;
+}
+
+const TYPE_WORDS: Record<Card['passType'], string> = { stamp_card: 'stamp card', point_card: 'points card', level_card: 'membership levels', prepaid_card: 'store credit' };
+export const cardTypeWord = (card: Card) => TYPE_WORDS[card.passType];

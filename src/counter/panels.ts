@@ -1,0 +1,203 @@
+import type { Card, Question } from '../cards/model';
+import type { Customer } from '../customers/model';
+import { checkboxField, formError, inputField, selectField } from '../web/fields';
+import type { FormErrors } from '../web/forms';
+import { html, raw, type Markup } from '../web/html';
+import { amountText, balanceText, cardTypeWord, channelWord, entryText, unitWord, whenText } from './format';
+import { questionField, type EnrollValues } from './enroll';
+import type { CustomerScreen } from './service';
+
+// The fragments the counter page swaps in: the customer screen (with the confirmation of what was
+// just done), a list of search results, the enroll form and its big install QR. Each action is a
+// small form the page's script sends with its own idempotency key; without the script nothing posts.
+
+export interface Confirmation {
+  /** "+1 stamp", "Free coffee redeemed", "Undone: +1 stamp". */
+  done: string;
+}
+
+const displayName = (c: Customer) => c.name || c.email || c.phone || 'Customer without a name';
+
+function actionForm(action: string, customer: Customer, body: Markup, extra = ''): Markup {
+  return html`<form class="cx-form${extra}" data-action="${action}" novalidate><input type="hidden" name="customer" value="${customer.id}">${body}</form>`;
+}
+
+function amountForm(o: { action: string; customer: Customer; what: string; id: string; label: string; button: string; decimals: boolean }): Markup {
+  return actionForm(
+    o.action,
+    o.customer,
+    html`<input type="hidden" name="what" value="${o.what}">
+<label for="${o.id}">${o.label}</label>
+<div class="row"><input id="${o.id}" name="amount" type="text" inputmode="${o.decimals ? 'decimal' : 'numeric'}" autocomplete="off" required><button type="submit">${o.button}</button></div>`,
+  );
+}
+
+function progress(screen: CustomerScreen): Markup {
+  const { card, customer } = screen;
+  if (card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card')) {
+    const cost = card.reward.cost;
+    if (screen.rewardAffordable) return html`<p class="cx-ready"><strong>${card.reward.name}</strong> can be redeemed now.</p>`;
+    return html`<progress class="cx-progress" max="${cost / 100}" value="${customer.balance / 100}" aria-label="Progress to ${card.reward.name}"></progress>
+<p class="muted">${balanceText(card, cost - customer.balance)} more to ${card.reward.name} (${balanceText(card, cost)}).</p>`;
+  }
+  if (screen.level) {
+    return html`<p><strong>${screen.level.name}</strong>${screen.nextLevel ? html` · ${balanceText(card, screen.nextLevel.minPoints - customer.balance)} to ${screen.nextLevel.name}` : ' · the top level'}</p>`;
+  }
+  return html``;
+}
+
+function earnForms(screen: CustomerScreen): Markup {
+  const { card, customer } = screen;
+  const accrual = card.accrual;
+  const quick =
+    card.passType === 'stamp_card'
+      ? actionForm(
+          'earn',
+          customer,
+          html`<input type="hidden" name="what" value="flat">${[1, 2, 3].map((n) => html`<button type="submit" name="amount" value="${n}" class="big${n === 1 ? ' cx-main' : ' secondary'}">+${n} ${n === 1 ? 'stamp' : 'stamps'}</button>`)}`,
+          ' cx-quick',
+        )
+      : html``;
+  const flatLabel = card.passType === 'stamp_card' ? 'Stamps to add' : card.passType === 'prepaid_card' ? 'Credit to add' : 'Points to add';
+  const flatButton = card.passType === 'stamp_card' ? 'Add stamps' : card.passType === 'prepaid_card' ? 'Add credit' : 'Add points';
+  const items = accrual?.items ? Object.keys(accrual.items) : [];
+  return html`${quick}
+${amountForm({ action: 'earn', customer, what: 'flat', id: 'cx-flat', label: flatLabel, button: flatButton, decimals: card.passType === 'prepaid_card' })}
+${accrual?.spend ? amountForm({ action: 'earn', customer, what: 'spend', id: 'cx-spend', label: `Sale amount (${accrual.spend.currency})`, button: 'Record sale', decimals: true }) : ''}
+${
+  items.length
+    ? actionForm(
+        'earn',
+        customer,
+        html`<input type="hidden" name="what" value="items">
+<div class="row cx-items">
+  <div><label for="cx-item">Item sold</label><select id="cx-item" name="item">${items.map((key) => html`<option value="${key}">${key} (${signedUnits(card, accrual!.items![key]!)} each)</option>`)}</select></div>
+  <div><label for="cx-qty">How many</label><input id="cx-qty" name="quantity" type="text" inputmode="numeric" value="1" autocomplete="off"></div>
+  <button type="submit">Record items</button>
+</div>`,
+      )
+    : ''
+}`;
+}
+
+const signedUnits = (card: Card, hundredths: number) => `${amountText(card, hundredths)} ${unitWord(card, hundredths)}`;
+
+function redeemForms(screen: CustomerScreen): Markup {
+  const { card, customer } = screen;
+  const reward = screen.rewardAffordable && card.reward
+    ? actionForm('redeem', customer, html`<input type="hidden" name="what" value="reward"><button type="submit" class="big cx-redeem">Redeem ${card.reward.name} (${balanceText(card, card.reward.cost)})</button>`)
+    : html``;
+  const points =
+    card.passType !== 'stamp_card' && customer.balance > 0
+      ? amountForm({
+          action: 'redeem',
+          customer,
+          what: 'points',
+          id: 'cx-redeem-points',
+          label: card.passType === 'prepaid_card' ? 'Pay with credit' : 'Points to redeem',
+          button: card.passType === 'prepaid_card' ? 'Pay' : 'Redeem points',
+          decimals: card.passType === 'prepaid_card',
+        })
+      : html``;
+  return html`${reward}${points}`;
+}
+
+function history(screen: CustomerScreen, now: number, timeZone: string): Markup {
+  if (!screen.entries.length) return html`<p class="muted">No entries yet.</p>`;
+  return html`<ol class="cx-history">${screen.entries.map(
+    (row) => html`<li${row.reversed ? html` class="undone"` : ''}>
+  <span class="cx-when">${whenText(row.createdAt, now, timeZone)}</span>
+  <span class="cx-what">${entryText(screen.card, row)}${row.reversed ? html` <span class="badge">undone</span>` : ''}</span>
+  <span class="cx-who">${row.staffName ? `${row.staffName} · ` : ''}${channelWord(row.source)}</span>
+</li>`,
+  )}</ol>`;
+}
+
+export function customerPanel(screen: CustomerScreen, view: { now: number; timeZone: string; confirmation?: Confirmation }): Markup {
+  const { card, customer } = screen;
+  const name = displayName(customer);
+  const undo = screen.undoable;
+  return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-name">
+${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ ${view.confirmation.done}</strong> · ${name} now has ${balanceText(card, customer.balance)}.</p></div>` : ''}
+<header class="cx-head">
+  <div>
+    <h2 id="cx-name">${name}</h2>
+    <p class="muted">${card.name} · ${cardTypeWord(card)}${customer.livemode ? '' : html` · <span class="badge warn">test customer</span>`}${customer.status === 'pending_install' ? ' · pass not added to a phone yet' : ''}</p>
+  </div>
+  <button type="button" class="secondary" data-close>Close</button>
+</header>
+<div class="cx-balance">
+  <p class="cx-number" id="cx-balance"><span class="cx-big">${amountText(card, customer.balance)}</span> ${unitWord(card, customer.balance)}</p>
+  ${progress(screen)}
+</div>
+${undo ? actionForm('undo', customer, html`<input type="hidden" name="transaction" value="${undo.id}"><button type="submit" class="secondary cx-undo">Undo ${entryText(card, undo)} (${whenText(undo.createdAt, view.now, view.timeZone)})</button>`) : ''}
+<div class="cx-actions">
+  ${redeemForms(screen)}
+  ${earnForms(screen)}
+</div>
+<h3>Recent entries</h3>
+${history(screen, view.now, view.timeZone)}
+</article>`;
+}
+
+export function resultsPanel(query: string, results: { customer: Customer; card: Card }[]): Markup {
+  if (!results.length) return html`<div class="panel"><p class="empty">Nobody matches “${query}”. Check the spelling, or enroll them as a new customer.</p></div>`;
+  return html`<section class="panel" aria-labelledby="results-heading">
+<h2 id="results-heading">${results.length === 1 ? '1 customer matches' : `${results.length} customers match`} “${query}”</h2>
+<ul class="cx-results">${results.map(
+    ({ customer, card }) => html`<li><button type="button" class="secondary" data-open="${customer.id}"><strong>${displayName(customer)}</strong><span>${card.name} · ${balanceText(card, customer.balance)}${customer.email ? ` · ${customer.email}` : customer.phone ? ` · ${customer.phone}` : ''}</span></button></li>`,
+  )}</ul>
+</section>`;
+}
+
+function questionInput(q: Question, value: string, error: string | undefined): Markup {
+  const name = questionField(q);
+  const common = { name, label: q.label, error, required: q.required };
+  switch (q.type) {
+    case 'checkbox':
+      return checkboxField({ name, label: q.label, checked: value === 'on', error, required: q.required });
+    case 'select':
+      return selectField({ ...common, value, placeholder: 'Choose…', options: q.options ?? [] });
+    case 'number':
+      return inputField({ ...common, value, inputmode: 'decimal' });
+    case 'email':
+      return inputField({ ...common, value, type: 'email', autocomplete: 'off' });
+    case 'phone':
+      return inputField({ ...common, value, type: 'tel', autocomplete: 'off' });
+    case 'date':
+      return inputField({ ...common, value, type: 'date' });
+    default:
+      return inputField({ ...common, value, maxlength: 500 });
+  }
+}
+
+export function enrollPanel(view: { cards: Card[]; card: Card; values: EnrollValues; errors?: FormErrors; key: string }): Markup {
+  const { card, values } = view;
+  const errors = view.errors ?? { fields: {} };
+  const contact = (name: 'name' | 'email' | 'phone', label: string, type: 'text' | 'email' | 'tel') =>
+    card.signupFields[name] === 'off' ? '' : inputField({ name, label, type, value: values[name], error: errors.fields[name], required: card.signupFields[name] === 'required', autocomplete: 'off', maxlength: name === 'name' ? 200 : 254 });
+  return html`<section class="panel enroll" aria-labelledby="enroll-heading">
+<h2 id="enroll-heading">New customer</h2>
+${formError(errors.form)}
+<form class="cx-form" data-action="enroll" novalidate>
+  <input type="hidden" name="key" value="${view.key}">
+  ${selectField({ name: 'card', label: 'Card', value: card.id, required: true, options: view.cards.map((c) => ({ value: c.id, label: c.name })) })}
+  ${contact('name', 'Name', 'text')}
+  ${contact('email', 'Email', 'email')}
+  ${contact('phone', 'Phone', 'tel')}
+  ${card.questions.map((q) => questionInput(q, values.answers[q.key] ?? '', errors.fields[questionField(q)]))}
+  <div class="actions"><button type="submit" class="big">Enroll</button><button type="button" class="secondary" data-close>Cancel</button></div>
+</form>
+</section>`;
+}
+
+export function enrolledPanel(view: { customer: Customer; card: Card; matched: boolean; installUrl: string; qrSvg: string }): Markup {
+  const name = displayName(view.customer);
+  return html`<section class="panel enrolled" aria-labelledby="enrolled-heading">
+<h2 id="enrolled-heading">${view.matched ? `${name} is already a member of ${view.card.name}` : `${name} is enrolled on ${view.card.name}`}</h2>
+<p>${view.matched ? 'Nobody new was created. ' : ''}Ask them to scan this with their phone’s camera to add the card to their phone.</p>
+<div class="counter-qr">${raw(view.qrSvg)}</div>
+<p class="small muted counter-link">${view.installUrl}</p>
+<div class="actions"><button type="button" class="big" data-open="${view.customer.id}">Open ${name}’s card</button><button type="button" class="secondary" data-close>Done</button></div>
+</section>`;
+}

@@ -1,0 +1,121 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { embeddedAsset } from '../lib/embedded-assets';
+import { orgsRepo, type OrgRow } from '../orgs/repo';
+import { assetUrl } from '../web/assets';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
+import { pageErrors, sendErrorPage } from '../web/errors';
+import { field, readForm } from '../web/forms';
+import { sendDocument } from '../web/page';
+import { setSessionMode } from '../web/sessions';
+import { orgAccent, themeCss } from '../web/theme';
+import { bindCounterActions } from './actions';
+import { UNDO_WINDOW_MS } from './service';
+import { checkCounterRequest, COUNTER_PATH, counterSession, deviceId, lockCounter, startCounterSession, unlock } from './session';
+import { counterPage, counterPath, pinPage } from './views';
+
+// {PUBLIC_URL}/counter/<orgId> (decisions §8): the PIN screen while locked, the counter once a
+// staff member unlocked it; its service worker at /counter/sw.js (scope /counter/, so it cannot
+// live under /assets/ with a hash); the requests of the page's script in actions.ts.
+
+/** The scanner's wasm runs under the page's CSP: 'wasm-unsafe-eval' allows compiling it, nothing else. */
+const COUNTER_CSP = { 'script-src': ["'wasm-unsafe-eval'"] };
+
+const modeOf = (value: unknown): 'live' | 'test' => (value === 'test' ? 'test' : 'live');
+
+export function counterRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const pages = pageErrors(deps.log);
+
+  // The service worker: a stable address, never cached by the browser's HTTP cache, so a new
+  // release's worker is picked up at the next visit.
+  router.get(`${COUNTER_PATH}/sw.js`, (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = embeddedAsset('counter-sw.js').bytes;
+  });
+
+  const findOrg = (ctx: Context): OrgRow | undefined => {
+    const org = orgsRepo(deps.db).findOrg(ctx.params.orgId!);
+    if (!org) sendErrorPage(ctx, 404, 'There is no counter at this address. Ask the owner for the counter link: it is on the Staff page of the console.');
+    return org;
+  };
+
+  const sendPin = (ctx: Context, org: OrgRow, mode: 'live' | 'test', status = 200, error?: string) =>
+    sendDocument(ctx, {
+      title: `Unlock the counter · ${org.name}`,
+      status,
+      css: themeCss(orgAccent(deps.db, org.id)),
+      scripts: ['counter.js'],
+      bodyClass: 'counter-body',
+      body: pinPage({ org, csrf: preSessionToken(ctx, deps.config, COUNTER_PATH), mode, error }),
+    });
+
+  router.get('/counter/:orgId', pages, (ctx) => {
+    const org = findOrg(ctx);
+    if (!org) return;
+    deviceId(ctx, deps);
+    const counter = counterSession(ctx, deps, org.id);
+    if (!counter) return sendPin(ctx, org, modeOf(ctx.query.mode));
+    // The page a service worker may keep for offline use (only this one: never the PIN screen).
+    ctx.set('X-Counter-Shell', '1');
+    sendDocument(ctx, {
+      title: `Counter · ${org.name}`,
+      css: themeCss(orgAccent(deps.db, org.id)),
+      scripts: ['counter.js'],
+      csp: COUNTER_CSP,
+      bodyClass: 'counter-body',
+      body: counterPage({
+        counter,
+        livemode: counter.session.livemode,
+        wasmUrl: assetUrl('zxing-reader.wasm'),
+        lockAfterMs: counter.settings.counter.lockAfterMinutes * 60_000,
+        undoMinutes: UNDO_WINDOW_MS / 60_000,
+      }),
+    });
+  });
+
+  router.post('/counter/:orgId/unlock', pages, async (ctx) => {
+    const form = await readForm(ctx);
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD));
+    const org = findOrg(ctx);
+    if (!org) return;
+    const mode = modeOf(field(form, 'mode'));
+    const pin = field(form, 'pin').trim();
+    if (!pin) return sendPin(ctx, org, mode, 400, 'Enter your PIN.');
+    const outcome = unlock(deps, org.id, deviceId(ctx, deps), pin);
+    if (!outcome.ok) {
+      if (outcome.lockedSeconds > 0) ctx.set('Retry-After', String(outcome.lockedSeconds));
+      return sendPin(ctx, org, mode, outcome.lockedSeconds > 0 ? 429 : 401, outcome.message);
+    }
+    startCounterSession(ctx, deps, org, outcome.staff, mode === 'live');
+    ctx.status = 303;
+    ctx.redirect(counterPath(org.id));
+  });
+
+  router.post('/counter/:orgId/lock', pages, async (ctx) => {
+    const form = await readForm(ctx);
+    const counter = counterSession(ctx, deps, ctx.params.orgId!);
+    // Locking a counter that is already locked needs no proof; ending a live session does.
+    if (counter) checkCounterRequest(ctx, deps, counter, field(form, CSRF_FIELD));
+    lockCounter(ctx, deps, counter);
+    ctx.status = 303;
+    ctx.redirect(counterPath(ctx.params.orgId!));
+  });
+
+  router.post('/counter/:orgId/mode', pages, async (ctx) => {
+    const form = await readForm(ctx);
+    const counter = counterSession(ctx, deps, ctx.params.orgId!);
+    if (counter) {
+      checkCounterRequest(ctx, deps, counter, field(form, CSRF_FIELD));
+      setSessionMode(deps, counter.session.id, modeOf(field(form, 'mode')) === 'live');
+    }
+    ctx.status = 303;
+    ctx.redirect(counterPath(ctx.params.orgId!));
+  });
+
+  bindCounterActions(router, deps);
+  return router;
+}
