@@ -162,6 +162,19 @@ describe('making and editing cards', () => {
     assert.deepEqual(card.questions, [{ key: 'boat', label: 'Boat size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'dinghy', label: 'Dinghy' }, { value: 'yacht', label: 'Yacht' }] }]);
   });
 
+  it('offers "Add a choice" only on a question whose answer is a choice from a list', async () => {
+    const { context, page } = await signedInPage(browser, app, org, { next: `/console/cards/${org.cards.stamps}` });
+    const member = page.getByRole('group', { name: 'Question 1' });
+    const size = page.getByRole('group', { name: 'Question 2' });
+    assert.equal(await member.getByLabel('Answer type').inputValue(), 'number');
+    assert.equal(await page.getByRole('button', { name: 'Add a choice to question 1' }).isVisible(), false);
+    assert.equal(await size.getByLabel('Answer type').inputValue(), 'select');
+    assert.equal(await page.getByRole('button', { name: 'Add a choice to question 2' }).isVisible(), true);
+    await member.getByLabel('Answer type').selectOption('select');
+    assert.equal(await page.getByRole('button', { name: 'Add a choice to question 1' }).isVisible(), true);
+    await context.close();
+  });
+
   it('the preview follows the typing, name and colours, before anything is saved', async () => {
     const { context, page } = await signedInPage(browser, app, org, { next: `/console/cards/${org.cards.levels}` });
     const preview = page.frameLocator('iframe[title="Pass preview"]');

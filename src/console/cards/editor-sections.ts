@@ -193,7 +193,7 @@ function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
       : ''
   }
   <div class="row">
-    ${q.options.length < MAX_ROWS ? rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`) : ''}
+    ${q.options.length < MAX_ROWS ? html`<span data-choices-of="${at}.type">${rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`)}</span>` : ''}
     ${removeButton(s, `remove:questions:${i}`, 'questions', `question ${i + 1}`)}
   </div>
 </fieldset>`;

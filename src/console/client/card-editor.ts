@@ -79,6 +79,18 @@ function start(): void {
     if (type === 'stamp_card' || type === 'point_card') open('reward');
     if (type === 'level_card') open('levels');
   });
+  // "Add a choice" only where the answer type is a list (without this script it shows on every
+  // question, and a choice on another type is refused with the schema's message).
+  const choiceButtons = () => {
+    for (const holder of Array.from(form.querySelectorAll<HTMLElement>('[data-choices-of]'))) {
+      const type = form.querySelector<HTMLSelectElement>(`select[name="${CSS.escape(holder.dataset.choicesOf ?? '')}"]`);
+      holder.hidden = !!type && type.value !== 'select';
+    }
+  };
+  choiceButtons();
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLElement).matches?.('select[name$=".type"]')) choiceButtons();
+  });
   // The preview follows by itself: the button is for pages without this script.
   const button = form.querySelector<HTMLButtonElement>('[data-preview-button]');
   if (button) button.hidden = true;
