@@ -10,7 +10,7 @@ import { listStaff, staffByPin } from '../../src/staff/service';
 import { staffActivity } from '../../src/staff/activity';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
-import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp, type ConsoleOrg } from '../support/console';
+import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp } from '../support/console';
 import { addCustomer } from '../support/ledger-fixtures';
 
 let app: TestApp;

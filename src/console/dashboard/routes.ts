@@ -12,6 +12,6 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const data = dashboardData(deps.db, c.namespace, deps.clock.now());
     // In test mode the sandbox's limit matters: how much of it is used.
     const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(c, data, testCustomers) });
+    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers) });
   });
 }

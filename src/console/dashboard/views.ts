@@ -1,6 +1,5 @@
 import { TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
 import { html, type Markup } from '../../web/html';
-import type { ConsoleContext } from '../context';
 import { formatDay, formatMoney, formatNumber } from '../format';
 import { dailyBars, shareBar } from './charts';
 import type { Breakdown, DashboardData, Totals, UnusualDay } from './service';
@@ -105,7 +104,7 @@ function unusualPanel(data: DashboardData): Markup {
 </section>`;
 }
 
-export function dashboardBody(c: ConsoleContext, data: DashboardData, testCustomers: number | null): Markup {
+export function dashboardBody(data: DashboardData, testCustomers: number | null): Markup {
   const metrics = metricsOf(data);
   const today = data.dates[data.dates.length - 1]!;
   return html`<div class="page-head"><h1>Dashboard</h1><p class="muted">Today is ${formatDay(today)} · times in ${data.timeZone.replace(/_/g, ' ')}</p></div>

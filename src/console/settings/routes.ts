@@ -13,7 +13,6 @@ import { sendConsolePage } from '../layout';
 import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
 import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
-import { html } from '../../web/html';
 
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
@@ -28,7 +27,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
   const page = (ctx: Context, view: SettingsView, status = 200, counter?: CounterSettingsView) => {
     const c = consoleOf(ctx);
     const counterView = counter ?? counterSettingsView(readOrgSettings(deps.db, c.org.id), ctx.query.counterSaved === '1');
-    const body = html`${settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() })}${counterSettingsPanel(c, counterView)}`;
+    const body = settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }, [counterSettingsPanel(c, counterView)]);
     sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body });
   };
 

@@ -48,9 +48,15 @@ function googleStatus(wallet: WalletServices): Markup {
 <dl class="facts"><dt>Issuer</dt><dd><code>${google.issuerId}</code></dd><dt>Service account</dt><dd><code>${google.serviceAccount.clientEmail}</code></dd></dl>`;
 }
 
-export function settingsBody(c: ConsoleContext, view: SettingsView, server: { config: Readonly<Config>; wallet: WalletServices; urlWarning?: string; now: number }): Markup {
+/** The settings page: the business first, then the panels of other features (the counter's), the sign-up form, then what the operator set. */
+export function settingsBody(
+  c: ConsoleContext,
+  view: SettingsView,
+  server: { config: Readonly<Config>; wallet: WalletServices; urlWarning?: string; now: number },
+  panels: Markup[] = [],
+): Markup {
   const errors = view.errors ?? { fields: {} };
-  return html`<div class="page-head"><h1>Settings</h1></div>
+  return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
 ${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
 ${formError(errors.form)}
 <form method="post" action="/console/settings" class="form panel" novalidate>
@@ -61,6 +67,7 @@ ${formError(errors.form)}
   ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...TIME_ZONES].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>
+${panels}
 ${view.signup ? signupPanel(c, view.signup) : ''}
 <section class="panel" aria-labelledby="wallet-heading">
   <h2 id="wallet-heading">Wallet passes</h2>
@@ -81,5 +88,5 @@ ${view.signup ? signupPanel(c, view.signup) : ''}
     <dt>Public address</dt><dd><code>${server.config.publicUrl}</code></dd>
     <dt>Install links</dt><dd><code>${server.config.installBaseUrl}/get-pass/…</code></dd>
   </dl>
-</section>`;
+</section></div>`;
 }
