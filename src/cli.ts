@@ -71,6 +71,8 @@ function printDemo(demo: DemoCredentials, publicUrl: string) {
     `  test API key   ${demo.testKey}`,
     `  admin login    ${demo.admin.email} / ${demo.admin.password}`,
     '',
+    `Console: ${publicUrl}/console (sign in with the admin login)`,
+    '',
     'Try it:',
     `  curl -s ${publicUrl}/api/v1/cards -H 'X-Api-Key: ${demo.testKey}'`,
     '',

@@ -249,7 +249,21 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
       assert.equal(url, `http://localhost:${port}/api/v1/cards`);
       assert.match(server.stdout, /^ {2}org +org_\w+$/m);
       assert.match(server.stdout, /^ {2}test API key +psk_test_\w+$/m);
-      assert.match(server.stdout, /^ {2}admin login +\S+@\S+ \/ \S+$/m);
+      const [, email, password] = /^ {2}admin login +(\S+@\S+) \/ (\S+)$/m.exec(server.stdout)!;
+      const consoleUrl = /^Console: (\S+) /m.exec(server.stdout)![1]!;
+      assert.equal(consoleUrl, `http://localhost:${port}/console`);
+      // The printed login opens the printed console: the sign-in form's token, then the form.
+      const signInPage = await fetch(`${consoleUrl}/sign-in`);
+      const formCookie = signInPage.headers.getSetCookie()[0]!.split(';')[0]!;
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await signInPage.text())![1]!;
+      const signedIn = await fetch(`${consoleUrl}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Cookie: formCookie, Origin: `http://localhost:${port}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, email: email!, password: password!, next: '/console' }).toString(),
+      });
+      assert.equal(signedIn.status, 303, 'the printed admin login signs in');
+      assert.ok(signedIn.headers.getSetCookie().some((c) => c.startsWith('wl_console=')));
 
       // Run the printed request exactly as curl would.
       const res = await fetch(url!, { headers: { 'X-Api-Key': key! } });
