@@ -13,8 +13,14 @@ export interface Row {
   rssMb: number;
   /** Seconds the webhook queue took to empty after the load stopped (writes only). */
   drainAfterS?: number;
-  /** The same scenario on the filled database (`--customers N`). */
-  filled?: { rps: number; p99: number; ratioToEmpty: number };
+  /** The same scenario on another server (the filled database, the baseline bundle), by column label. */
+  compared: Record<string, { rps: number; p99: number; ratio: number }>;
+}
+
+/** A column group: the other server's req/s and p99, and the ratio named `ratioLabel`. */
+export interface Comparison {
+  label: string;
+  ratioLabel: string;
 }
 
 export interface Target {
@@ -46,15 +52,17 @@ function table(headers: string[], rows: string[][]): string {
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-export function resultsTable(rows: Row[], customers: number): string {
-  const filled = customers > 0;
+export function resultsTable(rows: Row[], comparisons: Comparison[]): string {
   const headers = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'of floor', 'RSS MB', 'queue empty after'];
-  if (filled) headers.push(`req/s at ${int(customers)} customers`, 'p99 ms', 'of empty');
+  for (const c of comparisons) headers.push(`req/s ${c.label}`, 'p99 ms', c.ratioLabel);
   return table(
     headers,
     rows.map((r) => {
       const cells = [r.scenario, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), r.ratio === null ? 'floor' : pct(r.ratio), int(r.rssMb), r.drainAfterS === undefined ? '' : `${r.drainAfterS.toFixed(1)} s`];
-      if (filled) cells.push(r.filled ? int(r.filled.rps) : '', r.filled ? ms(r.filled.p99) : '', r.filled ? pct(r.filled.ratioToEmpty) : '');
+      for (const c of comparisons) {
+        const other = r.compared[c.label];
+        cells.push(other ? int(other.rps) : '', other ? ms(other.p99) : '', other ? pct(other.ratio) : '');
+      }
       return cells;
     }),
   );

@@ -3,10 +3,13 @@
 // a receiver in another process) against the stack's floor measured in the same run, and prints
 // the table and the targets of issue 13 as ratios. It stops by itself.
 //
-//   --only <text>       scenarios (and phases: floor, drain, latency, cold start) whose name contains it
-//   --duration <s>      seconds per measured run (8)       --warmup <s>  seconds of warm-up before each (2)
-//   --connections <n>   concurrent connections (50)        --rounds <n>  repeat the scenarios, report medians (1)
+//   --only <text>       scenarios (and phases: floor, webhook drain, change-to-delivery latency,
+//                       cold start) whose name contains it
+//   --duration <s>      seconds per measured run (8)       --warmup <s>  warm-up before each run (2)
+//   --connections <n>   concurrent connections (50)        --rounds <n>  repeat, report medians (1)
 //   --customers <n>     also run every scenario on a database filled with n customers, compared with empty
+//   --baseline <file>   also run everything on another bundle (a copy of an earlier
+//                       dist/wallet-loyalty.mjs inside the project), interleaved, and compare
 //   --cpu-prof <dir>    write the server's CPU profile (node --cpu-prof) there when it stops
 //   --keep              keep the temp folder (databases, server logs)
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,10 +19,11 @@ import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
 import { buildBundles, startFloor, startReceiver, type FloorProcess } from './processes';
-import { extraTable, median, pct, resultsTable, targetsTable, type Row, type Target } from './report';
+import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
 import type { LoadRequest, Scenario } from './scenario';
 import { SCENARIOS } from './scenarios';
-import { measureDeliveryLatency, measureDrain } from './webhook-phases';
+import { BACKLOG, judge, LATENCY_RATE } from './targets';
+import { measureDeliveryLatency, measureDrain, type DrainResult, type LatencyResult } from './webhook-phases';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,6 +33,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '1' },
     customers: { type: 'string', default: '0' },
+    baseline: { type: 'string' },
     'cpu-prof': { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
@@ -43,8 +48,6 @@ const warmup = number('warmup', 0);
 const connections = number('connections', 1);
 const rounds = number('rounds', 1);
 const customers = number('customers', 0);
-const BACKLOG = 10_000;
-const LATENCY_RATE = 200;
 
 const picked = (name: string) => !args.only || name.toLowerCase().includes(args.only.toLowerCase());
 const scenarios = SCENARIOS.filter((s) => picked(s.name));
@@ -52,7 +55,8 @@ const phases = { drain: picked('webhook drain'), latency: picked('change-to-deli
 if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart) throw new Error(`nothing matches --only "${args.only}"`);
 
 // A generous bound for the largest run: the bench must end by itself whatever happens.
-const deadlineMs = (60 + (warmup + duration + 40) * (scenarios.length * (customers ? 2 : 1) + 2) * rounds + customers / 2000 + 300) * 1000;
+const servers = 1 + (customers ? 1 : 0) + (args.baseline ? 1 : 0);
+const deadlineMs = (120 + (warmup + duration + 60) * (scenarios.length * servers + 2) * rounds + 200 * servers + customers / 1000) * 1000;
 setTimeout(() => {
   process.stderr.write(`bench: stopped after ${Math.round(deadlineMs / 1000)} s\n`);
   process.exit(2);
@@ -66,47 +70,62 @@ process.on('exit', () => {
   if (!args.keep) rmSync(dir, { recursive: true, force: true });
 });
 
+type Measured = LoadResult & { rssMb: number; drainAfterS?: number };
+
 /** Warm-up, then the measured run, sampling the server's RSS meanwhile. */
-async function measure(url: string, scenarioName: string, expectStatus: number, next: () => LoadRequest, memory: () => { rss: number }): Promise<LoadResult & { rssMb: number }> {
+async function measure(url: string, name: string, expectStatus: number, next: () => LoadRequest, memory: () => { rss: number }): Promise<Measured> {
   if (warmup > 0) await runLoad({ url, connections, duration: warmup, expectStatus, next });
   let rssMb = memory().rss;
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, memory().rss)), 100);
   try {
     const result = await runLoad({ url, connections, duration, expectStatus, next });
-    if (result.errors > 0) log(`  ${scenarioName}: ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
+    if (result.errors > 0) log(`  ${name}: ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
     return { ...result, rssMb: Math.max(rssMb, memory().rss) };
   } finally {
     clearInterval(sampler);
   }
 }
 
-type Measured = LoadResult & { rssMb: number; drainAfterS?: number };
-
 async function runScenario(target: AppUnderTest, scenario: Scenario, states: Map<Scenario, unknown>): Promise<Measured> {
   const app = target.bench;
   if (!states.has(scenario)) states.set(scenario, await scenario.prepare?.(app));
   const state = states.get(scenario);
   let i = 0;
-  const next = () => scenario.request(app, state, i++);
   await target.queueEmpty();
-  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, next, () => target.process.memory());
+  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, () => scenario.request(app, state, i++), () => target.process.memory());
   // What the load left in the webhook queue: how long the workers need for it after the load.
   if (target.pendingDeliveries() > 0) result.drainAfterS = (await target.queueEmpty()) / 1000;
   return result;
+}
+
+const FLOOR_REQUESTS = {
+  read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
+  write: {
+    name: 'Koa + JSON body + one SQLite WAL write transaction (floor)',
+    status: 201,
+    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
+  },
+};
+
+interface WebhookResults {
+  drain: DrainResult | null;
+  latency: LatencyResult | null;
 }
 
 async function main() {
   log(`bench: building the bundle; temp folder ${dir}`);
   const bundles = await buildBundles();
   const receiver = await startReceiver(bundles.receiver);
-  const floorsNeeded = new Set(scenarios.map((s) => s.floor));
   const floors = new Map<'read' | 'write', FloorProcess>();
-  for (const mode of floorsNeeded) floors.set(mode, await startFloor(bundles.floor, mode, path.join(dir, `floor-${mode}`)));
+  for (const mode of new Set(scenarios.map((s) => s.floor))) floors.set(mode, await startFloor(bundles.floor, mode, path.join(dir, `floor-${mode}`)));
   const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
-  const empty = await setUpApp({ label: 'empty', bundle: bundles.app, dataDir: path.join(dir, 'empty'), receiverUrl: receiver.url, customers: 0, nodeArgs, log });
-  const filled = customers > 0 && scenarios.length > 0 ? await setUpApp({ label: 'filled', bundle: bundles.app, dataDir: path.join(dir, 'filled'), receiverUrl: receiver.url, customers, log }) : null;
-  const targets = [empty, ...(filled ? [filled] : [])];
-  const states = new Map<AppUnderTest, Map<Scenario, unknown>>(targets.map((t) => [t, new Map()]));
+  const setUp = (label: string, bundle: string, n: number) => setUpApp({ label, bundle, dataDir: path.join(dir, label), receiverUrl: receiver.url, customers: n, nodeArgs, log });
+  const main = await setUp('empty', bundles.app, 0);
+  const filledLabel = `at ${customers.toLocaleString('en-US')} customers`;
+  const filled = customers > 0 && scenarios.length > 0 ? await setUp(filledLabel, bundles.app, customers) : null;
+  const baseline = args.baseline ? await setUp('baseline', path.resolve(args.baseline), 0) : null;
+  const others = [filled, baseline].filter((t): t is AppUnderTest => t !== null);
+  const states = new Map<AppUnderTest, Map<Scenario, unknown>>([main, ...others].map((t) => [t, new Map()]));
 
   const floorRuns = new Map<string, Measured[]>();
   const runs = new Map<string, Measured[]>();
@@ -114,98 +133,84 @@ async function main() {
   for (let round = 1; round <= rounds; round++) {
     for (const [mode, floor] of floors) {
       log(`round ${round}: ${mode} floor`);
-      const next = mode === 'read' ? () => ({ method: 'GET', path: '/' }) : () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' });
-      add(floorRuns, mode, await measure(floor.url, `${mode} floor`, mode === 'read' ? 200 : 201, next, floor.memory));
+      const f = FLOOR_REQUESTS[mode];
+      add(floorRuns, mode, await measure(floor.url, f.name, f.status, f.next, floor.memory));
     }
     for (const scenario of scenarios) {
-      for (const target of targets) {
+      for (const target of [main, ...others]) {
         log(`round ${round}: ${scenario.name} (${target.label})`);
         add(runs, `${target.label}:${scenario.name}`, await runScenario(target, scenario, states.get(target)!));
       }
     }
   }
 
-  // The median run of each scenario (by requests/s): its latency and memory go with it.
+  // The median run (by requests/s) stands for each scenario: its latency and memory go with it.
   const pick = (list: Measured[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
-  const floorRps = new Map([...floorRuns].map(([mode, list]) => [mode, median(list.map((m) => m.rps))]));
-  const rows: Row[] = [];
-  const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, drainAfterS: m.drainAfterS });
-  if (floorRuns.has('read')) rows.push(toRow('bare Koa JSON GET (floor)', pick(floorRuns.get('read')!), null));
-  if (floorRuns.has('write')) rows.push(toRow('Koa + JSON body + one SQLite WAL write transaction (floor)', pick(floorRuns.get('write')!), null));
+  const floorRps = new Map([...floorRuns].map(([mode, list]) => [mode, pick(list).rps]));
+  const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, drainAfterS: m.drainAfterS, compared: {} });
+  const rows: Row[] = [...floorRuns].map(([mode, list]) => toRow(FLOOR_REQUESTS[mode as 'read' | 'write'].name, pick(list), null));
   for (const scenario of scenarios) {
     const m = pick(runs.get(`empty:${scenario.name}`)!);
-    const row = toRow(scenario.name, m, median(runs.get(`empty:${scenario.name}`)!.map((r) => r.rps)) / floorRps.get(scenario.floor)!);
-    if (filled) {
-      const f = pick(runs.get(`filled:${scenario.name}`)!);
-      row.filled = { rps: f.rps, p99: f.p99, ratioToEmpty: f.rps / m.rps };
+    const row = toRow(scenario.name, m, m.rps / floorRps.get(scenario.floor)!);
+    for (const other of others) {
+      const o = pick(runs.get(`${other.label}:${scenario.name}`)!);
+      // Filled: its share of the empty database's rate. Baseline: how much faster this bundle is.
+      row.compared[other.label] = { rps: o.rps, p99: o.p99, ratio: other === baseline ? m.rps / o.rps : o.rps / m.rps };
     }
     rows.push(row);
   }
 
-  const drain = phases.drain ? (log('webhook drain'), await measureDrain(empty, receiver, BACKLOG, connections)) : null;
-  const latency = phases.latency ? (log('change-to-delivery latency'), await measureDeliveryLatency(empty, receiver, LATENCY_RATE, duration)) : null;
-  const peakRss = Math.max(...targets.map((t) => t.process.memory().peak));
-  const coldStarts: number[] = [];
-  if (phases.coldStart) {
-    log('cold start');
-    coldStarts.push(empty.process.coldStartMs);
-    for (let k = 0; k < 4; k++) coldStarts.push(await empty.restart());
+  const webhooks = new Map<AppUnderTest, WebhookResults>();
+  for (const target of [main, ...(baseline ? [baseline] : [])]) {
+    const drain = phases.drain ? (log(`webhook drain (${target.label})`), await measureDrain(target, receiver, BACKLOG, connections)) : null;
+    const latency = phases.latency ? (log(`change-to-delivery latency (${target.label})`), await measureDeliveryLatency(target, receiver, LATENCY_RATE, duration)) : null;
+    webhooks.set(target, { drain, latency });
   }
-  const filledColdStart = filled && phases.coldStart ? await filled.restart() : null;
-  for (const t of targets) await t.stop();
+  // Before the cold-start restarts: each new process starts its own peak.
+  const peakRssMb = Math.max(main.process.memory().peak, filled?.process.memory().peak ?? 0);
+  const baselinePeak = baseline?.process.memory().peak;
+  const coldStarts = new Map<AppUnderTest, number[]>();
+  if (phases.coldStart) {
+    for (const target of [main, ...others]) {
+      log(`cold start (${target.label})`);
+      const times = [target.process.coldStartMs];
+      for (let k = 0; k < (target === filled ? 1 : 4); k++) times.push(await target.restart());
+      coldStarts.set(target, times);
+    }
+  }
+  for (const t of [main, ...others]) await t.stop();
   for (const floor of floors.values()) await floor.stop();
   await receiver.stop();
 
-  const rowOf = (name: string) => rows.find((r) => r.scenario === name);
-  const ratioTarget = (name: string, label: string): Target => {
-    const row = rowOf(name);
-    const scenario = SCENARIOS.find((s) => s.name === name)!;
-    return { name: `${label} ≥ ${pct(scenario.minRatio!)} of the ${scenario.floor} floor`, measured: row ? pct(row.ratio!) : '', pass: row ? row.ratio! >= scenario.minRatio! : null };
-  };
-  const worstFilled = rows.filter((r) => r.filled).map((r) => r.filled!.ratioToEmpty);
-  const targetRows: Target[] = [
-    ratioTarget('POST earn (webhook endpoint on)', 'earn with a webhook endpoint'),
-    ratioTarget('GET /v1/customers/{ref}', 'GET customer'),
-    {
-      name: `a ${BACKLOG.toLocaleString('en-US')}-event backlog drains in ≤ 10 s while the API serves`,
-      measured: drain ? `${(drain.drainMs / 1000).toFixed(1)} s for ${drain.backlog.toLocaleString('en-US')} (${Math.round(drain.backlog / (drain.drainMs / 1000)).toLocaleString('en-US')}/s); API meanwhile ${Math.round(drain.api.rps).toLocaleString('en-US')} req/s, p99 ${Math.round(drain.api.p99)} ms` : '',
-      pass: drain ? drain.drainMs <= 10_000 && drain.api.errors === 0 : null,
-    },
-    {
-      name: `change-to-delivery p99 ≤ 100 ms at ${LATENCY_RATE} earns/s`,
-      measured: latency ? `p99 ${latency.p99} ms (p50 ${latency.p50}, max ${latency.max}; ${latency.delivered} of ${latency.earns} events)` : '',
-      pass: latency ? latency.p99 <= 100 && latency.delivered >= latency.earns : null,
-    },
-    { name: 'server RSS ≤ 120 MB under all of it (peak)', measured: `${Math.round(peakRss)} MB`, pass: peakRss <= 120 },
-    {
-      name: 'cold start ≤ 400 ms (process start → first successful request)',
-      measured: coldStarts.length ? `${Math.round(median(coldStarts))} ms median of ${coldStarts.length}${filledColdStart !== null ? `; ${Math.round(filledColdStart)} ms at ${customers.toLocaleString('en-US')} customers` : ''}` : '',
-      pass: coldStarts.length ? median(coldStarts) <= 400 && (filledColdStart === null || filledColdStart <= 400) : null,
-    },
-    {
-      name: 'at 1,000,000 customers every scenario within 20 % of an empty database',
-      measured: worstFilled.length ? `worst ${pct(Math.min(...worstFilled))} of empty at ${customers.toLocaleString('en-US')} customers` : 'run with --customers 1000000',
-      pass: worstFilled.length && customers >= 1_000_000 ? Math.min(...worstFilled) >= 0.8 : null,
-    },
+  const comparisons: Comparison[] = [
+    ...(filled ? [{ label: filledLabel, ratioLabel: 'of empty' }] : []),
+    ...(baseline ? [{ label: 'baseline', ratioLabel: 'this / baseline' }] : []),
   ];
-
+  const targets = judge({
+    rows,
+    ...webhooks.get(main)!,
+    peakRssMb,
+    coldStartsMs: coldStarts.get(main) ?? [],
+    filledColdStart: filled && coldStarts.has(filled) ? { ms: median(coldStarts.get(filled)!.slice(1)), customers } : null,
+    filledLabel: filled ? filledLabel : null,
+    customers,
+  });
   const out = [
     `Wallet Loyalty bench: node ${process.version}, ${connections} connections, ${warmup} s warm-up + ${duration} s per run, ${rounds} round(s)${rounds > 1 ? ' (medians)' : ''}`,
     `server: ${path.relative(process.cwd(), bundles.app)} serve (workers and cron jobs on, LOG_LEVEL info, rate limits raised), one webhook endpoint on a receiver process`,
     '',
-    resultsTable(rows, filled ? customers : 0),
+    resultsTable(rows, comparisons),
     '',
-    targetsTable(targetRows),
+    targetsTable(targets),
   ];
-  if (drain || latency) {
-    out.push(
-      '',
-      extraTable('webhooks', [
-        ...(drain ? ([['backlog drain', `${drain.backlog} deliveries in ${(drain.drainMs / 1000).toFixed(2)} s; GET customer meanwhile ${Math.round(drain.api.rps)} req/s, p99 ${drain.api.p99} ms, ${drain.api.errors} errors`]] as [string, string][]) : []),
-        ...(latency ? ([['change-to-delivery', `${latency.earns} earns at ${LATENCY_RATE}/s: p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`]] as [string, string][]) : []),
-      ]),
-    );
+  const extra: [string, string][] = [];
+  for (const [target, { drain, latency }] of webhooks) {
+    if (drain) extra.push([`backlog drain (${target.label})`, `${drain.backlog} deliveries in ${(drain.drainMs / 1000).toFixed(2)} s; GET customer meanwhile ${Math.round(drain.api.rps)} req/s, p99 ${drain.api.p99} ms, ${drain.api.errors} errors`]);
+    if (latency) extra.push([`change-to-delivery (${target.label})`, `${latency.earns} earns at ${LATENCY_RATE}/s: p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`]);
   }
+  for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
+  if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
+  if (extra.length) out.push('', extraTable('details', extra));
   console.log(out.join('\n'));
   if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
 }
