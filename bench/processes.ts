@@ -22,9 +22,9 @@ export interface Bundles {
   receiver: string;
 }
 
-/** dist/wallet-loyalty.mjs rebuilt if stale (what `npm start` runs), and the helpers bundled beside it. */
-export async function buildBundles(): Promise<Bundles> {
-  const app = await freshBundle();
+/** dist/wallet-loyalty.mjs rebuilt if stale (what `npm start` runs) or the given one, and the helpers. */
+export async function buildBundles(appBundle?: string): Promise<Bundles> {
+  const app = appBundle ?? (await freshBundle());
   await build({
     absWorkingDir: ROOT,
     entryPoints: { 'floor-server': 'bench/floor-server.ts', receiver: 'bench/receiver.ts' },

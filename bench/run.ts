@@ -10,6 +10,7 @@
 //   --customers <n>     also run every scenario on a database filled with n customers, compared with empty
 //   --baseline <file>   also run everything on another bundle (a copy of an earlier
 //                       dist/wallet-loyalty.mjs inside the project), interleaved, and compare
+//   --bundle <file>     measure that bundle instead of dist/wallet-loyalty.mjs
 //   --cpu-prof <dir>    write the server's CPU profile (node --cpu-prof) there when it stops
 //   --keep              keep the temp folder (databases, server logs)
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     customers: { type: 'string', default: '0' },
     baseline: { type: 'string' },
+    bundle: { type: 'string' },
     'cpu-prof': { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
@@ -114,7 +116,7 @@ interface WebhookResults {
 
 async function main() {
   log(`bench: building the bundle; temp folder ${dir}`);
-  const bundles = await buildBundles();
+  const bundles = await buildBundles(args.bundle && path.resolve(args.bundle));
   const receiver = await startReceiver(bundles.receiver);
   const floors = new Map<'read' | 'write', FloorProcess>();
   for (const mode of new Set(scenarios.map((s) => s.floor))) floors.set(mode, await startFloor(bundles.floor, mode, path.join(dir, `floor-${mode}`)));
