@@ -1,6 +1,8 @@
-// The load generator: autocannon (keep-alive connections, HdrHistogram latencies, a fixed overall
-// rate when asked) in this process, against a server in another.
+// The load generators, in this process against a server in another: autocannon (keep-alive
+// connections, as fast as the server answers, HdrHistogram latencies) and a steady-rate pacer.
+import http from 'node:http';
 import autocannon from 'autocannon';
+import { percentile } from './report';
 import type { LoadRequest } from './scenario';
 
 export interface LoadOptions {
@@ -10,8 +12,6 @@ export interface LoadOptions {
   duration: number;
   /** Stop after this many responses instead of after `duration`. */
   amount?: number;
-  /** Requests per second over all connections (a steady rate instead of as fast as possible). */
-  overallRate?: number;
   /** The status a response must have to count as a success. */
   expectStatus: number;
   next(): LoadRequest;
@@ -42,7 +42,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.duration,
     ...(options.amount !== undefined ? { amount: options.amount } : {}),
-    ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
     timeout: 30,
     requests: [
       {
@@ -69,6 +68,58 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     otherStatuses,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    seconds,
+  };
+}
+
+/**
+ * A steady rate: request i leaves at start + i/rate whatever the answers before it (an open loop,
+ * as a till fleet sends), over kept-alive connections. autocannon's overallRate sends each
+ * second's budget at the start of the second, which measures bursts, not a steady rate.
+ */
+export async function runPaced(options: { url: string; rate: number; duration: number; expectStatus: number; next(): LoadRequest }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const total = Math.round(options.rate * options.duration);
+  const latencies: number[] = [];
+  const statuses = new Map<string, number>();
+  let errors = 0;
+  const one = (req: LoadRequest) =>
+    new Promise<void>((resolve) => {
+      const sent = performance.now();
+      const r = http.request(options.url + req.path, { method: req.method, headers: { ...req.headers, ...(req.body ? { 'Content-Length': Buffer.byteLength(req.body) } : {}) }, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - sent);
+          statuses.set(String(res.statusCode), (statuses.get(String(res.statusCode)) ?? 0) + 1);
+          resolve();
+        });
+      });
+      r.on('error', () => {
+        errors++;
+        resolve();
+      });
+      r.end(req.body);
+    });
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / options.rate - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(one(options.next()));
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  const ok = statuses.get(String(options.expectStatus)) ?? 0;
+  const responses = [...statuses.values()].reduce((a, b) => a + b, 0);
+  return {
+    rps: ok / seconds,
+    responses,
+    ok,
+    errors: responses - ok + errors,
+    otherStatuses: Object.fromEntries([...statuses].filter(([code]) => code !== String(options.expectStatus))),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     seconds,
   };
 }

@@ -3,8 +3,8 @@
 // a receiver in another process) against the stack's floor measured in the same run, and prints
 // the table and the targets of issue 13 as ratios. It stops by itself.
 //
-//   --only <text>       scenarios (and phases: floor, webhook drain, change-to-delivery latency,
-//                       cold start) whose name contains it
+//   --only <a,b,…>      scenarios (and phases: webhook drain, change-to-delivery latency, cold
+//                       start) whose name contains one of the texts
 //   --duration <s>      seconds per measured run (8)       --warmup <s>  warm-up before each run (2)
 //   --connections <n>   concurrent connections (50)        --rounds <n>  repeat, report medians (1)
 //   --customers <n>     also run every scenario on a database filled with n customers, compared with empty
@@ -51,7 +51,8 @@ const connections = number('connections', 1);
 const rounds = number('rounds', 1);
 const customers = number('customers', 0);
 
-const picked = (name: string) => !args.only || name.toLowerCase().includes(args.only.toLowerCase());
+const only = args.only?.toLowerCase().split(',').map((t) => t.trim()).filter(Boolean);
+const picked = (name: string) => !only || only.some((text) => name.toLowerCase().includes(text));
 const scenarios = SCENARIOS.filter((s) => picked(s.name));
 const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start') };
 if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart) throw new Error(`nothing matches --only "${args.only}"`);

@@ -2,7 +2,7 @@
 // an earn takes to reach the receiver at a steady rate.
 import { apiPool, earnRequest } from './api-scenarios';
 import type { AppUnderTest } from './bench-app';
-import { runLoad, type LoadResult } from './load';
+import { runLoad, runPaced, type LoadResult } from './load';
 import type { ReceiverProcess } from './processes';
 import { percentile } from './report';
 
@@ -71,7 +71,7 @@ export async function measureDeliveryLatency(target: AppUnderTest, receiver: Rec
   await receiver.command({ type: 'fast' });
   await receiver.command({ type: 'reset' });
   let i = 0;
-  const earns = await runLoad({ url: app.url, connections: 10, duration, overallRate: rate, expectStatus: 201, next: () => earnRequest(app, pool, i++) });
+  const earns = await runPaced({ url: app.url, rate, duration, expectStatus: 201, next: () => earnRequest(app, pool, i++) });
   await target.queueEmpty();
   const stats = await receiver.command({ type: 'stats' });
   if (stats.type !== 'stats') throw new Error('unexpected receiver answer');
