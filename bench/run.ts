@@ -12,6 +12,7 @@
 //                       dist/wallet-loyalty.mjs inside the project), interleaved, and compare
 //   --bundle <file>     measure that bundle instead of dist/wallet-loyalty.mjs
 //   --cpu-prof <dir>    write the server's CPU profile (node --cpu-prof) there when it stops
+//   --node-arg <flag>   pass a flag to the servers' node (repeatable), e.g. --node-arg=--max-semi-space-size=8
 //   --keep              keep the temp folder (databases, server logs)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string' },
     bundle: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'node-arg': { type: 'string', multiple: true },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -121,7 +123,7 @@ async function main() {
   const receiver = await startReceiver(bundles.receiver);
   const floors = new Map<'read' | 'write', FloorProcess>();
   for (const mode of new Set(scenarios.map((s) => s.floor))) floors.set(mode, await startFloor(bundles.floor, mode, path.join(dir, `floor-${mode}`)));
-  const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  const nodeArgs = [...(args['node-arg'] ?? []), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [])];
   const setUp = (label: string, bundle: string, n: number) => setUpApp({ label, bundle, dataDir: path.join(dir, label), receiverUrl: receiver.url, customers: n, nodeArgs, log });
   const main = await setUp('empty', bundles.app, 0);
   const filledLabel = `at ${customers.toLocaleString('en-US')} customers`;
