@@ -1,232 +1,224 @@
-// `npm run bench`: starts the server on a temp database (child process, 127.0.0.1 only), fires a
-// bounded number of requests per scenario and prints requests/s, latency percentiles and the
-// server's RSS. It stops by itself. Options: --only <text>  --requests <n>  --concurrency <n>
-import { fork, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
+// `npm run bench`: measures the bundled server as an operator runs it (dist/wallet-loyalty.mjs in a
+// child process, webhook delivery and pass-update workers and cron jobs on, one webhook endpoint on
+// a receiver in another process) against the stack's floor measured in the same run, and prints
+// the table and the targets of issue 13 as ratios. It stops by itself.
+//
+//   --only <a,b,…>      scenarios (and phases: webhook drain, change-to-delivery latency, cold
+//                       start) whose name contains one of the texts
+//   --duration <s>      seconds per measured run (8)       --warmup <s>  warm-up before each run (2)
+//   --connections <n>   concurrent connections (50)        --rounds <n>  repeat, report medians (1)
+//   --customers <n>     also run every scenario on a database filled with n customers, compared with empty
+//   --baseline <file>   also run everything on another bundle (a copy of an earlier
+//                       dist/wallet-loyalty.mjs inside the project), interleaved, and compare
+//   --bundle <file>     measure that bundle instead of dist/wallet-loyalty.mjs
+//   --cpu-prof <dir>    write the server's CPU profile (node --cpu-prof) there when it stops
+//   --node-arg <flag>   pass a flag to the servers' node (repeatable), e.g. --node-arg=--max-semi-space-size=8
+//   --keep              keep the temp folder (databases, server logs)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BenchMessage, BenchOrg, ServerMessage } from './protocol';
+import { setUpApp, type AppUnderTest } from './bench-app';
+import { runLoad, type LoadResult } from './load';
+import { buildBundles, startFloor, startReceiver, type FloorProcess } from './processes';
+import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
+import type { LoadRequest, Scenario } from './scenario';
+import { SCENARIOS } from './scenarios';
+import { BACKLOG, judge, LATENCY_RATE } from './targets';
+import { measureDeliveryLatency, measureDrain, type DrainResult, type LatencyResult } from './webhook-phases';
 
-export interface BenchContext {
-  url: string;
-  org: BenchOrg;
-  key(deviceName: 'bench live' | 'bench test'): string;
-  card(ref: 'stamps' | 'points'): string;
-}
-
-export interface BenchRequest {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
-/** One measured workload. Add a scenario by adding an entry to SCENARIOS. */
-export interface Scenario {
-  name: string;
-  requests: number;
-  concurrency: number;
-  /** The status every measured response must have; anything else is counted as an error. */
-  expectStatus: number;
-  /** Runs once before the warm-up (e.g. enroll the customers that earn will use). */
-  prepare?(ctx: BenchContext): Promise<void>;
-  /** The i-th request (0-based). */
-  request(ctx: BenchContext, i: number): BenchRequest;
-}
-
-export const SCENARIOS: Scenario[] = [
-  {
-    name: 'GET /api/v1/cards (live key)',
-    requests: 5000,
-    concurrency: 20,
-    expectStatus: 200,
-    request: (ctx) => ({ method: 'GET', path: '/api/v1/cards', headers: { 'X-Api-Key': ctx.key('bench live') } }),
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '1' },
+    customers: { type: 'string', default: '0' },
+    baseline: { type: 'string' },
+    bundle: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'node-arg': { type: 'string', multiple: true },
+    keep: { type: 'boolean', default: false },
   },
-  {
-    // Each request creates a customer: the transaction writes the customer, its event and its idempotency record.
-    name: 'POST /api/v1/customers (new customer, Idempotency-Key)',
-    requests: 3000,
-    concurrency: 20,
-    expectStatus: 201,
-    request: (ctx, i) => ({
-      method: 'POST',
-      path: '/api/v1/customers',
-      headers: { 'X-Api-Key': ctx.key('bench live'), 'Idempotency-Key': `enroll-${RUN}-${i}` },
-      body: { externalCustomerId: `bench-${RUN}-${i}`, cardId: ctx.card('points'), email: `c${i}-${RUN}@bench.example` },
-    }),
+});
+const number = (name: keyof typeof args, min: number) => {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}`);
+  return n;
+};
+const duration = number('duration', 1);
+const warmup = number('warmup', 0);
+const connections = number('connections', 1);
+const rounds = number('rounds', 1);
+const customers = number('customers', 0);
+
+const only = args.only?.toLowerCase().split(',').map((t) => t.trim()).filter(Boolean);
+const picked = (name: string) => !only || only.some((text) => name.toLowerCase().includes(text));
+const scenarios = SCENARIOS.filter((s) => picked(s.name));
+const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start') };
+if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart) throw new Error(`nothing matches --only "${args.only}"`);
+
+// A generous bound for the largest run: the bench must end by itself whatever happens.
+const servers = 1 + (customers ? 1 : 0) + (args.baseline ? 1 : 0);
+const deadlineMs = (120 + (warmup + duration + 60) * (scenarios.length * servers + 2) * rounds + 200 * servers + customers / 1000) * 1000;
+setTimeout(() => {
+  process.stderr.write(`bench: stopped after ${Math.round(deadlineMs / 1000)} s\n`);
+  process.exit(2);
+}, deadlineMs).unref();
+process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const dir = mkdtempSync(path.join(tmpdir(), 'wl-bench-'));
+process.on('exit', () => {
+  if (!args.keep) rmSync(dir, { recursive: true, force: true });
+});
+
+type Measured = LoadResult & { rssMb: number; drainAfterS?: number };
+
+/** Warm-up, then the measured run, sampling the server's RSS meanwhile. */
+async function measure(url: string, name: string, expectStatus: number, next: () => LoadRequest, memory: () => { rss: number }): Promise<Measured> {
+  if (warmup > 0) await runLoad({ url, connections, duration: warmup, expectStatus, next });
+  let rssMb = memory().rss;
+  const sampler = setInterval(() => (rssMb = Math.max(rssMb, memory().rss)), 100);
+  try {
+    const result = await runLoad({ url, connections, duration, expectStatus, next });
+    if (result.errors > 0) log(`  ${name}: ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
+    return { ...result, rssMb: Math.max(rssMb, memory().rss) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function runScenario(target: AppUnderTest, scenario: Scenario, states: Map<Scenario, unknown>): Promise<Measured> {
+  const app = target.bench;
+  if (!states.has(scenario)) states.set(scenario, await scenario.prepare?.(app));
+  const state = states.get(scenario);
+  let i = 0;
+  await target.queueEmpty();
+  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, () => scenario.request(app, state, i++), () => target.process.memory());
+  // What the load left in the webhook queue: how long the workers need for it after the load.
+  if (target.pendingDeliveries() > 0) result.drainAfterS = (await target.queueEmpty()) / 1000;
+  return result;
+}
+
+const FLOOR_REQUESTS = {
+  read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
+  write: {
+    name: 'Koa + JSON body + one SQLite WAL write transaction (floor)',
+    status: 201,
+    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
   },
-  {
-    // The hot path at a till: an award on one of a hundred existing customers (ledger row, balance, event).
-    name: 'POST /api/v1/customers/{ref}/earn (points)',
-    requests: 5000,
-    concurrency: 20,
-    expectStatus: 201,
-    async prepare(ctx) {
-      for (let c = 0; c < EARN_CUSTOMERS; c++) {
-        const status = await send(ctx.url, {
-          method: 'POST',
-          path: '/api/v1/customers',
-          headers: { 'X-Api-Key': ctx.key('bench live') },
-          body: { externalCustomerId: `earner-${RUN}-${c}`, cardId: ctx.card('points') },
-        });
-        if (status !== 201) throw new Error(`preparing earn customers failed with ${status}`);
-      }
-    },
-    request: (ctx, i) => ({
-      method: 'POST',
-      path: `/api/v1/customers/earner-${RUN}-${i % EARN_CUSTOMERS}/earn`,
-      headers: { 'X-Api-Key': ctx.key('bench live') },
-      body: { type: 'points', from: 'spend', spend: { amount: 4.5, currency: 'EUR' } },
-    }),
-  },
-  {
-    name: 'GET /api/v1/customers/{ref} (by email)',
-    requests: 5000,
-    concurrency: 20,
-    expectStatus: 200,
-    request: (ctx, i) => ({
-      method: 'GET',
-      path: `/api/v1/customers/email:c${i % 3000}-${RUN}@bench.example`,
-      headers: { 'X-Api-Key': ctx.key('bench live') },
-    }),
-  },
-];
+};
 
-/** Ids of this run, so scenarios that create customers never collide with the warm-up's. */
-const RUN = Date.now().toString(36);
-const EARN_CUSTOMERS = 100;
-
-const WARMUP_REQUESTS = 200;
-/** A run that takes longer than this is stopped: the bench must always end by itself. */
-const DEADLINE_MS = 5 * 60_000;
-
-interface Result {
-  scenario: string;
-  requests: number;
-  concurrency: number;
-  errors: number;
-  seconds: number;
-  'req/s': number;
-  'p50 ms': number;
-  'p95 ms': number;
-  'p99 ms': number;
-  'server RSS MB': number;
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function send(url: string, req: BenchRequest): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const headers: Record<string, string | number> = { ...req.headers };
-    if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(body);
-    }
-    const r = http.request(url + req.path, { method: req.method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    r.on('error', reject);
-    r.end(body);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round(sorted[Math.max(0, index)]! * 100) / 100;
-}
-
-/** Sends `total` requests with `concurrency` in flight; returns each latency in ms and the error count. */
-async function fire(ctx: BenchContext, scenario: Scenario, total: number, concurrency: number): Promise<{ latencies: number[]; errors: number; seconds: number }> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < total) {
-      const i = next++;
-      const t0 = performance.now();
-      const status = await send(ctx.url, scenario.request(ctx, i)).catch(() => 0);
-      latencies.push(performance.now() - t0);
-      if (status !== scenario.expectStatus) errors++;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
-}
-
-function startServer(): Promise<{ child: ChildProcess; url: string; org: BenchOrg }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./server.ts', import.meta.url), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`bench server exited early (code ${code})`)));
-    child.on('message', (m: ServerMessage) => {
-      if (m.type === 'ready') resolve({ child, url: m.url, org: m.org });
-    });
-  });
-}
-
-function serverRss(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const onMessage = (m: ServerMessage) => {
-      if (m.type !== 'rss') return;
-      child.off('message', onMessage);
-      resolve(m.rss);
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'rss' } satisfies BenchMessage);
-  });
+interface WebhookResults {
+  drain: DrainResult | null;
+  latency: LatencyResult | null;
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' } } });
-  const chosen = SCENARIOS.filter((s) => !values.only || s.name.includes(values.only));
-  if (chosen.length === 0) throw new Error(`no scenario matches "${values.only}"`);
+  log(`bench: building the bundle; temp folder ${dir}`);
+  const bundles = await buildBundles(args.bundle && path.resolve(args.bundle));
+  const receiver = await startReceiver(bundles.receiver);
+  const floors = new Map<'read' | 'write', FloorProcess>();
+  for (const mode of new Set(scenarios.map((s) => s.floor))) floors.set(mode, await startFloor(bundles.floor, mode, path.join(dir, `floor-${mode}`)));
+  const nodeArgs = [...(args['node-arg'] ?? []), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [])];
+  const setUp = (label: string, bundle: string, n: number) => setUpApp({ label, bundle, dataDir: path.join(dir, label), receiverUrl: receiver.url, customers: n, nodeArgs, log });
+  const main = await setUp('empty', bundles.app, 0);
+  const filledLabel = `at ${customers.toLocaleString('en-US')} customers`;
+  const filled = customers > 0 && scenarios.length > 0 ? await setUp(filledLabel, bundles.app, customers) : null;
+  const baseline = args.baseline ? await setUp('baseline', path.resolve(args.baseline), 0) : null;
+  const others = [filled, baseline].filter((t): t is AppUnderTest => t !== null);
+  const states = new Map<AppUnderTest, Map<Scenario, unknown>>([main, ...others].map((t) => [t, new Map()]));
 
-  const deadline = setTimeout(() => {
-    process.stderr.write(`bench: stopped after ${DEADLINE_MS / 1000} s\n`);
-    process.exit(2);
-  }, DEADLINE_MS);
-  deadline.unref();
-
-  const { child, url, org } = await startServer();
-  const ctx: BenchContext = {
-    url,
-    org,
-    key: (deviceName) => org.keys.find((k) => k.deviceName === deviceName)!.key,
-    card: (ref) => org.cards.find((c) => c.ref === ref)!.cardId,
-  };
-  const results: Result[] = [];
-  try {
-    for (const scenario of chosen) {
-      const total = values.requests ? Number(values.requests) : scenario.requests;
-      const concurrency = values.concurrency ? Number(values.concurrency) : scenario.concurrency;
-      await scenario.prepare?.(ctx);
-      await fire(ctx, scenario, Math.min(WARMUP_REQUESTS, total), concurrency);
-      const run = await fire(ctx, scenario, total, concurrency);
-      const sorted = [...run.latencies].sort((a, b) => a - b);
-      results.push({
-        scenario: scenario.name,
-        requests: total,
-        concurrency,
-        errors: run.errors,
-        seconds: Math.round(run.seconds * 100) / 100,
-        'req/s': Math.round(total / run.seconds),
-        'p50 ms': percentile(sorted, 50),
-        'p95 ms': percentile(sorted, 95),
-        'p99 ms': percentile(sorted, 99),
-        'server RSS MB': Math.round((await serverRss(child)) / 1024 / 1024),
-      });
+  const floorRuns = new Map<string, Measured[]>();
+  const runs = new Map<string, Measured[]>();
+  const add = (map: Map<string, Measured[]>, key: string, m: Measured) => map.set(key, [...(map.get(key) ?? []), m]);
+  for (let round = 1; round <= rounds; round++) {
+    for (const [mode, floor] of floors) {
+      log(`round ${round}: ${mode} floor`);
+      const f = FLOOR_REQUESTS[mode];
+      add(floorRuns, mode, await measure(floor.url, f.name, f.status, f.next, floor.memory));
     }
-  } finally {
-    child.removeAllListeners('exit');
-    child.send({ type: 'stop' } satisfies BenchMessage);
-    agent.destroy();
+    for (const scenario of scenarios) {
+      for (const target of [main, ...others]) {
+        log(`round ${round}: ${scenario.name} (${target.label})`);
+        add(runs, `${target.label}:${scenario.name}`, await runScenario(target, scenario, states.get(target)!));
+      }
+    }
   }
-  console.log(`Wallet Loyalty bench — Node ${process.version}, server on ${url} (after ${WARMUP_REQUESTS} warm-up requests per scenario)`);
-  console.table(results);
-  if (results.some((r) => r.errors > 0)) process.exitCode = 1;
+
+  // The median run (by requests/s) stands for each scenario: its latency and memory go with it.
+  const pick = (list: Measured[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
+  const floorRps = new Map([...floorRuns].map(([mode, list]) => [mode, pick(list).rps]));
+  const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, drainAfterS: m.drainAfterS, compared: {} });
+  const rows: Row[] = [...floorRuns].map(([mode, list]) => toRow(FLOOR_REQUESTS[mode as 'read' | 'write'].name, pick(list), null));
+  for (const scenario of scenarios) {
+    const m = pick(runs.get(`empty:${scenario.name}`)!);
+    const row = toRow(scenario.name, m, m.rps / floorRps.get(scenario.floor)!);
+    for (const other of others) {
+      const o = pick(runs.get(`${other.label}:${scenario.name}`)!);
+      // Filled: its share of the empty database's rate. Baseline: how much faster this bundle is.
+      row.compared[other.label] = { rps: o.rps, p99: o.p99, ratio: other === baseline ? m.rps / o.rps : o.rps / m.rps };
+    }
+    rows.push(row);
+  }
+
+  const webhooks = new Map<AppUnderTest, WebhookResults>();
+  for (const target of [main, ...(baseline ? [baseline] : [])]) {
+    const drain = phases.drain ? (log(`webhook drain (${target.label})`), await measureDrain(target, receiver, BACKLOG, connections)) : null;
+    const latency = phases.latency ? (log(`change-to-delivery latency (${target.label})`), await measureDeliveryLatency(target, receiver, LATENCY_RATE, duration)) : null;
+    webhooks.set(target, { drain, latency });
+  }
+  // Before the cold-start restarts: each new process starts its own peak.
+  const peakRssMb = Math.max(main.process.memory().peak, filled?.process.memory().peak ?? 0);
+  const baselinePeak = baseline?.process.memory().peak;
+  const coldStarts = new Map<AppUnderTest, number[]>();
+  if (phases.coldStart) {
+    for (const target of [main, ...others]) {
+      log(`cold start (${target.label})`);
+      const times = [target.process.coldStartMs];
+      for (let k = 0; k < (target === filled ? 1 : 4); k++) times.push(await target.restart());
+      coldStarts.set(target, times);
+    }
+  }
+  for (const t of [main, ...others]) await t.stop();
+  for (const floor of floors.values()) await floor.stop();
+  await receiver.stop();
+
+  const comparisons: Comparison[] = [
+    ...(filled ? [{ label: filledLabel, ratioLabel: 'of empty' }] : []),
+    ...(baseline ? [{ label: 'baseline', ratioLabel: 'this / baseline' }] : []),
+  ];
+  const targets = judge({
+    rows,
+    ...webhooks.get(main)!,
+    peakRssMb,
+    coldStartsMs: coldStarts.get(main) ?? [],
+    filledColdStart: filled && coldStarts.has(filled) ? { ms: median(coldStarts.get(filled)!.slice(1)), customers } : null,
+    filledLabel: filled ? filledLabel : null,
+    customers,
+  });
+  const out = [
+    `Wallet Loyalty bench: node ${process.version}, ${connections} connections, ${warmup} s warm-up + ${duration} s per run, ${rounds} round(s)${rounds > 1 ? ' (medians)' : ''}`,
+    `server: ${path.relative(process.cwd(), bundles.app)} serve (workers and cron jobs on, LOG_LEVEL info, rate limits raised), one webhook endpoint on a receiver process`,
+    '',
+    resultsTable(rows, comparisons),
+    '',
+    targetsTable(targets),
+  ];
+  const extra: [string, string][] = [];
+  for (const [target, { drain, latency }] of webhooks) {
+    if (drain) extra.push([`backlog drain (${target.label})`, `${drain.backlog} deliveries in ${(drain.drainMs / 1000).toFixed(2)} s; GET customer meanwhile ${Math.round(drain.api.rps)} req/s, p99 ${drain.api.p99} ms, ${drain.api.errors} errors`]);
+    if (latency) extra.push([`change-to-delivery (${target.label})`, `${latency.earns} earns at ${LATENCY_RATE}/s: p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`]);
+  }
+  for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
+  if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
+  if (extra.length) out.push('', extraTable('details', extra));
+  console.log(out.join('\n'));
+  if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
 }
 
 await main();
+process.exit();

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
+import { startWalCheckpointer } from './db/checkpoints';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -48,6 +49,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const checkpoints = startWalCheckpointer(db, config.dbFile, log);
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
@@ -64,6 +66,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       s.once('error', reject);
     });
   } catch (err) {
+    await checkpoints.stop();
     db.close();
     throw err;
   }
@@ -100,6 +103,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         // After the last request: attempts in flight finish (bounded) and are recorded before the
         // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
         await Promise.all([webhooks.stop(), passUpdates.stop()]);
+        await checkpoints.stop();
         db.close();
       })();
       return stopping;

@@ -4,6 +4,7 @@ import { createApiKey } from '../src/keys/service';
 import { revokeApiKey } from '../src/keys/admin';
 import { hashKey } from '../src/keys/key-format';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+import { runCli } from './support/cli';
 
 // Authentication (spec 5, decisions §5): X-Api-Key, key modes, revocation, scopes, last_used_at.
 
@@ -100,6 +101,26 @@ describe('API keys', () => {
       }
     });
   }
+
+  // Valid keys are cached (keys/service.ts); revocation must still hold from the very next request.
+  it('a key revoked after it was used is refused on its very next request', async () => {
+    const key = createApiKey(app.deps, { orgId: org.orgId, deviceName: 'revoked in use' });
+    assert.equal((await app.request('GET', '/api/v1/cards', { key: key.key })).status, 200);
+    assert.equal((await app.request('GET', '/api/v1/cards', { key: key.key })).status, 200);
+    revokeApiKey(app.deps, key.id);
+    const res = await app.request('GET', '/api/v1/cards', { key: key.key });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.message, 'INVALID_API_KEY');
+  });
+
+  it('a key revoked by `wallet-loyalty key revoke` in another process is refused on its very next request', async () => {
+    const key = createApiKey(app.deps, { orgId: org.orgId, deviceName: 'revoked by the operator' });
+    assert.equal((await app.request('GET', '/api/v1/cards', { key: key.key })).status, 200);
+    const cli = await runCli(['key', 'revoke', key.id, '--data', app.config.dataDir]);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.equal((await app.request('GET', '/api/v1/cards', { key: key.key })).status, 401);
+    assert.equal((await app.request('GET', '/api/v1/cards', { key: org.keys.live })).status, 200, 'other keys still work');
+  });
 
   it('a key made without scopes has all six', async () => {
     const row = app.db.prepare("SELECT scopes FROM api_keys WHERE org_id = ? AND device_name = 'live'").get(org.orgId) as { scopes: string };

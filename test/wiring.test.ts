@@ -42,6 +42,8 @@ describe('startServer (main.ts) wires the features together', { timeout: 30_000 
     };
     await call('POST', '/webhooks', { url: receiver.url, events: ['*'] });
     const customer = await call('POST', '/customers', { externalCustomerId: 'wiring-1', cardId: demo.cards[0]!.cardId });
+    // A device holds the pass, so its change is something to record (queuePassUpdate skips passes on no wallet).
+    walletRepo(server.db).insertRegistration({ deviceLibraryId: 'wiring-phone', passTypeId: 'pass.example.wiring', customerId: customer.passUserId, pushToken: 'wiring' }, Date.now());
     const sequenceBefore = walletRepo(server.db).updateSequence();
     await call('POST', `/customers/pu_${customer.passUserId}/earn`, { type: 'stamps', amount: 2 });
     assert.ok(walletRepo(server.db).updateSequence() > sequenceBefore, 'the earn bumped the pass update sequence');
@@ -63,6 +65,7 @@ describe('startTestApp wires the features as main.ts does', () => {
 
   it('a balance change writes its event, the delivery row and the pass update in its transaction, or none of them', () => {
     const customer = customerOn(app, org, 'points');
+    walletRepo(app.db).insertRegistration({ deviceLibraryId: 'wiring-phone', passTypeId: 'pass.example.wiring', customerId: customer.id, pushToken: 'wiring' }, app.clock.now());
     const before = { ...tableCounts(app), sequence: walletRepo(app.db).updateSequence() };
     assert.throws(() =>
       app.db.transaction(() => {

@@ -8,7 +8,7 @@ import type { CustomerStatus, Namespace } from './model';
 // query starts at an index position instead of skipping rows (no OFFSET).
 // - The whole list is newest first by (created_at, rowid), on customers_org_time, or on
 //   customers_card when one card is chosen.
-// - A search reads the full-text index (migration 8) newest first by its row number.
+// - A search reads the full-text index (migration 9) newest first by its row number.
 
 /** What a row of a list shows (no secrets such as the install code). */
 export interface CustomerListItem {
@@ -107,7 +107,7 @@ function createCustomerSearchRepo(db: Db) {
     `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c
      WHERE (c.scan_code = @code OR c.id = @code) AND c.org_id = @orgId AND c.livemode = @livemode`,
   );
-  // Kept by triggers (migration 8): reading them costs the same at 100 customers and at 100,000.
+  // Kept by triggers (migration 9): reading them costs the same at 100 customers and at 100,000.
   const countAll = db.prepare<NsParams, { n: number | null }>('SELECT sum(customers) AS n FROM customer_counts WHERE org_id = @orgId AND livemode = @livemode');
   const countCard = db.prepare<NsParams & { cardId: string }, { n: number | null }>(
     'SELECT customers AS n FROM customer_counts WHERE org_id = @orgId AND livemode = @livemode AND card_id = @cardId',

@@ -2,11 +2,11 @@ import { normalizePhone } from '../lib/contact';
 import type { Namespace } from './model';
 
 // What a person types into a search box, turned into a query of the customer_search index
-// (migration 8): every piece typed is the start of words of the name, the email or the external id,
+// (migration 9): every piece typed is the start of words of the name, the email or the external id,
 // or — when the text looks like a phone number — its digits start one of the phone's forms.
 // The index's tokenizer folds case and diacritics, so "jurgen" finds "Jürgen".
 
-/** The namespace's token in the index's scope column (see migration 8: `o<hex org>m<0|1>`). */
+/** The namespace's token in the index's scope column (see migration 9: `o<hex org>m<0|1>`). */
 export function scopeToken(n: Namespace): string {
   return `o${Buffer.from(n.orgId, 'utf8').toString('hex')}m${n.livemode ? 1 : 0}`;
 }

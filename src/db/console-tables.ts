@@ -1,4 +1,4 @@
-// The console's tables (migration 8): a full-text index to find customers, customer counts per
+// The console's tables (migration 9): a full-text index to find customers, customer counts per
 // card, and the dashboard's sums in quarter-hour slots. All are kept by triggers on customers and
 // transactions, so every writer (API, counter, sign-up, console, CLI, the test-customer sweep)
 // keeps them right without knowing they exist, and the console reads a page or a month of

@@ -52,9 +52,21 @@ function createKeysRepo(db: Db) {
   const ofOrg = db.prepare<[string], RawRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = @at WHERE id = @id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
+  // Moves whenever ANOTHER connection (another process: the CLI's `key revoke`) commits a change.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  // This connection's own writes to the keys, which data_version does not count.
+  let ownWrites = 0;
 
   return {
+    /**
+     * Changes whenever the keys may have changed: a write through this repo, or any commit of
+     * another connection to the database. A cache of key rows is valid while it stays the same.
+     */
+    version(): string {
+      return `${dataVersion.get()}.${ownWrites}`;
+    },
     insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>) {
+      ownWrites++;
       insert.run({ ...row, scopes: JSON.stringify(row.scopes) });
     },
     findByHash(hash: string): ApiKeyRow | undefined {
@@ -72,6 +84,7 @@ function createKeysRepo(db: Db) {
       touch.run({ id, at });
     },
     revoke(id: string, at: number): boolean {
+      ownWrites++;
       return revoke.run({ id, at }).changes === 1;
     },
   };

@@ -116,23 +116,33 @@ function createDeliveriesRepo(db: Db) {
   );
 
   // Due: pending, its time has come, and nobody holds a live lease on it (an expired lease is a
-  // crashed or stopped worker's). Deliveries this process is sending now, and endpoints already at
-  // their concurrency bound, are left out so a busy endpoint cannot crowd the others out of the batch.
-  const due = db.prepare<{ now: number; inFlight: string; fullWebhooks: string; limit: number }, ClaimCandidate>(
+  // crashed or stopped worker's). The queue is read one endpoint at a time through
+  // webhook_deliveries_queue (webhook_id, next_attempt_at WHERE pending, migration 11), so a claim
+  // reads only the rows it takes (and the few this process is sending now), however long the
+  // backlog: an endpoint at its concurrency bound is simply not asked, instead of its whole backlog
+  // being read past to find another endpoint's rows.
+  const endpointsWithDue = db.prepare<{ now: number; exclude: string }, { id: string }>(
+    `SELECT w.id FROM webhooks w
+     WHERE w.status = 'active' AND w.id NOT IN (SELECT value FROM json_each(@exclude))
+       AND EXISTS (SELECT 1 FROM webhook_deliveries d INDEXED BY webhook_deliveries_queue
+                   WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+                     AND (d.lease_until IS NULL OR d.lease_until <= @now))
+     ORDER BY w.created_at, w.rowid`,
+  );
+  const dueOf = db.prepare<{ webhookId: string; now: number; inFlight: string; limit: number }, ClaimCandidate>(
     `SELECT d.id, d.webhook_id AS webhookId, d.event_id AS eventId, e.type AS eventType, d.attempt_count AS attemptCount,
             w.url, w.secret, e.payload
-     FROM webhook_deliveries d
+     FROM webhook_deliveries d INDEXED BY webhook_deliveries_queue
        JOIN webhooks w ON w.id = d.webhook_id
        JOIN events e ON e.id = d.event_id
-     WHERE d.status = 'pending' AND d.next_attempt_at <= @now
+     WHERE d.webhook_id = @webhookId AND d.status = 'pending' AND d.next_attempt_at <= @now
        AND (d.lease_until IS NULL OR d.lease_until <= @now)
-       AND w.status = 'active'
        AND d.id NOT IN (SELECT value FROM json_each(@inFlight))
-       AND d.webhook_id NOT IN (SELECT value FROM json_each(@fullWebhooks))
-     ORDER BY d.next_attempt_at, d.created_at, d.rowid
+     ORDER BY d.next_attempt_at, d.rowid
      LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id = @id');
+  const leaseMany = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))');
   const state = db.prepare<[string], { status: DeliveryStatus }>('SELECT status FROM webhook_deliveries WHERE id = ?');
   const insertAttempt = db.prepare(
     `INSERT OR IGNORE INTO webhook_attempts (delivery_id, number, status, response_code, error, duration_ms, at)
@@ -174,11 +184,19 @@ function createDeliveriesRepo(db: Db) {
     failPending(webhookId: string): number {
       return failPending.run({ webhookId }).changes;
     },
-    due(input: { now: number; inFlight: string[]; fullWebhooks: string[]; limit: number }): ClaimCandidate[] {
-      return due.all({ ...input, inFlight: JSON.stringify(input.inFlight), fullWebhooks: JSON.stringify(input.fullWebhooks) });
+    /** Active endpoints (but `exclude`) with at least one due, unleased delivery, oldest endpoint first. */
+    endpointsWithDue(now: number, exclude: string[]): string[] {
+      return endpointsWithDue.all({ now, exclude: JSON.stringify(exclude) }).map((r) => r.id);
+    },
+    /** Up to `limit` due, unleased deliveries of one endpoint, oldest first, leaving out `inFlight`. */
+    dueOf(input: { webhookId: string; now: number; inFlight: string[]; limit: number }): ClaimCandidate[] {
+      return dueOf.all({ ...input, inFlight: JSON.stringify(input.inFlight) });
     },
     lease(id: string, leaseUntil: number) {
       lease.run({ id, leaseUntil });
+    },
+    leaseMany(ids: string[], leaseUntil: number) {
+      if (ids.length > 0) leaseMany.run({ ids: JSON.stringify(ids), leaseUntil });
     },
     status(id: string): DeliveryStatus | undefined {
       return state.get(id)?.status;

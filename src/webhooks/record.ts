@@ -14,34 +14,52 @@ export interface FinishedAttempt {
   outcome: SendOutcome;
 }
 
+type RecordDeps = { db: Db; clock: Clock };
+
 /**
- * Writes one attempt and moves its delivery on, in one transaction:
+ * Writes one attempt and moves its delivery on (inside a transaction):
  * 2xx → succeeded; a failure with attempts left → pending again, due after the configured wait;
  * the last failure → failed. A 410 fails the delivery at once and disables the endpoint.
  * Returns the delivery's new status, or null when the delivery is gone (its endpoint was deleted
  * while the attempt ran, taking the history with it).
  */
-export function recordAttempt(deps: { db: Db; clock: Clock }, retryDelaysMs: readonly number[], attempt: FinishedAttempt): DeliveryStatus | null {
-  return deps.db.transaction((): DeliveryStatus | null => {
-    const repo = deliveriesRepo(deps.db);
-    const current = repo.status(attempt.deliveryId);
-    if (current === undefined) return null;
-    const { outcome } = attempt;
-    repo.insertAttempt({
-      deliveryId: attempt.deliveryId,
-      number: attempt.number,
-      status: outcome.succeeded ? 'succeeded' : 'failed',
-      responseCode: outcome.responseCode,
-      error: outcome.error,
-      durationMs: outcome.durationMs,
-      at: attempt.at,
-    });
-    const now = deps.clock.now();
-    // A delivery the endpoint's disabling already failed stays failed, unless this very attempt got through.
-    const retryAt = !outcome.succeeded && current === 'pending' && outcome.responseCode !== 410 ? nextAttemptAt(attempt.number, now, retryDelaysMs) : null;
-    const status: DeliveryStatus = outcome.succeeded ? 'succeeded' : retryAt !== null ? 'pending' : 'failed';
-    repo.finish({ id: attempt.deliveryId, status, attemptCount: attempt.number, nextAttemptAt: retryAt });
-    if (outcome.responseCode === 410) disableWebhook(deps, attempt.webhookId, now);
-    return status;
-  })();
+function writeAttempt(deps: RecordDeps, retryDelaysMs: readonly number[], attempt: FinishedAttempt): DeliveryStatus | null {
+  const repo = deliveriesRepo(deps.db);
+  const current = repo.status(attempt.deliveryId);
+  if (current === undefined) return null;
+  const { outcome } = attempt;
+  repo.insertAttempt({
+    deliveryId: attempt.deliveryId,
+    number: attempt.number,
+    status: outcome.succeeded ? 'succeeded' : 'failed',
+    responseCode: outcome.responseCode,
+    error: outcome.error,
+    durationMs: outcome.durationMs,
+    at: attempt.at,
+  });
+  const now = deps.clock.now();
+  // A delivery the endpoint's disabling already failed stays failed, unless this very attempt got through.
+  const retryAt = !outcome.succeeded && current === 'pending' && outcome.responseCode !== 410 ? nextAttemptAt(attempt.number, now, retryDelaysMs) : null;
+  const status: DeliveryStatus = outcome.succeeded ? 'succeeded' : retryAt !== null ? 'pending' : 'failed';
+  repo.finish({ id: attempt.deliveryId, status, attemptCount: attempt.number, nextAttemptAt: retryAt });
+  if (outcome.responseCode === 410) disableWebhook(deps, attempt.webhookId, now);
+  return status;
+}
+
+/**
+ * Records finished attempts in ONE transaction (or in the caller's), in the order given, each in a
+ * savepoint of its own: a busy worker finishes many attempts between two turns of the event loop,
+ * one commit for all of them costs about what one commit per attempt cost for each, and a row that
+ * cannot be written fails alone (its Error in the result) while the others are recorded.
+ */
+export function recordAttempts(deps: RecordDeps, retryDelaysMs: readonly number[], attempts: readonly FinishedAttempt[]): (DeliveryStatus | null | Error)[] {
+  return deps.db.transaction(() =>
+    attempts.map((attempt) => {
+      try {
+        return deps.db.transaction(() => writeAttempt(deps, retryDelaysMs, attempt))();
+      } catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    }),
+  )();
 }

@@ -3,10 +3,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/open';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
-import { deliveriesRepo, type ClaimCandidate } from './deliveries-repo';
+import { deliveriesRepo, type ClaimCandidate, type DeliveryStatus } from './deliveries-repo';
 import { leaseMs } from './policy';
-import { recordAttempt } from './record';
-import { postWebhook } from './send';
+import { recordAttempts, type FinishedAttempt } from './record';
+import { createWebhookSender } from './send';
 import { signatureHeader } from './signature';
 
 export interface WorkerDeps {
@@ -34,8 +34,6 @@ export interface DeliveryWorker {
   stop(graceMs?: number): Promise<void>;
 }
 
-const BATCH = 100;
-
 /**
  * Sends webhook deliveries from the database. The rows are the queue: a delivery is claimed with a
  * lease, each attempt is recorded as a row, and a failed attempt goes back to `pending` with its
@@ -52,6 +50,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   const perEndpoint = options.perEndpoint ?? 4;
   const { timeoutMs, retryDelaysMs, blockPrivate } = deps.config.webhooks;
   const repo = deliveriesRepo(deps.db);
+  const sender = createWebhookSender();
 
   const inFlight = new Map<string, Promise<void>>();
   const perWebhook = new Map<string, number>();
@@ -63,9 +62,11 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   let wakeup: NodeJS.Immediate | null = null;
   let idleWaiters: (() => void)[] = [];
   let stopping: Promise<void> | null = null;
+  // Endpoints take turns at the front of each claim, so with more work than slots none waits on the others.
+  let turn = 0;
 
   function notifyIfIdle() {
-    if (inFlight.size > 0 || wakeup !== null) return;
+    if (inFlight.size > 0 || wakeup !== null || finished.length > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -80,80 +81,114 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
     });
   }
 
-  /** One transaction: pick due rows with room for them and lease them. */
+  /**
+   * For each endpoint with due rows and free slots, its oldest due rows up to its free slots,
+   * leased (in the caller's transaction, or one of its own). Each query reads only what it takes
+   * (deliveries-repo.ts), so a claim costs the same with ten rows waiting or a hundred thousand.
+   */
   function claim(): ClaimCandidate[] {
     return deps.db.transaction(() => {
       const now = deps.clock.now();
       const full = [...perWebhook].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-      const candidates = repo.due({ now, inFlight: [...inFlight.keys()], fullWebhooks: full, limit: BATCH });
-      const counts = new Map(perWebhook);
+      const endpoints = repo.endpointsWithDue(now, full);
+      const start = endpoints.length > 0 ? turn++ % endpoints.length : 0;
       const taken: ClaimCandidate[] = [];
-      for (const candidate of candidates) {
-        if (inFlight.size + taken.length >= maxInFlight) break;
-        const n = counts.get(candidate.webhookId) ?? 0;
-        if (n >= perEndpoint) continue;
-        counts.set(candidate.webhookId, n + 1);
-        repo.lease(candidate.id, now + leaseMs(timeoutMs));
-        taken.push(candidate);
+      for (let k = 0; k < endpoints.length && inFlight.size + taken.length < maxInFlight; k++) {
+        const webhookId = endpoints[(start + k) % endpoints.length]!;
+        const room = Math.min(perEndpoint - (perWebhook.get(webhookId) ?? 0), maxInFlight - inFlight.size - taken.length);
+        taken.push(...repo.dueOf({ webhookId, now, inFlight: [...inFlight.keys()], limit: room }));
       }
+      repo.leaseMany(
+        taken.map((c) => c.id),
+        now + leaseMs(timeoutMs),
+      );
       return taken;
     })();
   }
 
   function sweep(): number {
-    let started = 0;
+    if (state !== 'running' || inFlight.size >= maxInFlight) return 0;
     try {
-      // Repeat while claims succeed: endpoints that filled up drop out of the next query,
-      // so rows of other endpoints behind them in the order still get their turn.
-      while (state === 'running' && inFlight.size < maxInFlight) {
-        const claimed = claim();
-        if (claimed.length === 0) break;
-        for (const delivery of claimed) send(delivery);
-        started += claimed.length;
-      }
+      const claimed = claim();
+      for (const delivery of claimed) send(delivery);
+      return claimed.length;
     } catch (err) {
       deps.log.error('webhook sweep failed', { err });
+      return 0;
     }
-    return started;
+  }
+
+  /** The attempt is over (recorded or not): its slot is free. */
+  function release(delivery: ClaimCandidate) {
+    inFlight.delete(delivery.id);
+    const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
+    if (left > 0) perWebhook.set(delivery.webhookId, left);
+    else perWebhook.delete(delivery.webhookId);
+  }
+
+  // Finished attempts wait here for the next turn of the event loop. Then ONE transaction records
+  // them all and claims the deliveries that take their slots: at a steady rate or through a
+  // backlog, a delivery costs a share of one commit instead of a commit to claim and one to record.
+  let finished: { delivery: ClaimCandidate; attempt: FinishedAttempt; done: (status: DeliveryStatus | null | Error) => void }[] = [];
+  function flush() {
+    const batch = finished;
+    finished = [];
+    let statuses: (DeliveryStatus | null | Error)[] = [];
+    let claimed: ClaimCandidate[] = [];
+    try {
+      deps.db.transaction(() => {
+        statuses = recordAttempts(deps, retryDelaysMs, batch.map((f) => f.attempt));
+        for (const f of batch) release(f.delivery);
+        if (state === 'running' && inFlight.size < maxInFlight) claimed = claim();
+      })();
+    } catch (err) {
+      // Nothing was written; the attempts' leases make a later sweep send them again.
+      for (const f of batch) if (inFlight.has(f.delivery.id)) release(f.delivery);
+      statuses = batch.map(() => err as Error);
+      wake();
+    }
+    batch.forEach((f, i) => f.done(statuses[i]!));
+    for (const delivery of claimed) send(delivery);
+    notifyIfIdle();
+  }
+  function recordSoon(delivery: ClaimCandidate, attempt: FinishedAttempt): Promise<DeliveryStatus | null> {
+    if (finished.length === 0) setImmediate(flush);
+    return new Promise((resolve, reject) => finished.push({ delivery, attempt, done: (status) => (status instanceof Error ? reject(status) : resolve(status)) }));
   }
 
   function send(delivery: ClaimCandidate) {
     const number = delivery.attemptCount + 1;
     const at = deps.clock.now();
     perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
-    const attempt = postWebhook({
-      url: delivery.url,
-      body: delivery.payload,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'Wallet-Loyalty-Webhooks/1',
-        'X-Loyalty-Event-Id': delivery.eventId,
-        'X-Loyalty-Event-Type': delivery.eventType,
-        // Signed at send time: a retry or replay carries a fresh timestamp within the receiver's tolerance.
-        'X-Loyalty-Signature': signatureHeader(delivery.secret, Math.floor(at / 1000), delivery.payload),
-      },
-      timeoutMs,
-      blockPrivate,
-      signal: shutdown.signal,
-    })
-      .then((outcome) => {
+    const attempt = sender
+      .post({
+        url: delivery.url,
+        body: delivery.payload,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'Wallet-Loyalty-Webhooks/1',
+          'X-Loyalty-Event-Id': delivery.eventId,
+          'X-Loyalty-Event-Type': delivery.eventType,
+          // Signed at send time: a retry or replay carries a fresh timestamp within the receiver's tolerance.
+          'X-Loyalty-Signature': signatureHeader(delivery.secret, Math.floor(at / 1000), delivery.payload),
+        },
+        timeoutMs,
+        blockPrivate,
+        signal: shutdown.signal,
+      })
+      .then(async (outcome) => {
         // After stop() the database may be closed; the lease makes the next start send it again.
-        if (state === 'stopped') return;
-        const status = recordAttempt(deps, retryDelaysMs, { deliveryId: delivery.id, webhookId: delivery.webhookId, number, at, outcome });
+        if (state === 'stopped') {
+          release(delivery);
+          return;
+        }
+        const status = await recordSoon(delivery, { deliveryId: delivery.id, webhookId: delivery.webhookId, number, at, outcome });
         const fields = { deliveryId: delivery.id, webhookId: delivery.webhookId, eventId: delivery.eventId, attempt: number, status, responseCode: outcome.responseCode, error: outcome.error, durationMs: outcome.durationMs };
         if (outcome.succeeded) deps.log.debug('webhook delivered', fields);
         else deps.log.warn('webhook attempt failed', fields);
       })
       .catch((err: unknown) => deps.log.error('webhook attempt could not be recorded', { deliveryId: delivery.id, err }))
-      .finally(() => {
-        inFlight.delete(delivery.id);
-        const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
-        if (left > 0) perWebhook.set(delivery.webhookId, left);
-        else perWebhook.delete(delivery.webhookId);
-        // A slot is free: rows that waited for room (or a retry due at once) go now.
-        wake();
-        notifyIfIdle();
-      });
+      .finally(notifyIfIdle);
     inFlight.set(delivery.id, attempt);
   }
 
@@ -184,6 +219,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
           await allSettled();
         }
         state = 'stopped';
+        sender.close();
         notifyIfIdle();
       })();
       return stopping;

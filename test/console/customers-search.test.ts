@@ -1,6 +1,6 @@
 // The console's customer list over HTTP: one search box across name, email, phone, external id
 // and scan code; the card filter; keyset paging both ways; the namespace of the live/test switch;
-// and the full-text index (migration 8) that keeps it fast, with its triggers and query plans.
+// and the full-text index (migration 9) that keeps it fast, with its triggers and query plans.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -192,7 +192,7 @@ describe('paging the list', () => {
   });
 });
 
-describe('the search index (migration 8)', () => {
+describe('the search index (migration 9)', () => {
   it('follows every change of a customer: name, email, phone, external id, removal', () => {
     const find = (q: string) => app.db.prepare("SELECT count(*) AS n FROM customer_search WHERE customer_search MATCH ?").get(q) as { n: number };
     const c = insertCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, name: 'Trigger Test', email: 'trigger@example.com' });

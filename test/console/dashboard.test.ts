@@ -242,7 +242,7 @@ describe('the dashboard', () => {
   });
 });
 
-describe("the dashboard's quarter-hour sums (migration 8)", () => {
+describe("the dashboard's quarter-hour sums (migration 9)", () => {
   // What the triggers keep, recomputed from the ledger and the customers as they are.
   const fromLedger = () =>
     app.db.prepare(`SELECT t.org_id, t.livemode, t.created_at / 900000 AS slot, t.source, coalesce(t.staff_id, '') AS staff_id, c.card_id,

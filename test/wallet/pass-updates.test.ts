@@ -76,8 +76,9 @@ async function registerDevice(customer: Customer, device: string, pushToken: str
 const queued = (customerId: string) => passUpdatesRepo(app.db).find(customerId);
 
 describe('queuePassUpdate', () => {
-  test('runs only inside the balance change transaction and coalesces repeated changes', () => {
+  test('runs only inside the balance change transaction and coalesces repeated changes', async () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
+    await registerDevice(customer, 'phoneQ', 'tokenQ');
     assert.throws(() => queuePassUpdate(app.deps, customer.id), /inside the transaction/);
     const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
     changeBalance(noWake, customer.id, 100);
@@ -85,8 +86,9 @@ describe('queuePassUpdate', () => {
     assert.deepEqual(queued(customer.id), { customerId: customer.id, generation: 2, attempts: 0, nextAttemptAt: app.clock.now(), leaseUntil: null, lastError: null });
   });
 
-  test('a rolled-back balance change leaves no queue row', () => {
+  test('a rolled-back balance change leaves no queue row', async () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
+    await registerDevice(customer, 'phoneRb', 'tokenRb');
     assert.throws(() =>
       app.db.transaction(() => {
         queuePassUpdate(app.deps, customer.id);
@@ -94,6 +96,59 @@ describe('queuePassUpdate', () => {
       })(),
     );
     assert.equal(queued(customer.id), undefined);
+  });
+
+  test('a pass on no wallet gets neither a queue row nor a sequence number; the worker has nothing to do', () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
+    const sequence = walletRepo(app.db).updateSequence();
+    changeBalance(app, customer.id, 100);
+    changeBalance(app, customer.id, 200);
+    assert.equal(queued(customer.id), undefined);
+    assert.equal(walletRepo(app.db).updateSequence(), sequence, 'no Apple device can ask about it');
+    assert.equal(app.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_pass_versions WHERE customer_id = ?').get(customer.id)!.n, 0);
+  });
+
+  test('a pass with only a Google save link is queued for the PATCH without taking an Apple sequence number', async () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points });
+    assert.equal((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': ANDROID_UA })).status, 302);
+    const sequence = walletRepo(app.db).updateSequence();
+    const noWake = { ...app, deps: { ...app.deps, afterCommit: noAfterCommit } };
+    changeBalance(noWake, customer.id, 100);
+    assert.equal(queued(customer.id)?.generation, 1);
+    assert.equal(walletRepo(app.db).updateSequence(), sequence);
+    assert.deepEqual(await worker.runDue(), { processed: 1, succeeded: 1, failed: 0 });
+  });
+
+  test('a device registering after unrecorded changes is told the pass changed since its older tag', async () => {
+    // The device already holds another pass and the tag of its last serial-number list.
+    const held = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps });
+    await registerDevice(held, 'phoneLate', 'tokenLate');
+    const list = (since?: string) => app.request('GET', `/wallet/v1/devices/phoneLate/registrations/${chain.passTypeId}${since ? `?passesUpdatedSince=${since}` : ''}`);
+    const tag: string = (await list()).body.lastUpdated;
+
+    // It downloads a new pass; the balance changes before it registers (no device: nothing recorded).
+    const late = createCustomer(app, { orgId: org.orgId, cardId: org.cards.stamps, balance: 100 });
+    const download = await getBytes(`${app.url}/get-pass/${late.cardId}?code=${late.installCode}`, { 'User-Agent': IPHONE_UA });
+    const { pass } = unzipPass(download.bytes);
+    app.clock.advance(2000);
+    changeBalance(app, late.id, 300);
+    assert.equal(queued(late.id), undefined);
+    const registered = await app.request('POST', `/wallet/v1/devices/phoneLate/registrations/${chain.passTypeId}/${late.id}`, {
+      headers: { Authorization: `ApplePass ${pass.authenticationToken}` },
+      body: { pushToken: 'tokenLate' },
+    });
+    assert.equal(registered.status, 201);
+
+    const changed = await list(tag);
+    assert.equal(changed.status, 200);
+    assert.deepEqual(changed.body.serialNumbers, [late.id], 'the pass that changed after its download is listed, the unchanged one is not');
+    const fresh = await getBytes(`${app.url}/wallet/v1/passes/${chain.passTypeId}/${late.id}`, {
+      Authorization: `ApplePass ${pass.authenticationToken}`,
+      'If-Modified-Since': String(download.headers.get('last-modified')),
+    });
+    assert.equal(fresh.status, 200, 'its copy is older than the change');
+    assert.equal(unzipPass(fresh.bytes).pass.storeCard.primaryFields[0].value, 3);
+    assert.equal((await list(changed.body.lastUpdated)).status, 204);
   });
 
   test('retry delays double from 30 s up to an hour, then stop', () => {
@@ -291,6 +346,8 @@ describe('without wallet credentials', () => {
     try {
       const bareOrg = seedStandardOrg(bare);
       const customer = createCustomer(bare, { orgId: bareOrg.orgId, cardId: bareOrg.cards.stamps });
+      // A device registered while Apple Wallet was configured; the credentials have been removed since.
+      walletRepo(bare.db).insertRegistration({ deviceLibraryId: 'oldPhone', passTypeId: 'pass.example.old', customerId: customer.id, pushToken: 'old' }, bare.clock.now());
       changeBalance(bare, customer.id, 100);
       const idle = createPassUpdateWorker({ db: bare.db, clock: bare.clock, log: bare.deps.log, config: bare.config, wallet: loadWalletServices(bare.config, bare.clock) });
       assert.deepEqual(await idle.runDue(), { processed: 1, succeeded: 1, failed: 0 });

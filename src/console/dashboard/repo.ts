@@ -3,7 +3,7 @@ import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
 import { notReversedSql, type Channel } from '../../loyalty/repo';
 
-// The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 8, kept by
+// The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 9, kept by
 // triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
 // few thousand rows at most however busy the shop. Only the counter's per-customer counts read the
 // ledger itself, through the partial index of counter awards.

@@ -39,6 +39,9 @@ export function registerDevice(deps: { db: Db; clock: Clock }, registration: Dev
     repo.updateDeviceToken(registration.deviceLibraryId, pushToken, now);
     if (repo.findRegistration(key)) return 'existing' as const;
     repo.insertRegistration({ ...key, pushToken }, now);
+    // Changes made while no device held the pass took no sequence number (updates/queue.ts):
+    // this one stands for them, so the device's next "changed since" list includes the pass.
+    repo.markPassChanged(registration.serial, now);
     refreshInstallStatus(db, clock, registration.serial);
     return 'created' as const;
   })();

@@ -14,12 +14,24 @@ type QueueDeps = Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>;
  * nothing is sent from here (no network inside a transaction). Once the transaction commits, the
  * pass-update worker is woken; its minute sweep is the safety net. Repeated changes before the
  * push coalesce into one row.
+ *
+ * Only what can be received is written. Most passes are on no wallet (no wallet configured, or
+ * the customer never added it), and for them an update row and a new sequence number would be
+ * written, claimed and deleted on every balance change for nobody:
+ * - the Apple sequence number (the device's "changed since" tag) only when a device registered
+ *   the pass. A device that registers later is covered by registerDevice, which gives the pass a
+ *   new number in the registration's transaction: whatever changed before that (even after the
+ *   device downloaded its copy) is then listed for it, as if every change had been numbered.
+ *   Writes are serialised, so a change and a registration cannot miss each other.
+ * - the push/PATCH row when an Apple device registered the pass or a Google save link was handed
+ *   out (an object that may exist at Google). A link handed out later carries the balance of then.
  */
 export function queuePassUpdate(deps: QueueDeps, customerId: string): void {
   if (!deps.db.inTransaction) throw new Error('queuePassUpdate must run inside the transaction of the balance change');
+  const { apple, google } = passUpdatesRepo(deps.db).receivers(customerId);
   // The pass's new update sequence number is what devices' serial-number lists compare against.
-  walletRepo(deps.db).markPassChanged(customerId, deps.clock.now());
-  queueSend(deps, customerId);
+  if (apple) walletRepo(deps.db).markPassChanged(customerId, deps.clock.now());
+  if (apple || google) queueSend(deps, customerId);
 }
 
 /**

@@ -1,4 +1,5 @@
-// SQL of the durable pass-update queue (table wallet_pass_updates).
+// SQL of the durable pass-update queue (table wallet_pass_updates), and the question whether
+// anything could receive an update of a pass at all.
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
 
@@ -53,6 +54,11 @@ function createPassUpdatesRepo(db: Db) {
      WHERE customer_id = @customerId`,
   );
   const byCustomer = db.prepare<[string], RawRow>('SELECT * FROM wallet_pass_updates WHERE customer_id = ?');
+  // Two index probes (the registrations' customer index, the Google objects' primary key).
+  const receivers = db.prepare<[string, string], { apple: number; google: number }>(
+    `SELECT EXISTS (SELECT 1 FROM wallet_apple_registrations WHERE customer_id = ?) AS apple,
+            EXISTS (SELECT 1 FROM wallet_google_objects WHERE customer_id = ?) AS google`,
+  );
   const remove = db.prepare('DELETE FROM wallet_pass_updates WHERE customer_id = ?');
 
   return {
@@ -83,6 +89,11 @@ function createPassUpdatesRepo(db: Db) {
     },
     remove(customerId: string) {
       remove.run(customerId);
+    },
+    /** Whether an Apple device registered the pass, and whether a Google object was handed out for it. */
+    receivers(customerId: string): { apple: boolean; google: boolean } {
+      const row = receivers.get(customerId, customerId)!;
+      return { apple: row.apple === 1, google: row.google === 1 };
     },
   };
 }

@@ -1,0 +1,231 @@
+// The processes of a bench run: the bundled server as an operator starts it (`node
+// dist/wallet-loyalty.mjs serve`, workers and cron jobs on), the floor servers, the webhook
+// receiver. Each is its own process, so its CPU and memory are its own; RSS is read from /proc.
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { freshBundle } from '../build.mjs';
+import type { ReceiverCommand, ReceiverMessage } from './receiver';
+import { BENCH_SEED, type BenchOrg } from './scenario';
+
+export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** Inside the project (and gitignored), so the helper bundles resolve node_modules like dist/ does. */
+const HELPERS_DIR = path.join(ROOT, '.tmp', 'bench');
+
+export interface Bundles {
+  app: string;
+  floor: string;
+  receiver: string;
+}
+
+/** dist/wallet-loyalty.mjs rebuilt if stale (what `npm start` runs) or the given one, and the helpers. */
+export async function buildBundles(appBundle?: string): Promise<Bundles> {
+  const app = appBundle ?? (await freshBundle());
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: { 'floor-server': 'bench/floor-server.ts', receiver: 'bench/receiver.ts' },
+    outdir: HELPERS_DIR,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  return { app, floor: path.join(HELPERS_DIR, 'floor-server.mjs'), receiver: path.join(HELPERS_DIR, 'receiver.mjs') };
+}
+
+// However the bench ends (done, failed, interrupted, past its deadline), no server outlives it.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** A child's environment without what the bench itself runs under (tsx's loader flags). */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc; 0 where it is missing). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+/** Repeats a request until it succeeds; resolves with the time it did (performance.now()). */
+async function firstSuccess(url: string, headers: Record<string, string>, child: ChildProcess, deadlineMs: number): Promise<number> {
+  const deadline = performance.now() + deadlineMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (code ${child.exitCode}) before answering`);
+    try {
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.ok) return performance.now();
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() > deadline) throw new Error(`no successful answer from ${url} within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+export interface AppProcess {
+  url: string;
+  pid: number;
+  dataDir: string;
+  dbFile: string;
+  logFile: string;
+  /** Process start → first successful request, ms. */
+  coldStartMs: number;
+  memory(): { rss: number; peak: number };
+  stop(): Promise<void>;
+}
+
+/** The settings the bench runs the server with: the operator's defaults, the rate limits raised out of the way. */
+export const BENCH_ENV = { HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000' };
+
+/**
+ * Starts `node <bundle> serve` on a data folder and waits for its first successful answer to
+ * `probe` (a key-authenticated read once the folder is seeded): that wait is the cold start.
+ */
+export async function startApp(
+  bundle: string,
+  dataDir: string,
+  probe: { path: string; headers?: Record<string, string> },
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<AppProcess> {
+  const port = await freePort();
+  const logFile = path.join(dataDir, 'server.log');
+  const log = openSync(logFile, 'a');
+  const started = performance.now();
+  const child = track(spawn(process.execPath, [...nodeArgs, bundle, 'serve'], {
+    env: childEnv({ ...BENCH_ENV, DATA_DIR: dataDir, PORT: String(port), ...env }),
+    stdio: ['ignore', log, log],
+  }));
+  closeSync(log);
+  const url = `http://127.0.0.1:${port}`;
+  let ready: number;
+  try {
+    ready = await firstSuccess(url + probe.path, probe.headers ?? {}, child, 30_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}; see ${logFile}`);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    dataDir,
+    dbFile: path.join(dataDir, 'wallet-loyalty.db'),
+    logFile,
+    coldStartMs: ready - started,
+    memory: () => memoryOf(child.pid!),
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+}
+
+/** `wallet-loyalty seed` with the bench's seed file, as an operator seeds: the CLI, in its own process. */
+export async function seedWithCli(bundle: string, dataDir: string): Promise<BenchOrg> {
+  const file = path.join(dataDir, 'bench-seed.json');
+  writeFileSync(file, JSON.stringify(BENCH_SEED));
+  const { stdout } = await promisify(execFile)(process.execPath, [bundle, 'seed', file, '--data', dataDir], { env: childEnv(BENCH_ENV) });
+  return (JSON.parse(stdout) as { orgs: BenchOrg[] }).orgs[0]!;
+}
+
+export interface FloorProcess {
+  url: string;
+  memory(): { rss: number; peak: number };
+  stop(): Promise<void>;
+}
+
+export async function startFloor(script: string, mode: 'read' | 'write', dataDir: string): Promise<FloorProcess> {
+  const child = track(spawn(process.execPath, [script, mode, dataDir], { env: childEnv({}), stdio: ['ignore', 'pipe', 'inherit'] }));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`the ${mode} floor exited (code ${code})`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]!) as { url: string }).url);
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    url,
+    memory: () => memoryOf(child.pid!),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+}
+
+export interface ReceiverProcess {
+  url: string;
+  command(command: ReceiverCommand): Promise<ReceiverMessage>;
+  stop(): Promise<void>;
+}
+
+export async function startReceiver(script: string): Promise<ReceiverProcess> {
+  const child = track(fork(script, [], { env: childEnv({}), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the receiver exited (code ${code})`)));
+    child.once('message', (m: ReceiverMessage) => (m.type === 'ready' ? resolve(m.url) : reject(new Error('unexpected receiver message'))));
+  });
+  child.removeAllListeners('exit');
+  // One command at a time: each answer belongs to the command before it.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    url,
+    command(command) {
+      const answer = queue.then(
+        () =>
+          new Promise<ReceiverMessage>((resolve) => {
+            child.once('message', resolve);
+            child.send(command);
+          }),
+      );
+      queue = answer;
+      return answer;
+    },
+    async stop() {
+      child.disconnect();
+      await exited(child);
+    },
+  };
+}

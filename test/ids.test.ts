@@ -1,0 +1,28 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { newId, randomToken } from '../src/lib/ids';
+
+// Tokens come from a pool of CSPRNG bytes (lib/ids.ts): across many refills of the pool they stay
+// base62, of the asked length, unique, and every symbol equally likely.
+
+describe('random tokens', () => {
+  it('are base62 of the asked length, unique, and uniform over 200,000 symbols (many pool refills)', () => {
+    const tokens = Array.from({ length: 10_000 }, () => randomToken(20));
+    assert.equal(new Set(tokens).size, tokens.length);
+    const counts = new Map<string, number>();
+    for (const token of tokens) {
+      assert.match(token, /^[0-9A-Za-z]{20}$/);
+      for (const ch of token) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    }
+    assert.equal(counts.size, 62);
+    const expected = 200_000 / 62;
+    // ±10 % is more than 5 standard deviations: a biased or repeating source fails, chance does not.
+    for (const [ch, n] of counts) assert.ok(Math.abs(n - expected) < expected * 0.1, `${ch} appeared ${n} times, expected about ${Math.round(expected)}`);
+  });
+
+  it('keep their prefix and lengths (newId, odd and long lengths)', () => {
+    assert.match(newId('evt'), /^evt_[0-9A-Za-z]{20}$/);
+    assert.equal(randomToken(1).length, 1);
+    assert.equal(randomToken(5000).length, 5000, 'longer than the pool');
+  });
+});

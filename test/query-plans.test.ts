@@ -1,0 +1,57 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { customersRepo } from '../src/customers/repo';
+import { openDatabase, type Db } from '../src/db/open';
+
+// Lookups that every API call, enrolment and counter scan makes must read the rows they find, not
+// the whole org: at a million customers the difference is a million rows per request.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'wl-plans-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The SQL a repo factory prepares on a fresh connection, with the query plan of each. */
+function plansOf(factory: (db: Db) => unknown): { sql: string; plan: string[] }[] {
+  const db = openDatabase(path.join(dir, `${Math.random().toString(36).slice(2)}.db`));
+  const prepared: string[] = [];
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    prepared.push(sql);
+    return prepare.call(this, sql);
+  } as typeof prepare;
+  try {
+    factory(db);
+  } finally {
+    Database.prototype.prepare = prepare;
+  }
+  const result = prepared.map((sql) => {
+    const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map(([, name]) => name!))];
+    const statement = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+    const rows = named.length > 0 ? statement.all(Object.fromEntries(named.map((n) => [n, n === 'livemode' ? 1 : 'x']))) : statement.all(...Array((sql.match(/\?/g) ?? []).length).fill('x'));
+    return { sql, plan: (rows as { detail: string }[]).map((r) => r.detail) };
+  });
+  db.close();
+  return result;
+}
+
+describe('customer lookups by contact', () => {
+  const plans = plansOf(customersRepo);
+  const cases = [
+    { name: 'by email', match: /email_norm = @email ORDER BY/, index: /USING INDEX customers_email \(org_id=\? AND livemode=\? AND email_norm=\?\)/ },
+    { name: 'by email on a card', match: /email_norm = @email AND card_id = @cardId/, index: /USING INDEX customers_email \(org_id=\? AND livemode=\? AND email_norm=\?\)/ },
+    { name: 'by phone', match: /phone_norm = @phone ORDER BY/, index: /USING INDEX customers_phone \(org_id=\? AND livemode=\? AND phone_norm=\?\)/ },
+    { name: 'by phone on a card', match: /phone_norm = @phone AND card_id = @cardId/, index: /USING INDEX customers_phone \(org_id=\? AND livemode=\? AND phone_norm=\?\)/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: reads the rows with that contact through its index, already in order`, () => {
+      const found = plans.filter((p) => c.match.test(p.sql));
+      assert.equal(found.length, 1);
+      const { plan } = found[0]!;
+      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
+      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|^SCAN/.test(d)), [], plan.join('\n'));
+    });
+  }
+});
