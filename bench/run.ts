@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
-import { buildBundles, startFloor, startReceiver, type FloorProcess } from './processes';
+import { buildBundles, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
 import type { LoadRequest, Scenario } from './scenario';
 import { SCENARIOS } from './scenarios';
@@ -202,7 +202,7 @@ async function main() {
   });
   const out = [
     `Wallet Loyalty bench: node ${process.version}, ${connections} connections, ${warmup} s warm-up + ${duration} s per run, ${rounds} round(s)${rounds > 1 ? ' (medians)' : ''}`,
-    `server: ${path.relative(process.cwd(), bundles.app)} serve (workers and cron jobs on, LOG_LEVEL info, rate limits raised), one webhook endpoint on a receiver process`,
+    `server: node ${SERVER_NODE_FLAGS.join(' ')} ${path.relative(process.cwd(), bundles.app)} serve (as npm start runs it; workers and cron jobs on, LOG_LEVEL info, rate limits raised), one webhook endpoint on a receiver process`,
     '',
     resultsTable(rows, comparisons),
     '',

@@ -25,6 +25,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// A checkpoint copies pages from the WAL to the database file; it needs no cache of its own.
+db.pragma('cache_size = -256');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => checkpoint.all(), workerData.intervalMs);
 parentPort.once('message', () => {
@@ -38,7 +40,12 @@ parentPort.once('message', () => {
 export function startWalCheckpointer(db: Db, file: string, log: Logger, intervalMs = 100): WalCheckpointer {
   if (file === ':memory:') return { stop: async () => {} };
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs } });
+  // Its JavaScript is a timer and one statement: a small heap keeps the thread's memory small.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, intervalMs },
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
+  });
   db.pragma('wal_autocheckpoint = 0');
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.once('error', (err) => {

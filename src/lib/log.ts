@@ -24,8 +24,39 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   };
 }
 
+// Under load the server logs a line per request, and stdout on a file or a pipe is written
+// synchronously, one system call per line. Lines of one turn of the event loop are written together
+// instead, right after it (setImmediate), and before the process ends ('exit', also after an
+// uncaught error). A kill -9 loses at most the lines of the turn it interrupts, never data: the
+// database has committed before a line about it is logged. Errors are written at once, after
+// whatever waits, so the order of the lines holds.
+let pending = '';
+let flushScheduled = false;
+let flushesAtExit = false;
+
+function flush() {
+  flushScheduled = false;
+  if (pending === '') return;
+  const out = pending;
+  pending = '';
+  process.stdout.write(out);
+}
+
 function defaultWrite(line: string, isError: boolean) {
-  (isError ? process.stderr : process.stdout).write(line + '\n');
+  if (isError) {
+    flush();
+    process.stderr.write(line + '\n');
+    return;
+  }
+  pending += line + '\n';
+  if (!flushesAtExit) {
+    flushesAtExit = true;
+    process.on('exit', flush);
+  }
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flush);
+  }
 }
 
 // Errors serialise to {} by default; keep what helps an operator (stack stays in the log, never in a response).

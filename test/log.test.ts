@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+// The default log writer gathers a turn's lines into one write (lib/log.ts): every line still
+// reaches stdout, in order, however the process ends, and errors are not written before earlier lines.
+
+const LOG_MODULE = path.resolve(import.meta.dirname, '../src/lib/log.ts');
+
+function run(ending: string) {
+  const script = `
+    import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+    const log = createLogger('info');
+    log.debug('hidden');
+    for (let i = 1; i <= 3; i++) log.info('line ' + i, { i });
+    ${ending}
+  `;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const lines = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; level: string });
+  return { code: out.status, stdout: lines(out.stdout), stderr: lines(out.stderr) };
+}
+
+describe('the log writer', () => {
+  const cases = [
+    { name: 'the program ends by itself', ending: '', code: 0 },
+    { name: 'process.exit() in the same turn', ending: 'process.exit(3);', code: 3 },
+    { name: 'an uncaught error in the same turn', ending: "throw new Error('boom');", code: 1 },
+    { name: 'an error line is logged after them, then exit', ending: "log.error('failed'); process.exit(1);", code: 1 },
+    { name: 'lines of later turns', ending: "setTimeout(() => log.info('line 4'), 5);", code: 0 },
+  ];
+  for (const c of cases) {
+    it(`writes every line in order when ${c.name}`, () => {
+      const result = run(c.ending);
+      assert.equal(result.code, c.code);
+      const expected = ['line 1', 'line 2', 'line 3', ...(c.ending.includes('line 4') ? ['line 4'] : [])];
+      assert.deepEqual(result.stdout.map((l) => l.msg), expected);
+      if (c.ending.includes("log.error")) assert.deepEqual(result.stderr.map((l) => l.msg), ['failed']);
+    });
+  }
+});
