@@ -49,7 +49,7 @@ export async function setUpApp(setup: AppSetup): Promise<AppUnderTest> {
     url: process.url,
     org,
     seed: BENCH_SEED,
-    tag: `${setup.label}-${Date.now().toString(36)}`,
+    tag: `${setup.label.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now().toString(36)}`,
     liveKey,
     cardId: (ref) => org.cards.find((c) => c.ref === ref)!.cardId,
     async call(method, path, options = {}): Promise<CallResult> {
