@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { customersRepo } from '../src/customers/repo';
 import { openDatabase, type Db } from '../src/db/open';
+import { statementsPreparedBy } from './support/databases';
 
 // Lookups that every API call, enrolment and counter scan makes must read the rows they find, not
 // the whole org: at a million customers the difference is a million rows per request.
@@ -16,17 +16,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** The SQL a repo factory prepares on a fresh connection, with the query plan of each. */
 function plansOf(factory: (db: Db) => unknown): { sql: string; plan: string[] }[] {
   const db = openDatabase(path.join(dir, `${Math.random().toString(36).slice(2)}.db`));
-  const prepared: string[] = [];
-  const prepare = Database.prototype.prepare;
-  Database.prototype.prepare = function (this: Database.Database, sql: string) {
-    prepared.push(sql);
-    return prepare.call(this, sql);
-  } as typeof prepare;
-  try {
-    factory(db);
-  } finally {
-    Database.prototype.prepare = prepare;
-  }
+  const prepared = statementsPreparedBy(db, factory);
   const result = prepared.map((sql) => {
     const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map(([, name]) => name!))];
     const statement = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);

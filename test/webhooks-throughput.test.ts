@@ -5,12 +5,12 @@ import http from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { openDatabase } from '../src/db/open';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { recordAttempts } from '../src/webhooks/record';
 import { createWebhookSender } from '../src/webhooks/send';
 import { seedStandardOrg } from './support/app';
+import { statementsPreparedBy } from './support/databases';
 import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
 
 // What keeps delivery fast through a backlog: claims that read only the rows they take, attempts
@@ -23,17 +23,7 @@ describe('the delivery queue', () => {
   it('claims read one endpoint’s queue through its index: no scan and no sort of the backlog', () => {
     // The repo's statements, as it prepares them on a fresh connection.
     const db = openDatabase(path.join(dir, 'plans.db'));
-    const prepared: string[] = [];
-    const prepare = Database.prototype.prepare;
-    Database.prototype.prepare = function (this: Database.Database, sql: string) {
-      prepared.push(sql);
-      return prepare.call(this, sql);
-    } as typeof prepare;
-    try {
-      deliveriesRepo(db);
-    } finally {
-      Database.prototype.prepare = prepare;
-    }
+    const prepared = statementsPreparedBy(db, deliveriesRepo);
     const claims = prepared.filter((sql) => /status = 'pending' AND d\.next_attempt_at <= @now/.test(sql));
     assert.equal(claims.length, 2, 'the endpoints query and the per-endpoint query');
     for (const sql of claims) {

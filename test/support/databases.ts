@@ -21,3 +21,19 @@ export function scratchDatabases(prefix: string) {
 }
 
 export const userVersion = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+
+/** The SQL a repo factory prepares on `db`, in order (for query-plan tests of its statements). */
+export function statementsPreparedBy(db: Db, factory: (db: Db) => unknown): string[] {
+  const prepared: string[] = [];
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    prepared.push(sql);
+    return prepare.call(this, sql);
+  } as typeof prepare;
+  try {
+    factory(db);
+  } finally {
+    Database.prototype.prepare = prepare;
+  }
+  return prepared;
+}
