@@ -69,6 +69,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * CPU seconds a process has used so far, user and system (Linux /proc; 0 where it is missing).
+ * Includes its worker threads, so the server's checkpoint thread counts against it.
+ */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces, hence from the last ')'): utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in hundredths of a second on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 /** Resident and peak resident memory of a process, in MB (Linux /proc; 0 where it is missing). */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   try {
@@ -110,6 +126,7 @@ export interface AppProcess {
   /** Process start → first successful request, ms. */
   coldStartMs: number;
   memory(): { rss: number; peak: number };
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -165,6 +182,7 @@ export async function startApp(
     logFile,
     coldStartMs: ready - started,
     memory: () => memoryOf(child.pid!),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -184,6 +202,7 @@ export async function seedWithCli(bundle: string, dataDir: string): Promise<Benc
 export interface FloorProcess {
   url: string;
   memory(): { rss: number; peak: number };
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -201,6 +220,7 @@ export async function startFloor(script: string, mode: 'read' | 'write', dataDir
   return {
     url,
     memory: () => memoryOf(child.pid!),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     async stop() {
       child.kill('SIGTERM');
       await exited(child);

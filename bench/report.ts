@@ -11,6 +11,8 @@ export interface Row {
   ratio: number | null;
   /** Highest RSS of the server process during the measured run. */
   rssMb: number;
+  /** The server process's CPU time (user + system, all its threads) per answer, µs. */
+  cpuUsPerRequest: number;
   /** Seconds the webhook queue took to empty after the load stopped (writes only). */
   drainAfterS?: number;
   /** The same scenario on another server (the filled database, the baseline bundle), by column label. */
@@ -53,12 +55,12 @@ function table(headers: string[], rows: string[][]): string {
 }
 
 export function resultsTable(rows: Row[], comparisons: Comparison[]): string {
-  const headers = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'of floor', 'RSS MB', 'queue empty after'];
+  const headers = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'of floor', 'server CPU µs/req', 'RSS MB', 'queue empty after'];
   for (const c of comparisons) headers.push(`req/s ${c.label}`, 'p99 ms', c.ratioLabel);
   return table(
     headers,
     rows.map((r) => {
-      const cells = [r.scenario, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), r.ratio === null ? 'floor' : pct(r.ratio), int(r.rssMb), r.drainAfterS === undefined ? '' : `${r.drainAfterS.toFixed(1)} s`];
+      const cells = [r.scenario, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), r.ratio === null ? 'floor' : pct(r.ratio), int(r.cpuUsPerRequest), int(r.rssMb), r.drainAfterS === undefined ? '' : `${r.drainAfterS.toFixed(1)} s`];
       for (const c of comparisons) {
         const other = r.compared[c.label];
         cells.push(other ? int(other.rps) : '', other ? ms(other.p99) : '', other ? pct(other.ratio) : '');

@@ -75,17 +75,28 @@ process.on('exit', () => {
   if (!args.keep) rmSync(dir, { recursive: true, force: true });
 });
 
-type Measured = LoadResult & { rssMb: number; drainAfterS?: number };
+type Measured = LoadResult & { rssMb: number; cpuUsPerRequest: number; drainAfterS?: number };
 
-/** Warm-up, then the measured run, sampling the server's RSS meanwhile. */
-async function measure(url: string, name: string, expectStatus: number, next: () => LoadRequest, memory: () => { rss: number }): Promise<Measured> {
+interface Measurable {
+  memory(): { rss: number };
+  cpuSeconds(): number;
+}
+
+/**
+ * Warm-up, then the measured run, sampling the server's RSS meanwhile. The server's CPU time per
+ * answer tells what the rate alone cannot: whether the server or the load generator (sharing the
+ * machine's cores) was the limit.
+ */
+async function measure(url: string, name: string, expectStatus: number, next: () => LoadRequest, server: Measurable): Promise<Measured> {
   if (warmup > 0) await runLoad({ url, connections, duration: warmup, expectStatus, next });
-  let rssMb = memory().rss;
-  const sampler = setInterval(() => (rssMb = Math.max(rssMb, memory().rss)), 100);
+  let rssMb = server.memory().rss;
+  const sampler = setInterval(() => (rssMb = Math.max(rssMb, server.memory().rss)), 100);
   try {
+    const cpuBefore = server.cpuSeconds();
     const result = await runLoad({ url, connections, duration, expectStatus, next });
+    const cpuUsPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / Math.max(1, result.responses);
     if (result.errors > 0) log(`  ${name}: ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
-    return { ...result, rssMb: Math.max(rssMb, memory().rss) };
+    return { ...result, rssMb: Math.max(rssMb, server.memory().rss), cpuUsPerRequest };
   } finally {
     clearInterval(sampler);
   }
@@ -97,7 +108,7 @@ async function runScenario(target: AppUnderTest, scenario: Scenario, states: Map
   const state = states.get(scenario);
   let i = 0;
   await target.queueEmpty();
-  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, () => scenario.request(app, state, i++), () => target.process.memory());
+  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, () => scenario.request(app, state, i++), target.process);
   // What the load left in the webhook queue: how long the workers need for it after the load.
   if (target.pendingDeliveries() > 0) result.drainAfterS = (await target.queueEmpty()) / 1000;
   return result;
@@ -139,7 +150,7 @@ async function main() {
     for (const [mode, floor] of floors) {
       log(`round ${round}: ${mode} floor`);
       const f = FLOOR_REQUESTS[mode];
-      add(floorRuns, mode, await measure(floor.url, f.name, f.status, f.next, floor.memory));
+      add(floorRuns, mode, await measure(floor.url, f.name, f.status, f.next, floor));
     }
     for (const scenario of scenarios) {
       for (const target of [main, ...others]) {
@@ -152,7 +163,7 @@ async function main() {
   // The median run (by requests/s) stands for each scenario: its latency and memory go with it.
   const pick = (list: Measured[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
   const floorRps = new Map([...floorRuns].map(([mode, list]) => [mode, pick(list).rps]));
-  const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, drainAfterS: m.drainAfterS, compared: {} });
+  const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, cpuUsPerRequest: m.cpuUsPerRequest, drainAfterS: m.drainAfterS, compared: {} });
   const rows: Row[] = [...floorRuns].map(([mode, list]) => toRow(FLOOR_REQUESTS[mode as 'read' | 'write'].name, pick(list), null));
   for (const scenario of scenarios) {
     const m = pick(runs.get(`empty:${scenario.name}`)!);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
+import { maintainDatabase } from '../src/db/open';
 import { startServer, type RunningServer } from '../src/main';
 import { walletRepo } from '../src/wallet/repo';
 import { passUpdatesRepo } from '../src/wallet/updates/repo';
@@ -49,6 +50,18 @@ describe('startServer (main.ts) wires the features together', { timeout: 30_000 
     assert.ok(walletRepo(server.db).updateSequence() > sequenceBefore, 'the earn bumped the pass update sequence');
     await receiver.waitFor(2);
     assert.deepEqual(receiver.requests.map((r) => JSON.parse(r.body).type), ['customer.enrolled', 'balance.updated']);
+  });
+
+  it('a start catches up on the sweeps but leaves the database maintenance (ANALYZE) to its hour', async () => {
+    // Statistics on record, then none, as after a bulk load: the maintenance would write them again.
+    server.db.exec('ANALYZE');
+    server.db.exec('DELETE FROM sqlite_stat1');
+    await server.stop();
+    server = await startServer(loadConfig({ DATA_DIR: dir, PORT: '0' }), { log: silentLogger });
+    const statistics = () => (server.db.prepare('SELECT count(*) AS n FROM sqlite_stat1').get() as { n: number }).n;
+    assert.equal(statistics(), 0, 'the start ran no ANALYZE');
+    maintainDatabase(server.db);
+    assert.ok(statistics() > 0, 'the hourly maintenance does');
   });
 });
 

@@ -5,6 +5,12 @@ import type { Logger } from '../lib/log';
 export interface Job {
   name: string;
   schedule: string;
+  /**
+   * Whether a server start runs it once before keeping to the schedule, to catch up on what fell
+   * due while it was down (the default). Not for upkeep that can wait for its hour: the start
+   * would hold its first requests for it.
+   */
+  catchUpAtStart?: boolean;
   run(): unknown | Promise<unknown>;
 }
 
