@@ -10,9 +10,15 @@ import type { Db } from './open';
  * too. The server's connection stops doing that (wal_autocheckpoint = 0); a worker thread with
  * its own connection runs a PASSIVE checkpoint every `intervalMs`, which never blocks a writer or
  * a reader. Commits still only append to the WAL, exactly as durable as before (synchronous
- * NORMAL: a process crash loses nothing); the WAL restarts from its beginning once a checkpoint has
- * copied it all, so it stays about as large as `intervalMs` of writes. If the thread fails, the
- * connection goes back to checkpointing itself.
+ * NORMAL: a process crash loses nothing). If the thread fails, the connection goes back to
+ * checkpointing itself.
+ *
+ * The WAL starts again from its beginning only when a write finds it wholly copied. Under a steady
+ * write load that never happens (a PASSIVE checkpoint never catches up with writes that keep
+ * coming): the file grew by ~100 MB a second of earns, without bound. So once it holds more than
+ * `restartPages`, the thread runs a RESTART checkpoint: it waits for the write in progress, copies
+ * what the last PASSIVE one left (a few ms of writes) while writers wait, and the next write starts
+ * the WAL over. journal_size_limit then cuts the file back to that size.
  */
 export interface WalCheckpointer {
   stop(): Promise<void>;
@@ -27,26 +33,35 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // A checkpoint copies pages from the WAL to the database file; it needs no cache of its own.
 db.pragma('cache_size = -256');
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const timer = setInterval(() => checkpoint.all(), workerData.intervalMs);
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
+const timer = setInterval(() => {
+  const [{ log }] = passive.all();
+  if (log > workerData.restartPages) restart.all();
+}, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
-  checkpoint.all();
+  passive.all();
   db.close();
   parentPort.close();
 });
 `;
 
-export function startWalCheckpointer(db: Db, file: string, log: Logger, intervalMs = 100): WalCheckpointer {
+/** 16,384 pages (of 4 KiB, SQLite's default): 64 MiB of WAL, a fraction of a second of writes at full load. */
+const RESTART_PAGES = 16_384;
+
+export function startWalCheckpointer(db: Db, file: string, log: Logger, intervalMs = 100, restartPages = RESTART_PAGES): WalCheckpointer {
   if (file === ':memory:') return { stop: async () => {} };
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   // Its JavaScript is a timer and one statement: a small heap keeps the thread's memory small.
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { driver, file, intervalMs },
+    workerData: { driver, file, intervalMs, restartPages },
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
   });
   db.pragma('wal_autocheckpoint = 0');
+  // The writer that starts the WAL over truncates the file to this size (bytes).
+  db.pragma(`journal_size_limit = ${restartPages * (db.pragma('page_size', { simple: true }) as number)}`);
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.once('error', (err) => {
     log.error('database: the checkpoint thread failed; the server checkpoints on its own again', { err });
