@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { silentLogger } from './support/fakes';
 
 // The checkpoint thread keeps the WAL bounded under a write load that never pauses, the case a
 // PASSIVE checkpoint alone never finishes (the WAL then grew by the whole load).
-describe('the WAL checkpoint thread', { timeout: 30_000 }, () => {
+describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, () => {
   let dir: string;
   let file: string;
   let db: Db;
@@ -50,5 +51,27 @@ describe('the WAL checkpoint thread', { timeout: 30_000 }, () => {
     // without restarts it holds every byte written (some 200 MB here).
     assert.ok(largest < 16 * bound, `the WAL reached ${largest} bytes; bound ${bound}`);
     assert.equal((db.prepare('SELECT count(*) AS n FROM load').get() as { n: number }).n * payload.length, written, 'every write is kept');
+  });
+
+  it('a transaction that reads, then writes, waits for a write lock another connection holds (no "database is locked")', async () => {
+    // Another process holds the write lock for 300 ms, as a RESTART checkpoint or the CLI does.
+    const holder = spawn(process.execPath, ['-e', `
+      const db = new (require('better-sqlite3'))(process.argv[1]);
+      db.pragma('busy_timeout = 5000');
+      db.exec('BEGIN IMMEDIATE');
+      db.prepare('INSERT INTO load (payload) VALUES (?)').run(Buffer.from('holder'));
+      console.log('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      db.exec('COMMIT');
+    `, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const readThenWrite = db.transaction(() => {
+      const { n } = db.prepare('SELECT count(*) AS n FROM load').get() as { n: number };
+      db.prepare('INSERT INTO load (payload) VALUES (?)').run(Buffer.from(`after ${n}`));
+    });
+    readThenWrite();
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const last = db.prepare('SELECT payload FROM load ORDER BY id DESC LIMIT 2').all() as { payload: Buffer }[];
+    assert.deepEqual(last.map((r) => r.payload.toString().split(' ')[0]), ['after', 'holder'], 'it ran after the holder committed, seeing its row');
   });
 });
