@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { seedStandardOrg, type StandardOrg } from './support/app';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
+import { PER_ENDPOINT } from '../src/webhooks/worker';
 
 // Retries are driven by the fake clock and explicit sweeps (the cron job's work): no sleeping.
 describe('webhook retries and failures', () => {
@@ -156,20 +157,21 @@ describe('webhook retries and failures', () => {
       receiver.answer(() => 'hang');
       const slow = await createEndpoint(app, org.keys.live, receiver.url);
       const quick = await createEndpoint(app, org.keys.live, fast.url);
-      for (let i = 0; i < 6; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.stamps });
+      const events = PER_ENDPOINT + 2;
+      for (let i = 0; i < events; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.stamps });
       // The fast endpoint is done while the slow one still holds every one of its requests.
       await eventually(async () => {
         const list = await deliveries(org.keys.live, quick.id);
-        return list.length === 6 && list.every((d: { status: string }) => d.status === 'succeeded');
+        return list.length === events && list.every((d: { status: string }) => d.status === 'succeeded');
       });
-      await receiver.waitFor(4);
-      assert.equal(app.worker.sweep(), 0, 'the slow endpoint already holds its 4 slots');
-      assert.equal(receiver.requests.length, 4);
+      await receiver.waitFor(PER_ENDPOINT);
+      assert.equal(app.worker.sweep(), 0, `the slow endpoint already holds its ${PER_ENDPOINT} slots`);
+      assert.equal(receiver.requests.length, PER_ENDPOINT);
       assert.ok((await deliveries(org.keys.live, slow.id)).every((d: { status: string; attempts: unknown[] }) => d.status === 'pending' && d.attempts.length === 0));
       receiver.answer(() => ({ status: 200 }));
       receiver.release(200);
       await app.worker.idle();
-      assert.equal(receiver.requests.length, 6);
+      assert.equal(receiver.requests.length, events);
       assert.ok((await deliveries(org.keys.live, slow.id)).every((d: { status: string }) => d.status === 'succeeded'));
       assert.ok((await deliveries(org.keys.live, quick.id)).every((d: { status: string }) => d.status === 'succeeded'));
     } finally {
