@@ -33,6 +33,9 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     const build = await run(process.execPath, ['build.mjs', '--outdir', out], ROOT);
     assert.equal(build.code, 0, build.stderr);
     assert.deepEqual(readdirSync(out).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'no schema.sql or other file beside the script');
+    // Latin-1 only, so V8 holds the source as a one-byte string (half the memory).
+    const beyondLatin1 = /[^\u0000-\u00ff]/.exec(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'utf8'));
+    assert.equal(beyondLatin1, null, `a character beyond Latin-1 in the script: ${beyondLatin1?.[0]}`);
 
     // The script alone, and of node_modules only the native addon it keeps external.
     const alone = path.join(dir, 'alone');
@@ -63,7 +66,9 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       const installUrl = ((await enrolled.json()) as { installUrl: string }).installUrl;
       const page = await fetch(installUrl);
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /<html/);
+      const pageText = await page.text();
+      assert.match(pageText, /<html/);
+      assert.doesNotMatch(pageText, /\\u[0-9a-f]{4}/, 'the escaped characters are characters again in a page');
       const pkpass = await getBytes(installUrl, { 'User-Agent': IPHONE_UA });
       assert.equal(pkpass.status, 200);
       assert.equal(pkpass.headers.get('content-type'), 'application/vnd.apple.pkpass');
