@@ -1,6 +1,5 @@
 // Builds one customer's signed Apple Wallet storeCard (.pkpass) from plain values. No database,
 // no HTTP: the caller gathers card design, customer and balance, this returns the bytes.
-import { PKPass, PassType } from 'passkit-generator';
 import type { AppleCredentials } from './credentials';
 import { parseColor } from '../../lib/colors';
 import { passDisplayName } from '../test-mode';
@@ -60,6 +59,9 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
   const foreground = parseColor(input.colors?.foreground ?? DEFAULT_PASS_COLORS.foreground, 'buildApplePass: foreground');
   const label = parseColor(input.colors?.label ?? DEFAULT_PASS_COLORS.label, 'buildApplePass: label');
 
+  // Loaded at the first pass, not at start: passkit-generator and the joi it validates with are a
+  // third of a megabyte of code a server without Apple Wallet never runs (smaller heap, faster start).
+  const { PKPass, PassType } = await import('passkit-generator');
   // The card's uploaded logo where it has one; otherwise the default mark, drawn in its colours.
   const drawn = defaultPassImages({ background: background.rgb, foreground: foreground.rgb });
   const pass = new PKPass(
