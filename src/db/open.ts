@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { migrate } from './migrate';
+import { installWriteBatches } from './write-batch';
 
 export type Db = Database.Database;
 
@@ -66,6 +67,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db = new Database(file);
     applyPragmas(db, options);
     immediateTransactions(db);
+    // Before anything prepares a statement: each one must commit an open batch before it runs.
+    installWriteBatches(db);
   } catch (err) {
     db?.close();
     throw new DatabaseOpenError((err as Error).message, { cause: err });

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { claimIdempotencyKey, checkIdempotencyKey, runIdempotent } from '../idempotency/service';
 import { parseInput } from '../lib/validation';
 import { readJsonBody } from './body';
+import { writeBatches } from '../db/write-batch';
 import type { AppDeps } from '../deps';
 import { authenticate } from './gate';
 import type { RateLimiter } from './rate-limit';
@@ -14,41 +15,57 @@ export function sendJson(ctx: Context, status: number, json: string): void {
   ctx.body = json;
 }
 
-/** Registers each definition with the full check order of decisions §7 in front of its handler. */
+/**
+ * Registers each definition with the full check order of decisions §7 in front of its handler.
+ * The database work runs in the turn's batch (db/write-batch.ts: group commit), and the answer
+ * waits until that batch has committed.
+ */
 export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, defs: readonly RouteDef[]): void {
   for (const def of defs) {
     const method = def.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     router[method](def.path, async (ctx: Context) => {
-      const auth = authenticate(ctx, deps, limiter, def.scope);
-
-      const idempotencyKey = def.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
-      const scope = idempotencyKey && { orgId: auth.orgId, livemode: auth.livemode, method: def.method, route: def.path, key: idempotencyKey };
-      const release = scope ? claimIdempotencyKey(scope) : null;
+      const unit = writeBatches(deps.db).unit();
+      const inBatch = def.method === 'GET' ? unit.read : unit.write;
       try {
-        const rawBody = def.method === 'GET' || def.method === 'DELETE' ? undefined : await readJsonBody(ctx);
-        if (!def.body && rawBody !== undefined) parseInput(NO_BODY, rawBody);
-        const input = {
-          deps,
-          auth,
-          params: def.params ? parseInput(def.params, ctx.params) : undefined,
-          query: def.query ? parseInput(def.query, ctx.query) : undefined,
-          body: def.body ? parseInput(def.body, rawBody ?? {}) : undefined,
-          idempotencyKey,
-          requestId: ctx.state.requestId as string,
-        };
-        if (idempotencyKey) checkIdempotencyKey(idempotencyKey);
-
-        if (scope) {
-          const reply = runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown });
-          if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
-          sendJson(ctx, reply.status, reply.body);
-          return;
-        }
-        const reply = await def.handle(input);
-        sendJson(ctx, reply.status, JSON.stringify(reply.body));
+        await handle(ctx, def, deps, limiter, inBatch);
       } finally {
-        release?.();
+        // Also after a refusal: it may rest on rows of the batch (a balance another request raised).
+        await unit.settled();
       }
     });
+  }
+}
+
+async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateLimiter, inBatch: <T>(fn: () => T) => T): Promise<void> {
+  const auth = inBatch(() => authenticate(ctx, deps, limiter, def.scope));
+
+  const idempotencyKey = def.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
+  const scope = idempotencyKey && { orgId: auth.orgId, livemode: auth.livemode, method: def.method, route: def.path, key: idempotencyKey };
+  const release = scope ? claimIdempotencyKey(scope) : null;
+  try {
+    const rawBody = def.method === 'GET' || def.method === 'DELETE' ? undefined : await readJsonBody(ctx);
+    if (!def.body && rawBody !== undefined) parseInput(NO_BODY, rawBody);
+    const input = {
+      deps,
+      auth,
+      params: def.params ? parseInput(def.params, ctx.params) : undefined,
+      query: def.query ? parseInput(def.query, ctx.query) : undefined,
+      body: def.body ? parseInput(def.body, rawBody ?? {}) : undefined,
+      idempotencyKey,
+      requestId: ctx.state.requestId as string,
+    };
+    if (idempotencyKey) checkIdempotencyKey(idempotencyKey);
+
+    if (scope) {
+      const reply = inBatch(() => runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown }));
+      if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
+      sendJson(ctx, reply.status, reply.body);
+      return;
+    }
+    // An async handler (webhook URL checks) has only its first synchronous part in the batch.
+    const reply = await inBatch(() => def.handle(input));
+    sendJson(ctx, reply.status, JSON.stringify(reply.body));
+  } finally {
+    release?.();
   }
 }

@@ -66,24 +66,28 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   // not a leak, so Node's default of 10 must not print a "possible memory leak" warning.
   setMaxListeners(maxInFlight + 1, shutdown.signal);
   let state: 'running' | 'stopping' | 'stopped' = 'running';
-  let wakeup: NodeJS.Immediate | null = null;
+  let wakeup = false;
   let idleWaiters: (() => void)[] = [];
   let stopping: Promise<void> | null = null;
   // Endpoints take turns at the front of each claim, so with more work than slots none waits on the others.
   let turn = 0;
 
   function notifyIfIdle() {
-    if (inFlight.size > 0 || wakeup !== null || finished.length > 0) return;
+    if (inFlight.size > 0 || wakeup || finished.length > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
 
+  // Coalesced into one sweep after the code that woke it, in the same turn of the event loop: the
+  // wake-up comes after a commit (db/after-commit.ts), and a batch of API requests commits after
+  // the turn's reads (db/write-batch.ts), so waiting for the next turn would add one to every delivery.
   function wake() {
-    if (state !== 'running' || wakeup !== null) return;
-    wakeup = setImmediate(() => {
-      wakeup = null;
-      sweep();
+    if (state !== 'running' || wakeup) return;
+    wakeup = true;
+    queueMicrotask(() => {
+      wakeup = false;
+      if (state === 'running') sweep();
       notifyIfIdle();
     });
   }
@@ -205,14 +209,12 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
     async idle() {
       // The outbox queues its wake-up as a microtask after a commit; let any such wake-up land first.
       await Promise.resolve();
-      if (inFlight.size === 0 && wakeup === null) return;
+      if (inFlight.size === 0 && !wakeup) return;
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     stop(graceMs = timeoutMs + 1_000) {
       stopping ??= (async () => {
         state = 'stopping';
-        if (wakeup) clearImmediate(wakeup);
-        wakeup = null;
         const allSettled = () => Promise.allSettled([...inFlight.values()]);
         let timer: NodeJS.Timeout | undefined;
         const graceOver = new Promise<'late'>((resolve) => {

@@ -1,0 +1,230 @@
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
+
+/**
+ * Group commit for the integration API. Under load a commit is most of what a write costs: every
+ * page it touched (the ledger row, the balance, the event, its delivery, each of their indexes) is
+ * appended to the WAL, one system call a page, ~18 pages for an earn. The requests whose bytes
+ * arrive in one turn of the event loop therefore share one transaction:
+ *
+ * - The first request of a turn opens it (BEGIN IMMEDIATE for a write, DEFERRED for a read); each
+ *   write still runs in its own synchronous transaction function, which better-sqlite3 turns into
+ *   a savepoint, so it lands whole or not at all (its ledger row, balance, events and deliveries
+ *   together), and a refusal rolls back only its own savepoint.
+ * - After the turn (setImmediate) one COMMIT writes each touched page once. Only then do the
+ *   requests answer: no client hears of a write that a kill -9 could still lose. Should the commit
+ *   fail, every request of that batch answers 500 and nothing of it was written.
+ * - Wake-ups (db/after-commit.ts) wait for that commit, so no worker sends what is not committed.
+ * - Anything else that touches the connection while a batch is open (a worker's transaction, a
+ *   console page, a scheduled job, the CLI code paths) commits the batch first: outside a unit the
+ *   connection behaves exactly as without batches, and never sees uncommitted rows.
+ *
+ * A read joins an open write batch (and then waits for its commit like a write, since it may have
+ * seen its rows); reads alone share a read transaction, one instead of one per statement.
+ */
+export interface WriteBatches {
+  /** One request's share of the batches: run its database work with read/write, then await settled(). */
+  unit(): BatchUnit;
+  /** Commits the open batch now (a no-op when none is open). */
+  flush(): void;
+}
+
+export interface BatchUnit {
+  /** Runs `fn` in the open batch, opening a read batch when none is. Synchronous work only. */
+  read<T>(fn: () => T): T;
+  /** Runs `fn` in the open write batch, opening one (after committing an open read batch) when none is. */
+  write<T>(fn: () => T): T;
+  /** Resolves once every write batch this unit joined has committed; rejects if one failed. */
+  settled(): Promise<void>;
+}
+
+/** A batch's commit failed (or SQLite rolled it back): none of its writes were kept. */
+export class BatchCommitError extends Error {}
+
+interface Batch {
+  mode: 'read' | 'write';
+  /** Settles when the batch commits or fails (write batches only are awaited). */
+  done: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
+  afterCommit: (() => void)[];
+}
+
+const installed = new WeakMap<Db, WriteBatches & { afterCommit(wake: () => void): boolean; rollbacks(): number }>();
+
+/** The group commit of a connection opened by openDatabase. */
+export function writeBatches(db: Db): WriteBatches {
+  const batches = installed.get(db);
+  if (!batches) throw new Error('writeBatches: this connection was not opened by openDatabase');
+  return batches;
+}
+
+/**
+ * How many transactions (and savepoints, and batches) of this connection have rolled back: a
+ * cache of rows read inside one of them may hold what was undone (db/row-cache.ts).
+ */
+export function rollbackCount(db: Db): number {
+  return installed.get(db)?.rollbacks() ?? 0;
+}
+
+/** Queues `wake` for after the open batch ends; false when no batch is open (the caller's own transaction decides then). */
+export function afterBatchCommit(db: Db, wake: () => void): boolean {
+  return installed.get(db)?.afterCommit(wake) ?? false;
+}
+
+/**
+ * Installs group commit on a new connection, before anything prepares a statement on it: every
+ * statement prepared afterwards (and every transaction, exec and pragma) first commits an open
+ * batch when it runs outside a unit.
+ */
+export function installWriteBatches(db: Db): void {
+  // Unguarded: the batch's own statements.
+  const begin = { read: db.prepare('BEGIN DEFERRED'), write: db.prepare('BEGIN IMMEDIATE') };
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+
+  let open: Batch | null = null;
+  let rollbacks = 0;
+  /** Units running right now (synchronously, so 0 or 1, more only when nested). */
+  let depth = 0;
+
+  function settle(batch: Batch, failure: Error | null): void {
+    if (open === batch) open = null;
+    if (failure) {
+      rollbacks++;
+      batch.reject(failure);
+    } else batch.resolve();
+    // After a failure too: a worker woken for nothing finds nothing new, and the wake-ups'
+    // bookkeeping (one per name and transaction) starts over.
+    for (const wake of batch.afterCommit) wake();
+  }
+
+  function flush(): void {
+    const batch = open;
+    if (!batch) return;
+    if (!db.inTransaction) {
+      settle(batch, new BatchCommitError('the batch was rolled back by SQLite before its commit'));
+      return;
+    }
+    try {
+      commit.run();
+    } catch (err) {
+      if (db.inTransaction) rollback.run();
+      settle(batch, new BatchCommitError(`the batch could not be committed: ${(err as Error).message}`, { cause: err }));
+      return;
+    }
+    settle(batch, null);
+  }
+
+  function openBatch(mode: Batch['mode']): Batch {
+    begin[mode].run();
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Awaited by the units that joined it; a read batch nobody awaits must not be an unhandled rejection.
+    done.catch(() => {});
+    const batch: Batch = { mode, done, resolve, reject, afterCommit: [] };
+    open = batch;
+    setImmediate(() => {
+      if (open === batch) flush();
+    });
+    return batch;
+  }
+
+  /** Runs a unit's work in a batch of at least `mode`; returns the batch it ran in, or null outside any. */
+  function inBatch<T>(mode: Batch['mode'], fn: () => T, joined: Set<Batch>): T {
+    // Inside another connection user's own transaction (nothing here opens one around a unit): run as is.
+    if (!open && db.inTransaction) return fn();
+    if (open && open.mode === 'read' && mode === 'write') flush();
+    const batch = open ?? openBatch(mode);
+    joined.add(batch);
+    depth++;
+    try {
+      return fn();
+    } finally {
+      depth--;
+      // An error SQLite answers by rolling back the whole transaction (disk full, I/O error) ends
+      // the batch: every request in it fails, whatever this one did.
+      if (open === batch && !db.inTransaction) flush();
+    }
+  }
+
+  /** Outside a unit the open batch is committed first, so other users never see or join it. */
+  const guard = () => {
+    if (open && depth === 0) flush();
+  };
+  guardConnection(db, guard, () => rollbacks++);
+
+  installed.set(db, {
+    unit() {
+      const joined = new Set<Batch>();
+      return {
+        read: (fn) => inBatch('read', fn, joined),
+        write: (fn) => inBatch('write', fn, joined),
+        async settled() {
+          for (const batch of joined) if (batch.mode === 'write') await batch.done;
+        },
+      };
+    },
+    flush,
+    rollbacks: () => rollbacks,
+    afterCommit(wake) {
+      if (!open) return false;
+      open.afterCommit.push(wake);
+      return true;
+    },
+  });
+}
+
+const STATEMENT_METHODS = ['run', 'get', 'all', 'iterate'] as const;
+
+/** Calls `guard` before anything runs SQL on the connection, and `rolledBack` when a transaction function fails. */
+function guardConnection(db: Db, guard: () => void, rolledBack: () => void): void {
+  // Through the prototype at each call, so a wrapper installed there later (a test's) still runs.
+  const prototype = Object.getPrototypeOf(db) as Db;
+  db.prepare = ((source: string) => {
+    const statement = prototype.prepare.call(db, source);
+    for (const name of STATEMENT_METHODS) {
+      const method = statement[name] as (...args: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[name] = function guarded(this: unknown, ...args: unknown[]) {
+        guard();
+        return method.apply(statement, args);
+      };
+    }
+    return statement;
+  }) as Db['prepare'];
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const variants = transaction(fn);
+    const wrap =
+      (variant: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) => {
+        guard();
+        try {
+          return variant(...args);
+        } catch (err) {
+          rolledBack();
+          throw err;
+        }
+      };
+    const run = wrap(variants.default);
+    return Object.assign(run, {
+      default: run,
+      deferred: wrap(variants.deferred),
+      immediate: wrap(variants.immediate),
+      exclusive: wrap(variants.exclusive),
+      database: db,
+    });
+  }) as Db['transaction'];
+  for (const name of ['exec', 'pragma', 'backup', 'serialize', 'close'] as const) {
+    const method = (db[name] as (...args: unknown[]) => unknown).bind(db);
+    (db as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      guard();
+      return method(...args);
+    };
+  }
+}

@@ -1,0 +1,213 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { wakeAfterCommit } from '../src/db/after-commit';
+import { openDatabase, type Db } from '../src/db/open';
+import { BatchCommitError, writeBatches } from '../src/db/write-batch';
+import { cardsRepo } from '../src/cards/repo';
+import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
+
+// Group commit (src/db/write-batch.ts): the units of one turn of the event loop share one
+// transaction, each write stays all or nothing, nobody hears of a write before it is committed,
+// and whatever runs outside a unit sees the connection as if there were no batch.
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('write batches on a connection', () => {
+  let dir: string;
+  let db: Db;
+  // Another connection, as another process (or the disk after a kill -9) sees the database.
+  let other: Database.Database;
+  const rows = () => (other.prepare('SELECT name FROM items ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'wl-batch-'));
+    const file = path.join(dir, 'batch.db');
+    db = openDatabase(file);
+    db.exec(`
+      CREATE TABLE parents (id TEXT PRIMARY KEY);
+      CREATE TABLE items (name TEXT PRIMARY KEY, parent TEXT REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED);`);
+    other = new Database(file, { readonly: true });
+  });
+  after(() => {
+    other.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => db.exec('DELETE FROM items'));
+
+  const insert = (name: string, parent: string | null = null) => db.transaction(() => db.prepare('INSERT INTO items (name, parent) VALUES (?, ?)').run(name, parent))();
+
+  it('commits the writes of one turn together, after the turn, and settles each unit only then', async () => {
+    const units = ['a', 'b', 'c'].map((name) => {
+      const unit = writeBatches(db).unit();
+      unit.write(() => insert(name));
+      return unit;
+    });
+    assert.equal(db.inTransaction, true, 'one transaction holds all three');
+    assert.deepEqual(rows(), [], 'nothing is committed within the turn');
+    let settled = 0;
+    const all = Promise.all(units.map((u) => u.settled().then(() => settled++)));
+    await Promise.resolve();
+    assert.equal(settled, 0, 'no unit settles before the commit');
+    await all;
+    assert.deepEqual(rows(), ['a', 'b', 'c']);
+    assert.equal(db.inTransaction, false);
+  });
+
+  it('a refused write rolls back alone: the others of its batch are kept', async () => {
+    const kept = writeBatches(db).unit();
+    kept.write(() => insert('kept'));
+    const refused = writeBatches(db).unit();
+    assert.throws(
+      () =>
+        refused.write(() =>
+          db.transaction(() => {
+            insert('half');
+            throw new Error('refused');
+          })(),
+        ),
+      /refused/,
+    );
+    await Promise.all([kept.settled(), refused.settled()]);
+    assert.deepEqual(rows(), ['kept']);
+  });
+
+  it('a failed commit fails every unit of the batch and keeps none of its writes', async () => {
+    const fine = writeBatches(db).unit();
+    fine.write(() => insert('fine'));
+    // A deferred foreign key is checked at COMMIT: the whole batch's commit fails.
+    const breaking = writeBatches(db).unit();
+    breaking.write(() => insert('orphan', 'no-such-parent'));
+    await assert.rejects(fine.settled(), BatchCommitError);
+    await assert.rejects(breaking.settled(), BatchCommitError);
+    assert.deepEqual(rows(), []);
+    assert.equal(db.inTransaction, false);
+    // The connection goes on: the next batch commits.
+    const next = writeBatches(db).unit();
+    next.write(() => insert('next'));
+    await next.settled();
+    assert.deepEqual(rows(), ['next']);
+  });
+
+  it('anything outside a unit commits the open batch first, so it never sees or joins uncommitted rows', async () => {
+    const unit = writeBatches(db).unit();
+    unit.write(() => insert('batched'));
+    // A worker's transaction, a console page, a job: they run after the batch has committed.
+    insert('outside');
+    assert.deepEqual(rows(), ['batched', 'outside'], 'the batch committed before the outside write, which committed on its own');
+    assert.equal(db.inTransaction, false);
+    await unit.settled();
+    // A plain statement does the same.
+    const second = writeBatches(db).unit();
+    second.write(() => insert('again'));
+    assert.equal((db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n, 3);
+    assert.equal(db.inTransaction, false, 'the statement outside the unit committed the batch');
+    await second.settled();
+  });
+
+  it('wakes workers only once the batch has committed', async () => {
+    let seenAtWake: string[] | null = null;
+    const unit = writeBatches(db).unit();
+    unit.write(() => {
+      insert('woken');
+      wakeAfterCommit(db, 'test', () => (seenAtWake = rows()));
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(seenAtWake, null, 'not from a microtask inside the turn');
+    await unit.settled();
+    await nextTurn();
+    assert.deepEqual(seenAtWake, ['woken']);
+  });
+
+  it('reads alone share a read transaction that nothing waits for; a read joining a write batch waits for its commit', async () => {
+    const reader = writeBatches(db).unit();
+    reader.read(() => db.prepare('SELECT count(*) FROM items').get());
+    let readerSettled = false;
+    void reader.settled().then(() => (readerSettled = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(readerSettled, true, 'a read-only batch has nothing to wait for');
+
+    // A write after a read in the same turn: the read transaction ends, a write transaction begins.
+    const writer = writeBatches(db).unit();
+    writer.write(() => insert('w'));
+    const late = writeBatches(db).unit();
+    const seen = late.read(() => (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n);
+    assert.equal(seen, 1, 'the read sees the batch it joined');
+    let lateSettled = false;
+    const waiting = late.settled().then(() => (lateSettled = true));
+    await Promise.resolve();
+    assert.equal(lateSettled, false, 'what it read is not committed yet');
+    await Promise.all([waiting, writer.settled()]);
+    assert.deepEqual(rows(), ['w']);
+  });
+});
+
+describe('group commit behind the API', () => {
+  let app: TestApp;
+  let org: StandardOrg;
+  before(async () => {
+    app = await startTestApp();
+    org = seedStandardOrg(app);
+  });
+  after(() => app.close());
+
+  it('answers concurrent writes only once they are committed: at each answer, another connection sees the row', async () => {
+    const reader = new Database(app.config.dbFile, { readonly: true });
+    const onDisk = reader.prepare('SELECT 1 FROM customers WHERE id = ?').pluck();
+    // Looked at the moment the server hands each answer to the socket (this test shares its process).
+    const seen: boolean[] = [];
+    const end = ServerResponse.prototype.end;
+    ServerResponse.prototype.end = function (this: ServerResponse, ...args: unknown[]) {
+      if (this.req.method === 'POST' && typeof args[0] === 'string' && args[0].includes('passUserId')) {
+        seen.push(onDisk.get((JSON.parse(args[0]) as { passUserId: string }).passUserId) === 1);
+      }
+      return end.apply(this, args as Parameters<typeof end>);
+    } as typeof end;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: `batch-${i}`, cardId: org.cards.points } })),
+      );
+      assert.deepEqual(answers.map((a) => a.status), Array(20).fill(201));
+      assert.deepEqual(seen, Array(20).fill(true));
+    } finally {
+      ServerResponse.prototype.end = end;
+      reader.close();
+    }
+  });
+
+  it('a card changed and then rolled back is read as it is, not from a cache of the undone change', () => {
+    const cards = cardsRepo(app.db);
+    const before = cards.findById(org.cards.points)!;
+    assert.throws(
+      () =>
+        app.db.transaction(() => {
+          cards.update({ ...before, name: 'Never saved' });
+          assert.equal(cards.findById(org.cards.points)!.name, 'Never saved', 'inside its transaction the change shows');
+          throw new Error('undo');
+        })(),
+      /undo/,
+    );
+    assert.equal(cards.findById(org.cards.points)!.name, before.name);
+  });
+
+  it('a card changed by another process is read anew at the next request', async () => {
+    await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: 'club-1', cardId: org.cards.levels } });
+    const level = async () => (await app.request('GET', '/api/v1/customers/club-1', { key: org.keys.live })).body.balance.level;
+    assert.equal(await level(), 'Bronze');
+    const writer = new Database(app.config.dbFile);
+    try {
+      const levels = [{ name: 'Newcomer', minPoints: 0 }, { name: 'Silver', minPoints: 10000 }];
+      writer.prepare('UPDATE cards SET levels = ? WHERE id = ?').run(JSON.stringify(levels), org.cards.levels);
+    } finally {
+      writer.close();
+    }
+    assert.equal(await level(), 'Newcomer');
+  });
+});
