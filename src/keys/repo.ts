@@ -1,5 +1,6 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
+import { createRowCache } from '../db/row-cache';
 import type { Mode, Scope } from './scopes';
 
 export interface ApiKeyRow {
@@ -52,26 +53,22 @@ function createKeysRepo(db: Db) {
   const ofOrg = db.prepare<[string], RawRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = @at WHERE id = @id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
-  // Moves whenever ANOTHER connection (another process: the CLI's `key revoke`) commits a change.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  // This connection's own writes to the keys, which data_version does not count.
-  let ownWrites = 0;
+  // Every API request authenticates, and keys hardly ever change. Unknown and revoked keys are
+  // never cached, so guessing cannot fill it; revocation holds from the next request, also when
+  // the CLI revokes from another process (db/row-cache.ts).
+  const active = createRowCache<ApiKeyRow>(db);
 
   return {
-    /**
-     * Changes whenever the keys may have changed: a write through this repo, or any commit of
-     * another connection to the database. A cache of key rows is valid while it stays the same.
-     */
-    version(): string {
-      return `${dataVersion.get()}.${ownWrites}`;
-    },
     insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>) {
-      ownWrites++;
+      active.changed();
       insert.run({ ...row, scopes: JSON.stringify(row.scopes) });
     },
-    findByHash(hash: string): ApiKeyRow | undefined {
-      const row = byHash.get(hash);
-      return row && map(row);
+    /** The key with this hash unless it is revoked. */
+    findActiveByHash(hash: string): ApiKeyRow | undefined {
+      return active.get(hash, () => {
+        const row = byHash.get(hash);
+        return row && row.revoked_at === null ? map(row) : undefined;
+      });
     },
     findById(id: string): ApiKeyRow | undefined {
       const row = byId.get(id);
@@ -80,11 +77,13 @@ function createKeysRepo(db: Db) {
     list(orgId?: string): ApiKeyRow[] {
       return (orgId ? ofOrg.all(orgId) : all.all()).map(map);
     },
-    touch(id: string, at: number) {
-      touch.run({ id, at });
+    /** Records when a key was last used (informational, so the cached row is simply replaced). */
+    touch(row: ApiKeyRow, at: number) {
+      touch.run({ id: row.id, at });
+      active.replace(row.keyHash, { ...row, lastUsedAt: at });
     },
     revoke(id: string, at: number): boolean {
-      ownWrites++;
+      active.changed();
       return revoke.run({ id, at }).changes === 1;
     },
   };

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, timingSafeEqual } from 'node:crypto';
 
 // Comparing secrets (API keys, install codes, ApplePass tokens) the one way: by their SHA-256
 // digests, in constant time. Digests have one length, so neither the content nor the length of
@@ -6,9 +6,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
+// Node's one-shot digest (20.12 and later) costs a fraction of a Hash object; every API request hashes its key.
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash : null;
+
 /** SHA-256 of the UTF-8 text as 64 hex characters: what we store instead of a secret. */
 export function sha256Hex(text: string): string {
-  return sha256(text).toString('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : sha256(text).toString('hex');
 }
 
 /** Whether two secrets (or two stored digests) are equal, in time that depends on neither. */
