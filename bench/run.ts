@@ -143,31 +143,36 @@ async function main() {
   const others = [filled, baseline].filter((t): t is AppUnderTest => t !== null);
   const states = new Map<AppUnderTest, Map<Scenario, unknown>>([main, ...others].map((t) => [t, new Map()]));
 
+  // Each scenario right after a run of its floor: this machine's speed drifts between minutes (a
+  // shared host; bare Koa measured 31 to 57 µs of CPU per answer in one hour), so a ratio is taken
+  // of two runs side by side, and over several rounds the median ratio stands.
   const floorRuns = new Map<string, Measured[]>();
   const runs = new Map<string, Measured[]>();
-  const add = (map: Map<string, Measured[]>, key: string, m: Measured) => map.set(key, [...(map.get(key) ?? []), m]);
+  const ratios = new Map<string, number[]>();
+  const add = <T>(map: Map<string, T[]>, key: string, m: T) => map.set(key, [...(map.get(key) ?? []), m]);
   for (let round = 1; round <= rounds; round++) {
-    for (const [mode, floor] of floors) {
-      log(`round ${round}: ${mode} floor`);
-      const f = FLOOR_REQUESTS[mode];
-      add(floorRuns, mode, await measure(floor.url, f.name, f.status, f.next, floor));
-    }
     for (const scenario of scenarios) {
+      const floor = floors.get(scenario.floor)!;
+      const f = FLOOR_REQUESTS[scenario.floor];
+      log(`round ${round}: ${scenario.floor} floor`);
+      const floorRun = await measure(floor.url, f.name, f.status, f.next, floor);
+      add(floorRuns, scenario.floor, floorRun);
       for (const target of [main, ...others]) {
         log(`round ${round}: ${scenario.name} (${target.label})`);
-        add(runs, `${target.label}:${scenario.name}`, await runScenario(target, scenario, states.get(target)!));
+        const run = await runScenario(target, scenario, states.get(target)!);
+        add(runs, `${target.label}:${scenario.name}`, run);
+        if (target === main) add(ratios, scenario.name, run.rps / floorRun.rps);
       }
     }
   }
 
   // The median run (by requests/s) stands for each scenario: its latency and memory go with it.
   const pick = (list: Measured[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
-  const floorRps = new Map([...floorRuns].map(([mode, list]) => [mode, pick(list).rps]));
   const toRow = (name: string, m: Measured, ratio: number | null): Row => ({ scenario: name, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, ratio, rssMb: m.rssMb, cpuUsPerRequest: m.cpuUsPerRequest, drainAfterS: m.drainAfterS, compared: {} });
   const rows: Row[] = [...floorRuns].map(([mode, list]) => toRow(FLOOR_REQUESTS[mode as 'read' | 'write'].name, pick(list), null));
   for (const scenario of scenarios) {
     const m = pick(runs.get(`empty:${scenario.name}`)!);
-    const row = toRow(scenario.name, m, m.rps / floorRps.get(scenario.floor)!);
+    const row = toRow(scenario.name, m, median(ratios.get(scenario.name)!));
     for (const other of others) {
       const o = pick(runs.get(`${other.label}:${scenario.name}`)!);
       // Filled: its share of the empty database's rate. Baseline: how much faster this bundle is.
