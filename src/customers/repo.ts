@@ -2,50 +2,43 @@ import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 import type { Customer, Namespace } from './model';
 
-interface RawCustomer {
-  id: string;
-  org_id: string;
-  card_id: string;
-  livemode: number;
-  external_id: string | null;
-  name: string | null;
-  email: string | null;
-  email_norm: string | null;
-  phone: string | null;
-  phone_norm: string | null;
-  custom_fields: string;
-  status: Customer['status'];
-  source: Customer['source'];
-  install_code: string;
-  scan_code: string;
-  balance: number;
-  pass_version: number;
-  pass_updated_at: number;
-  created_at: number;
-  updated_at: number;
-}
+// Rows are read as arrays (better-sqlite3's raw mode), in this column order: a row object with
+// twenty named properties cost more than the lookup itself on every API request (V8 built its
+// shape property by property, by name, for each row).
+const COLUMNS = [
+  'id', 'org_id', 'card_id', 'livemode', 'external_id', 'name', 'email', 'email_norm', 'phone', 'phone_norm',
+  'custom_fields', 'status', 'source', 'install_code', 'scan_code', 'balance', 'pass_version', 'pass_updated_at', 'created_at', 'updated_at',
+] as const;
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM customers`;
+
+type RawCustomer = [
+  id: string, orgId: string, cardId: string, livemode: number, externalId: string | null, name: string | null, email: string | null,
+  emailNorm: string | null, phone: string | null, phoneNorm: string | null, customFields: string, status: Customer['status'],
+  source: Customer['source'], installCode: string, scanCode: string, balance: number, passVersion: number, passUpdatedAt: number,
+  createdAt: number, updatedAt: number,
+];
 
 const map = (r: RawCustomer): Customer => ({
-  id: r.id,
-  orgId: r.org_id,
-  cardId: r.card_id,
-  livemode: r.livemode === 1,
-  externalId: r.external_id,
-  name: r.name,
-  email: r.email,
-  emailNorm: r.email_norm,
-  phone: r.phone,
-  phoneNorm: r.phone_norm,
-  customFields: JSON.parse(r.custom_fields) as Customer['customFields'],
-  status: r.status,
-  source: r.source,
-  installCode: r.install_code,
-  scanCode: r.scan_code,
-  balance: r.balance,
-  passVersion: r.pass_version,
-  passUpdatedAt: r.pass_updated_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  id: r[0],
+  orgId: r[1],
+  cardId: r[2],
+  livemode: r[3] === 1,
+  externalId: r[4],
+  name: r[5],
+  email: r[6],
+  emailNorm: r[7],
+  phone: r[8],
+  phoneNorm: r[9],
+  customFields: JSON.parse(r[10]) as Customer['customFields'],
+  status: r[11],
+  source: r[12],
+  installCode: r[13],
+  scanCode: r[14],
+  balance: r[15],
+  passVersion: r[16],
+  passUpdatedAt: r[17],
+  createdAt: r[18],
+  updatedAt: r[19],
 });
 
 type NsParams = { orgId: string; livemode: number };
@@ -58,24 +51,24 @@ function createCustomersRepo(db: Db) {
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
              @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
   );
-  const byId = db.prepare<NsParams & { id: string }, RawCustomer>('SELECT * FROM customers WHERE id = @id AND org_id = @orgId AND livemode = @livemode');
+  const byId = db.prepare<NsParams & { id: string }, RawCustomer>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode`).raw();
   const byExternal = db.prepare<NsParams & { externalId: string }, RawCustomer>(
-    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND external_id = @externalId',
-  );
+    `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND external_id = @externalId`,
+  ).raw();
   // LIMIT 11: enough to list candidates of an ambiguous match without reading a whole table.
   const byEmail = db.prepare<NsParams & { email: string }, RawCustomer>(
-    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email ORDER BY created_at, rowid LIMIT 11',
-  );
+    `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email ORDER BY created_at, rowid LIMIT 11`,
+  ).raw();
   const byPhone = db.prepare<NsParams & { phone: string }, RawCustomer>(
-    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone ORDER BY created_at, rowid LIMIT 11',
-  );
+    `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone ORDER BY created_at, rowid LIMIT 11`,
+  ).raw();
   const byEmailOnCard = db.prepare<NsParams & { email: string; cardId: string }, RawCustomer>(
-    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11',
-  );
+    `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11`,
+  ).raw();
   const byPhoneOnCard = db.prepare<NsParams & { phone: string; cardId: string }, RawCustomer>(
-    'SELECT * FROM customers WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11',
-  );
-  const byPassUserId = db.prepare<[string], RawCustomer>('SELECT * FROM customers WHERE id = ?');
+    `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11`,
+  ).raw();
+  const byPassUserId = db.prepare<[string], RawCustomer>(`${SELECT} WHERE id = ?`).raw();
   const setExternal = db.prepare('UPDATE customers SET external_id = @externalId, updated_at = @now WHERE id = @id');
   const setFields = db.prepare('UPDATE customers SET custom_fields = @customFields, updated_at = @now WHERE id = @id');
   const setBalance = db.prepare(
