@@ -51,7 +51,7 @@ describe('write batches on a connection', () => {
     assert.equal(db.inTransaction, true, 'one transaction holds all three');
     assert.deepEqual(rows(), [], 'nothing is committed within the turn');
     let settled = 0;
-    const all = Promise.all(units.map((u) => u.settled().then(() => settled++)));
+    const all = Promise.all(units.map((u) => u.settled()!.then(() => settled++)));
     await Promise.resolve();
     assert.equal(settled, 0, 'no unit settles before the commit');
     await all;
@@ -83,8 +83,8 @@ describe('write batches on a connection', () => {
     // A deferred foreign key is checked at COMMIT: the whole batch's commit fails.
     const breaking = writeBatches(db).unit();
     breaking.write(() => insert('orphan', 'no-such-parent'));
-    await assert.rejects(fine.settled(), BatchCommitError);
-    await assert.rejects(breaking.settled(), BatchCommitError);
+    await assert.rejects(fine.settled()!, BatchCommitError);
+    await assert.rejects(breaking.settled()!, BatchCommitError);
     assert.deepEqual(rows(), []);
     assert.equal(db.inTransaction, false);
     // The connection goes on: the next batch commits.
@@ -125,14 +125,14 @@ describe('write batches on a connection', () => {
     assert.deepEqual(seenAtWake, ['woken']);
   });
 
-  it('reads alone share a read transaction that nothing waits for; a read joining a write batch waits for its commit', async () => {
+  it('reads alone share a read transaction to the end of the turn; a read joining a write batch waits for its commit', async () => {
     const reader = writeBatches(db).unit();
     reader.read(() => db.prepare('SELECT count(*) FROM items').get());
-    let readerSettled = false;
-    void reader.settled().then(() => (readerSettled = true));
-    await Promise.resolve();
-    await Promise.resolve();
-    assert.equal(readerSettled, true, 'a read-only batch has nothing to wait for');
+    const second = writeBatches(db).unit();
+    second.read(() => db.prepare('SELECT count(*) FROM items').get());
+    assert.equal(db.inTransaction, true, 'one read transaction for both');
+    await Promise.all([reader.settled(), second.settled()]);
+    assert.equal(writeBatches(db).unit().settled(), null, 'a unit that ran nothing waits for nothing');
 
     // A write after a read in the same turn: the read transaction ends, a write transaction begins.
     const writer = writeBatches(db).unit();
@@ -141,7 +141,7 @@ describe('write batches on a connection', () => {
     const seen = late.read(() => (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n);
     assert.equal(seen, 1, 'the read sees the batch it joined');
     let lateSettled = false;
-    const waiting = late.settled().then(() => (lateSettled = true));
+    const waiting = late.settled()!.then(() => (lateSettled = true));
     await Promise.resolve();
     assert.equal(lateSettled, false, 'what it read is not committed yet');
     await Promise.all([waiting, writer.settled()]);

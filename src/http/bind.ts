@@ -11,7 +11,8 @@ import { NO_BODY, type RouteDef } from './route';
 
 export function sendJson(ctx: Context, status: number, json: string): void {
   ctx.status = status;
-  ctx.type = 'application/json';
+  // What `ctx.type = 'application/json'` sets, without its MIME lookup on every answer.
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = json;
 }
 
@@ -30,7 +31,8 @@ export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, 
         await handle(ctx, def, deps, limiter, inBatch);
       } finally {
         // Also after a refusal: it may rest on rows of the batch (a balance another request raised).
-        await unit.settled();
+        const committed = unit.settled();
+        if (committed) await committed;
       }
     });
   }
