@@ -21,29 +21,6 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
 }
 
 /**
- * Every transaction function of a connection begins with BEGIN IMMEDIATE: it takes the write lock
- * when it starts, waiting up to busy_timeout for it. A deferred transaction takes it at its first
- * write, after its reads, and if another connection holds it then (the checkpoint thread's
- * RESTART checkpoint, the CLI in another process) SQLite fails the write at once with "database is
- * locked": it calls no busy handler to upgrade a read to a write. The few read-only transactions
- * wait for a writer too, which in one process costs nothing.
- */
-function immediateTransactions(db: Db): void {
-  const transaction = db.transaction.bind(db);
-  db.transaction = (<F extends (...args: any[]) => unknown>(fn: F): Database.Transaction<F> => {
-    const variants = transaction(fn);
-    const run: Database.Transaction<F>['immediate'] = (...args) => variants.immediate(...args);
-    return Object.assign(run, {
-      default: variants.immediate,
-      deferred: variants.deferred,
-      immediate: variants.immediate,
-      exclusive: variants.exclusive,
-      database: db,
-    });
-  }) as Db['transaction'];
-}
-
-/**
  * Hourly upkeep: folds the WAL back into the database file (so it cannot grow without bound on a
  * quiet machine) and refreshes the query planner's statistics.
  */
@@ -66,8 +43,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     db = new Database(file);
     applyPragmas(db, options);
-    immediateTransactions(db);
-    // Before anything prepares a statement: each one must commit an open batch before it runs.
+    // Before anything prepares a statement: each one must commit an open batch before it runs;
+    // transaction functions begin IMMEDIATE (db/transactions.ts says why).
     installWriteBatches(db);
   } catch (err) {
     db?.close();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { installTransactions } from './transactions';
 
 type Db = Database.Database;
 
@@ -202,29 +203,7 @@ function guardConnection(db: Db, guard: () => void, rolledBack: () => void): voi
     }
     return statement;
   }) as Db['prepare'];
-  const transaction = db.transaction.bind(db);
-  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-    const variants = transaction(fn);
-    const wrap =
-      (variant: (...args: unknown[]) => unknown) =>
-      (...args: unknown[]) => {
-        guard();
-        try {
-          return variant(...args);
-        } catch (err) {
-          rolledBack();
-          throw err;
-        }
-      };
-    const run = wrap(variants.default);
-    return Object.assign(run, {
-      default: run,
-      deferred: wrap(variants.deferred),
-      immediate: wrap(variants.immediate),
-      exclusive: wrap(variants.exclusive),
-      database: db,
-    });
-  }) as Db['transaction'];
+  installTransactions(db, { beforeUse: guard, rolledBack });
   for (const name of ['exec', 'pragma', 'backup', 'serialize', 'close'] as const) {
     const method = (db[name] as (...args: unknown[]) => unknown).bind(db);
     (db as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {

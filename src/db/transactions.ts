@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
+type Fn = (...args: any[]) => unknown;
+
+export interface TransactionHooks {
+  /** Called before a transaction function begins (write-batch.ts commits an open batch there). */
+  beforeUse(): void;
+  /** Called when a transaction function's transaction or savepoint rolled back. */
+  rolledBack(): void;
+}
+
+/**
+ * The connection's `db.transaction(fn)`, as better-sqlite3 defines it — BEGIN … COMMIT, or a
+ * savepoint when a transaction is already open, rolled back when `fn` throws, never around a
+ * promise — with two differences:
+ *
+ * - The default variant begins IMMEDIATE: it takes the write lock when it starts, waiting up to
+ *   busy_timeout for it. A deferred transaction takes it at its first write, after its reads,
+ *   and if another connection holds it then (the checkpoint thread's RESTART checkpoint, the CLI
+ *   in another process) SQLite fails the write at once with "database is locked": it calls no
+ *   busy handler to upgrade a read to a write. The few read-only transactions wait for a writer
+ *   too, which in one process costs nothing.
+ * - Making one is cheap. The code writes `db.transaction(() => …)()` where it writes, and
+ *   better-sqlite3 defines four variants with their properties on every call: on an earn that
+ *   cost more than the ledger row's insert.
+ */
+export function installTransactions(db: Db, hooks: TransactionHooks): void {
+  const statement = (sql: string) => Object.getPrototypeOf(db).prepare.call(db, sql) as Database.Statement;
+  const begin = { deferred: statement('BEGIN DEFERRED'), immediate: statement('BEGIN IMMEDIATE'), exclusive: statement('BEGIN EXCLUSIVE') };
+  // The savepoint name better-sqlite3 uses: no code of ours names one like it.
+  const savepoint = statement('SAVEPOINT `\t_bs3.\t`');
+  const release = statement('RELEASE `\t_bs3.\t`');
+  const rollbackTo = statement('ROLLBACK TO `\t_bs3.\t`');
+  const commit = statement('COMMIT');
+  const rollback = statement('ROLLBACK');
+
+  function run(mode: keyof typeof begin, fn: Fn, self: unknown, args: unknown[]): unknown {
+    hooks.beforeUse();
+    const nested = db.inTransaction;
+    (nested ? savepoint : begin[mode]).run();
+    try {
+      const result = fn.apply(self, args);
+      if (result && typeof (result as PromiseLike<unknown>).then === 'function') throw new TypeError('Transaction function cannot return a promise');
+      (nested ? release : commit).run();
+      return result;
+    } catch (err) {
+      // SQLite may have rolled the whole transaction back already (disk full, I/O error).
+      if (db.inTransaction) {
+        if (nested) {
+          rollbackTo.run();
+          release.run();
+        } else rollback.run();
+      }
+      hooks.rolledBack();
+      throw err;
+    }
+  }
+
+  db.transaction = (<F extends Fn>(fn: F) => {
+    if (typeof fn !== 'function') throw new TypeError('Expected first argument to be a function');
+    const variant = (mode: keyof typeof begin) =>
+      function (this: unknown, ...args: unknown[]) {
+        return run(mode, fn, this, args);
+      };
+    const immediate = variant('immediate');
+    return Object.assign(immediate, { default: immediate, deferred: variant('deferred'), immediate, exclusive: variant('exclusive'), database: db });
+  }) as Db['transaction'];
+}
