@@ -1,5 +1,6 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
+import { createRowCache } from '../db/row-cache';
 
 /** A webhook endpoint as stored. `events` is a list of event types or ["*"]. */
 export interface WebhookRow {
@@ -61,9 +62,13 @@ function createWebhooksRepo(db: Db) {
      ORDER BY created_at, rowid`,
   );
 
+  // Every event asks who takes it; endpoints change only through this repo (db/row-cache.ts).
+  const subscribersOf = createRowCache<readonly string[]>(db);
+
   const scope = (orgId: string, livemode: boolean): Scope => ({ orgId, livemode: livemode ? 1 : 0 });
   return {
     insert(row: WebhookRow) {
+      subscribersOf.changed();
       insert.run({ ...row, livemode: row.livemode ? 1 : 0, events: JSON.stringify(row.events) });
     },
     find(orgId: string, livemode: boolean, id: string): WebhookRow | undefined {
@@ -81,18 +86,22 @@ function createWebhooksRepo(db: Db) {
       return count.get(scope(orgId, livemode))!.n;
     },
     update(row: Pick<WebhookRow, 'id' | 'url' | 'events' | 'status' | 'updatedAt'>) {
+      subscribersOf.changed();
       update.run({ ...row, events: JSON.stringify(row.events) });
     },
     /** True when it was active until now. */
     disable(id: string, updatedAt: number): boolean {
+      subscribersOf.changed();
       return disable.run({ id, updatedAt }).changes === 1;
     },
     /** Its deliveries and their attempts go with it (ON DELETE CASCADE). */
     remove(id: string) {
+      subscribersOf.changed();
       remove.run(id);
     },
-    subscribers(orgId: string, livemode: boolean, type: string): string[] {
-      return subscribers.all({ ...scope(orgId, livemode), type }).map((r) => r.id);
+    /** The active endpoints of the org and mode that take this event type (frozen: callers share it). */
+    subscribers(orgId: string, livemode: boolean, type: string): readonly string[] {
+      return subscribersOf.get(`${orgId} ${livemode} ${type}`, () => subscribers.all({ ...scope(orgId, livemode), type }).map((r) => r.id))!;
     },
   };
 }

@@ -4,6 +4,7 @@ import { customersRepo } from '../../src/customers/repo';
 import { normalizeEmail, normalizePhone } from '../../src/lib/contact';
 import { newId, randomToken } from '../../src/lib/ids';
 import { ledgerRepo } from '../../src/loyalty/repo';
+import { webhooksRepo } from '../../src/webhooks/repo';
 import type { TestApp, TestResponse } from './app';
 
 /** POST /api/v1/customers with a key, optionally under an Idempotency-Key. */
@@ -76,9 +77,9 @@ export function insertCustomer(
 /** An active endpoint subscribed to everything, so events get delivery rows (the webhooks API is another feature). */
 export function insertWebhook(app: TestApp, orgId: string, livemode: boolean): string {
   const id = `we_${randomToken(20)}`;
-  app.db
-    .prepare(`INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at) VALUES (?, ?, ?, 'http://127.0.0.1:9/hook', '["*"]', 'active', 'whsec_test', ?, ?)`)
-    .run(id, orgId, livemode ? 1 : 0, app.clock.now(), app.clock.now());
+  const now = app.clock.now();
+  // Through the repo, whose cache of subscribers hears of it.
+  webhooksRepo(app.db).insert({ id, orgId, livemode, url: 'http://127.0.0.1:9/hook', events: ['*'], status: 'active', secret: 'whsec_test', createdAt: now, updatedAt: now });
   return id;
 }
 
