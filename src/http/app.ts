@@ -33,9 +33,11 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
 
   const api = new Router({ prefix: '/api' });
   bindRoutes(api, deps, limiter, defs);
-  const openApiDocument = JSON.stringify(buildOpenApi(defs, deps.config.publicUrl));
+  // Built at its first request, not at start: some 10 ms of every cold start, for a document few ask for.
+  let openApiDocument: string | undefined;
   api.get('/openapi.json', (ctx) => {
     limitAnonymous(ctx, deps, limiter);
+    openApiDocument ??= JSON.stringify(buildOpenApi(defs, deps.config.publicUrl));
     // The same for every caller and free of secrets; changes only with a new release.
     ctx.set('Cache-Control', 'public, max-age=300');
     sendJson(ctx, 200, openApiDocument);
