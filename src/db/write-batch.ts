@@ -10,8 +10,8 @@ type Db = Database.Database;
  * arrive in one turn of the event loop therefore share one transaction:
  *
  * - The first request of a turn opens it (BEGIN IMMEDIATE for a write, DEFERRED for a read); each
- *   write still runs in its own synchronous transaction function, which better-sqlite3 turns into
- *   a savepoint, so it lands whole or not at all (its ledger row, balance, events and deliveries
+ *   write still runs in its own synchronous transaction function, which db/transactions.ts turns
+ *   into a savepoint, so it lands whole or not at all (its ledger row, balance, events and deliveries
  *   together), and a refusal rolls back only its own savepoint.
  * - After the turn (setImmediate) one COMMIT writes each touched page once. Only then do the
  *   requests answer: no client hears of a write that a kill -9 could still lose. Should the commit
@@ -27,8 +27,6 @@ type Db = Database.Database;
 export interface WriteBatches {
   /** One request's share of the batches: run its database work with read/write, then await settled(). */
   unit(): BatchUnit;
-  /** Commits the open batch now (a no-op when none is open). */
-  flush(): void;
 }
 
 export interface BatchUnit {
@@ -50,7 +48,7 @@ export class BatchCommitError extends Error {}
 
 interface Batch {
   mode: 'read' | 'write';
-  /** Settles when the batch commits or fails (write batches only are awaited). */
+  /** Settles when the batch has committed, or rejects when a write batch failed to. */
   done: Promise<void>;
   resolve(): void;
   reject(err: Error): void;
@@ -176,7 +174,6 @@ export function installWriteBatches(db: Db): void {
         settled: () => (joined.length === 0 ? null : joined.length === 1 ? joined[0]!.done : Promise.all(joined.map((b) => b.done)).then(() => undefined)),
       };
     },
-    flush,
     rollbacks: () => rollbacks,
     afterCommit(wake) {
       if (!open) return false;
