@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createApiKey } from '../src/keys/service';
 import { revokeApiKey } from '../src/keys/admin';
 import { hashKey } from '../src/keys/key-format';
@@ -170,6 +171,28 @@ describe('last_used_at', () => {
     app.clock.advance(10_000); // 60 s after the first use
     await app.request('GET', '/api/v1/cards', { key });
     assert.equal(lastUsed(key), start + 60_000);
+  });
+
+  it('waits for a later request when another process holds the write lock: the read is answered, not failed', async () => {
+    const key = org.keys.legacy;
+    assert.equal(lastUsed(key), null);
+    // As the CLI or the checkpoint thread's RESTART do: another connection holds the write lock for 300 ms.
+    const holder = spawn(process.execPath, ['-e', `
+      const db = new (require('better-sqlite3'))(process.argv[1]);
+      db.pragma('busy_timeout = 5000');
+      db.exec('BEGIN IMMEDIATE');
+      db.prepare('UPDATE orgs SET name = name').run();
+      console.log('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      db.exec('COMMIT');
+    `, app.config.dbFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    const res = await app.request('GET', '/api/v1/cards', { key });
+    await new Promise((resolve) => holder.once('exit', resolve));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(lastUsed(key), null, 'the touch waits for a request that can take the lock');
+    await app.request('GET', '/api/v1/cards', { key });
+    assert.equal(lastUsed(key), app.clock.now());
   });
 
   it('is not touched by a refused request', async () => {
