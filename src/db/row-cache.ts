@@ -3,7 +3,7 @@ import { perConnection } from './per-connection';
 import { rollbackCount } from './write-batch';
 
 /**
- * Rows that every request reads and that hardly ever change (API keys, cards), kept per
+ * Rows that every request reads and that hardly ever change (API keys, cards, webhook subscribers), kept per
  * connection. The cache holds while nothing may have changed them:
  * - no write through their repo on this connection (the repo calls `changed()`),
  * - no commit by another connection (the CLI's `key revoke` in another process: SQLite's
@@ -33,10 +33,11 @@ export function createRowCache<V extends object>(db: Db, max = 10_000): RowCache
   let stamp = { dataVersion: -1, rollbacks: -1, ownWrites: -1 };
 
   function current(): Map<string, V> {
-    const now = { dataVersion: dataVersion(), rollbacks: rollbackCount(db), ownWrites };
-    if (now.dataVersion !== stamp.dataVersion || now.rollbacks !== stamp.rollbacks || now.ownWrites !== stamp.ownWrites || rows.size >= max) {
+    const version = dataVersion();
+    const rollbacks = rollbackCount(db);
+    if (version !== stamp.dataVersion || rollbacks !== stamp.rollbacks || ownWrites !== stamp.ownWrites || rows.size >= max) {
       rows = new Map();
-      stamp = now;
+      stamp = { dataVersion: version, rollbacks, ownWrites };
     }
     return rows;
   }
