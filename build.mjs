@@ -29,7 +29,7 @@ const ALWAYS_INPUTS = ['build.mjs', 'package-lock.json', MANIFEST];
 
 /** @typedef {{ file: string, contentType?: string } | { entry: string, contentType?: string }} AssetSource */
 /** @typedef {{ browserBuild: Record<string, unknown>, assets: Record<string, AssetSource> }} AssetManifest */
-/** @typedef {Record<string, { utf8: string } | { base64: string }>} EmbeddedPayload */
+/** @typedef {{ bytes: number, sha256: string }} TrailerIndex */
 
 async function loadEsbuild() {
   try {
@@ -40,15 +40,16 @@ async function loadEsbuild() {
 }
 
 /**
- * Loads every asset of a manifest as the bundle embeds it, and names the project files it read.
+ * Loads every asset of a manifest as the bundle embeds it (the trailer that ends the script, see
+ * assetTrailer), and names the project files it read.
  * @param {AssetManifest} manifest
  * @param {string} root folder the manifest's paths start from
- * @returns {Promise<{ payload: EmbeddedPayload, inputs: string[] }>}
+ * @returns {Promise<{ trailer: string, inputs: string[] }>}
  */
 export async function embedAssets(manifest, root) {
   const esbuild = await loadEsbuild();
-  /** @type {EmbeddedPayload} */
-  const payload = {};
+  /** @type {[string, Buffer][]} */
+  const files = [];
   /** @type {string[]} */
   const inputs = [];
   for (const [name, source] of Object.entries(manifest.assets)) {
@@ -63,10 +64,38 @@ export async function embedAssets(manifest, root) {
       bytes = await readFile(path.join(root, source.file));
       inputs.push(source.file);
     }
-    const text = bytes.toString('utf8');
-    payload[name] = Buffer.from(text, 'utf8').equals(bytes) ? { utf8: text } : { base64: bytes.toString('base64') };
+    files.push([name, bytes]);
   }
-  return { payload, inputs };
+  return { trailer: assetTrailer(files), inputs };
+}
+
+export const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 bytes>"; build.mjs writes them, src/lib/embedded-assets.ts reads them at first use.';
+
+/**
+ * The assets as the bundle carries them: after its code, in one block comment, one line per asset.
+ * Not as string literals in the code: V8 scans a long literal far slower than a comment, and the
+ * 1.4 MB scanner .wasm as a literal cost every start of the server some 60 ms of CPU (issue 13),
+ * though only the counter page ever asks for it. The code holds only the trailer's length and
+ * SHA-256 (src/lib/embedded-assets.ts). Base64 has no `*` and no newline, so no asset can end the
+ * comment or its line early.
+ * @param {[string, Buffer][]} files
+ */
+function assetTrailer(files) {
+  const lines = files.map(([name, bytes]) => {
+    if (!/^[\w.-]+$/.test(name)) throw new Error(`asset name ${JSON.stringify(name)}: only letters, digits, ".", "_" and "-"`);
+    return `${name} ${bytes.toString('base64')}\n`;
+  });
+  return `\n${TRAILER_HEAD}\n${lines.join('')}*/\n`;
+}
+
+/**
+ * What the code of the bundle holds about its trailer (`define`d as globalThis.__WALLET_EMBEDDED_ASSETS__).
+ * @param {string} trailer
+ * @returns {TrailerIndex}
+ */
+export function trailerIndex(trailer) {
+  const bytes = Buffer.from(trailer, 'latin1');
+  return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /**
@@ -88,7 +117,7 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
     format: 'esm',
     sourcemap: true,
     external: ['better-sqlite3'],
-    define: { 'globalThis.__WALLET_EMBEDDED_ASSETS__': JSON.stringify(assets.payload) },
+    define: { 'globalThis.__WALLET_EMBEDDED_ASSETS__': JSON.stringify(trailerIndex(assets.trailer)) },
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __wlCreateRequire } from 'node:module'; const require = __wlCreateRequire(import.meta.url);" },
     metafile: true,
@@ -103,7 +132,7 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
   await mkdir(outdir, { recursive: true });
   // Each file is written aside and renamed into place, the list of inputs last: a process starting
   // the script meanwhile runs a whole old or a whole new one, never half of either.
-  const outputs = result.outputFiles.map(({ path: file, contents }) => ({ path: file, contents: file.endsWith('.mjs') ? latin1Only(contents) : contents }));
+  const outputs = result.outputFiles.map(({ path: file, contents }) => ({ path: file, contents: file.endsWith('.mjs') ? Buffer.concat([latin1Only(contents), Buffer.from(assets.trailer, 'latin1')]) : contents }));
   for (const { path: file, contents } of [...outputs, { path: path.join(outdir, INPUTS), contents: Buffer.from(record) }]) {
     const aside = `${file}.${process.pid}.tmp`;
     await writeFile(aside, contents);
@@ -131,8 +160,8 @@ const oneMimeDb = {
 /**
  * The script with every character beyond Latin-1 written as a \\u escape. esbuild escapes them in
  * string literals but leaves them in comments and template literals (an em dash, an arrow), and
- * one is enough for V8 to hold the whole 4.6 MB source as a two-byte string: 9 MB of heap instead
- * of 4.6 for as long as the server runs. An escape means the same character in a template
+ * one is enough for V8 to hold the whole 4.5 MB source as a two-byte string: 9 MB of heap instead
+ * of 4.5 for as long as the server runs. An escape means the same character in a template
  * literal, a regular expression or a comment; only a template's .raw would differ, and no tag the
  * bundle uses reads .raw for such text. A backslash right before one would change its meaning, so
  * the build stops there instead.

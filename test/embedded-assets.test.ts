@@ -1,17 +1,17 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { embedAssets } from '../build.mjs';
-import { createAssetStore, embeddedAsset, embeddedAssetNames, type AssetManifest, type EmbeddedPayload } from '../src/lib/embedded-assets';
+import { embedAssets, trailerIndex } from '../build.mjs';
+import { createAssetStore, scriptTrailer, embeddedAsset, embeddedAssetNames, type AssetManifest } from '../src/lib/embedded-assets';
 import productManifest from '../src/lib/embedded-assets.json' with { type: 'json' };
 import { ROOT } from './support/cli';
 
-// The same manifest read two ways: from disk (tsx, development) and from what build.mjs embeds in
-// the bundle (passed here through JSON, as esbuild's `define` passes it). A test-only manifest over
+// The same manifest read two ways: from disk (tsx, development) and from the trailer build.mjs
+// appends to the bundle. A test-only manifest over
 // files made here exercises a text file, a binary file and a browser entry point without adding
 // fake assets to the product.
 
@@ -37,13 +37,12 @@ describe('embedded assets', () => {
   };
 
   it('gives the same bytes, text and hash from disk and from the bundle payload', async () => {
-    const { payload, inputs } = await embedAssets(manifest, root);
-    assert.ok('utf8' in payload['schema.sql']!, 'text is embedded as text');
-    assert.ok('base64' in payload['scanner.wasm']!, 'bytes that are not UTF-8 are embedded as base64');
+    const { trailer, inputs } = await embedAssets(manifest, root);
+    assert.match(trailer, /^\n\/\*[^\n]*\n(\S+ [A-Za-z0-9+/=]*\n){3}\*\/\n$/, 'one comment: a head line, then one "<name> <base64>" line per asset');
     assert.deepEqual([...inputs].sort(), ['client/main.ts', 'client/sum.ts', 'scanner.wasm', 'schema.sql'], 'the entry point and what it imports are inputs');
 
     const disk = createAssetStore(manifest, { root });
-    const bundled = createAssetStore(manifest, { payload: JSON.parse(JSON.stringify(payload)) as EmbeddedPayload });
+    const bundled = createAssetStore(manifest, { trailer: () => trailer });
     for (const name of ['schema.sql', 'scanner.wasm', 'client.js']) {
       const [a, b] = [disk.get(name), bundled.get(name)];
       assert.ok(a.bytes.equals(b.bytes), `${name}: same bytes`);
@@ -60,9 +59,28 @@ describe('embedded assets', () => {
     assert.equal(context.answer, 42);
   });
 
-  it('refuses a name the manifest does not list, and a listed asset the bundle lacks', () => {
+  it('refuses a name the manifest does not list, and a listed asset the bundle lacks', async () => {
     assert.throws(() => createAssetStore(manifest, { root }).get('constructor'), /no asset named constructor/);
-    assert.throws(() => createAssetStore(manifest, { payload: {} }).get('schema.sql'), /not embedded in this bundle/);
+    const { trailer } = await embedAssets({ ...manifest, assets: { 'client.js': manifest.assets['client.js']! } }, root);
+    assert.throws(() => createAssetStore(manifest, { trailer: () => trailer }).get('schema.sql'), /not embedded in this bundle/);
+  });
+
+  it('reads the trailer of the script it opened, and refuses one that does not match the code', async () => {
+    const { trailer } = await embedAssets(manifest, root);
+    const script = path.join(root, 'bundle.mjs');
+    writeFileSync(script, `console.log('code');\n${trailer}`);
+    const read = scriptTrailer(script, trailerIndex(trailer));
+    // A rebuild renames another script into place after the start: the process keeps its own.
+    writeFileSync(`${script}.new`, 'console.log("rebuilt");\n/* x\n*/\n');
+    renameSync(`${script}.new`, script);
+    assert.equal(read(), trailer);
+    assert.equal(read(), trailer, 'asked again, the same text');
+
+    const edited = trailer.replace(/ ([A-Za-z0-9])/, (_, c: string) => ` ${c === 'A' ? 'B' : 'A'}`);
+    writeFileSync(script, `console.log('code');\n${edited}`);
+    assert.throws(scriptTrailer(script, trailerIndex(trailer)), /the assets at its end do not match its code; rebuild it/);
+    writeFileSync(script, trailer.slice(10));
+    assert.throws(scriptTrailer(script, trailerIndex(trailer)), /do not match its code/, 'a file shorter than the trailer');
   });
 
   it('serves the product manifest from the sources: schema.sql is the file at the project root', () => {
