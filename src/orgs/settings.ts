@@ -7,10 +7,19 @@ import { orgsRepo } from './repo';
 // a stored document written by an older release (missing a part) still reads whole. Features that
 // need a setting add it to this schema; the console's settings page edits them.
 
+// Both asked at first use, not at load: the first Intl call loads ICU's zone data, some 20 ms of
+// every start of the server that no API request needs (issue 13).
+let zones: { list: readonly string[]; known: ReadonlySet<string> } | undefined;
+const knownZones = () => (zones ??= ((list) => ({ list, known: new Set(list) }))(Intl.supportedValuesOf('timeZone')));
+
 /** The IANA time zones this Node knows; an org's days (dashboard, daily caps) are counted in one of them. */
-export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
-const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-export const isTimeZone = (zone: string) => zone === 'UTC' || TIME_ZONES.includes(zone);
+export const timeZones = (): readonly string[] => knownZones().list;
+export const isTimeZone = (zone: string) => zone === 'UTC' || knownZones().known.has(zone);
+/** A new org's zone: the server's own when this Node knows it. */
+const defaultTimeZone = () => {
+  const server = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return isTimeZone(server) ? server : 'UTC';
+};
 
 /** The counter (decisions §8, issue 11): when it locks, and the owner's caps against staff fraud. */
 export const CounterSettingsSchema = v.object({
@@ -41,7 +50,7 @@ export const SignupSettingsSchema = v.object({
 
 export const OrgSettingsSchema = v.object({
   /** Where the shop is: "today" on the dashboard and the counter's daily caps follow its calendar. */
-  timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')), isTimeZone(SERVER_TIME_ZONE) ? SERVER_TIME_ZONE : 'UTC'),
+  timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')), defaultTimeZone),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
   counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import { html, type Markup } from '../../web/html';
 import { formError, inputField, selectField } from '../../web/fields';
-import { TIME_ZONES } from '../../orgs/settings';
+import { timeZones } from '../../orgs/settings';
 import type { FormErrors } from '../../web/forms';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
 import type { ConsoleContext } from '../context';
@@ -64,7 +64,7 @@ ${formError(errors.form)}
   <h2>Your business</h2>
   ${inputField({ name: 'name', label: 'Business name', value: view.name, error: errors.fields.name, required: true, maxlength: 100, hint: 'Shown on passes and on every page your customers and staff see.' })}
   ${inputField({ name: 'brandColor', label: 'Brand colour', type: 'color', value: view.brandColor, error: errors.fields.brandColor, required: true, hint: 'The colour of the console, the counter and the sign-up form.' })}
-  ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...TIME_ZONES].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
+  ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...timeZones()].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>
 ${panels}
