@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { customersRepo } from '../src/customers/repo';
 import { openDatabase, type Db } from '../src/db/open';
+import { walletRepo } from '../src/wallet/repo';
+import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { statementsPreparedBy } from './support/databases';
 
 // Lookups that every API call, enrolment and counter scan makes must read the rows they find, not
@@ -38,6 +40,32 @@ describe('customer lookups by contact', () => {
   for (const c of cases) {
     it(`${c.name}: reads the rows with that contact through its index, already in order`, () => {
       const found = plans.filter((p) => c.match.test(p.sql));
+      assert.equal(found.length, 1);
+      const { plan } = found[0]!;
+      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
+      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|^SCAN/.test(d)), [], plan.join('\n'));
+    });
+  }
+});
+
+describe('wallet reads that run per install link and per batch of a card fan-out', () => {
+  const cases = [
+    {
+      name: 'the customers of an install-code selector',
+      factory: walletRepo,
+      match: /install_code >= @from/,
+      index: /USING INDEX sqlite_autoindex_customers_\d \(install_code>\? AND install_code<\?\)/,
+    },
+    {
+      name: "a slice of a card's customers after a position",
+      factory: cardUpdatesRepo,
+      match: /\(c\.livemode, c\.created_at, c\.id\) >/,
+      index: /USING COVERING INDEX customers_card_fanout \(card_id=\? AND \(livemode,created_at,id\)>\(\?,\?,\?\)\)/,
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: an index range, already in order`, () => {
+      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
       assert.equal(found.length, 1);
       const { plan } = found[0]!;
       assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));

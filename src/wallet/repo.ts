@@ -54,9 +54,10 @@ function createWalletRepo(db: Db) {
   const insertToken = db.prepare('INSERT OR IGNORE INTO wallet_passes (customer_id, auth_token, created_at) VALUES (@customerId, @token, @now)');
   const tokenOf = db.prepare<[string], { auth_token: string }>('SELECT auth_token FROM wallet_passes WHERE customer_id = ?');
 
-  // The selector narrows the search through an index; the caller compares the whole code.
-  const bySelector = db.prepare<[string], { id: string; install_code: string }>(
-    'SELECT id, install_code FROM customers WHERE substr(install_code, 1, 8) = ? LIMIT 16',
+  // The codes that start with the selector: a range of the install_code UNIQUE index, [selector,
+  // the selector with its last character one higher). The caller compares the whole code.
+  const bySelector = db.prepare<{ from: string; below: string }, { id: string; install_code: string }>(
+    'SELECT id, install_code FROM customers WHERE install_code >= @from AND install_code < @below LIMIT 16',
   );
 
   const findRegistration = db.prepare<RegKey, RawRegistration>(
@@ -123,7 +124,8 @@ function createWalletRepo(db: Db) {
       return tokenOf.get(customerId)!.auth_token;
     },
     authToken: (customerId: string) => tokenOf.get(customerId)?.auth_token,
-    customersWithInstallSelector: (selector: string) => bySelector.all(selector).map((r) => ({ id: r.id, installCode: r.install_code })),
+    customersWithInstallSelector: (selector: string) =>
+      bySelector.all({ from: selector, below: selector.slice(0, -1) + String.fromCharCode(selector.charCodeAt(selector.length - 1) + 1) }).map((r) => ({ id: r.id, installCode: r.install_code })),
 
     findRegistration: (key: RegKey) => {
       const row = findRegistration.get(key);

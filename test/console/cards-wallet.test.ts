@@ -6,7 +6,7 @@ import type { Customer } from '../../src/customers/model';
 import { createCard, updateCard } from '../../src/cards/service';
 import { cardsRepo } from '../../src/cards/repo';
 import { walletRepo } from '../../src/wallet/repo';
-import { cardUpdatesRepo } from '../../src/wallet/updates/card-repo';
+import { cardUpdatesRepo, FANOUT_START } from '../../src/wallet/updates/card-repo';
 import { expandCardChange } from '../../src/wallet/updates/queue';
 import { passUpdatesRepo } from '../../src/wallet/updates/repo';
 import { createPassUpdateWorker, type PassUpdateWorker } from '../../src/wallet/updates/worker';
@@ -174,9 +174,14 @@ describe('editing a card updates the installed passes', () => {
 describe('a card of many customers is expanded outside the request, in batches', () => {
   test('the edit writes one row; the worker queues the wallet holders 500 customers a transaction, resuming where it stopped', () => {
     const card = createCard(app.deps, org.orgId, { name: 'Many', passType: 'stamp_card', dataCollectionEnabled: false, signupFields: { name: 'required', email: 'required', phone: 'optional' }, questions: [] });
-    const customers = Array.from({ length: 1200 }, () => createCustomer(app, { orgId: org.orgId, cardId: card.id, name: null }));
-    const ids = customers.map((c) => c.id).sort();
-    const holders = [ids[3]!, ids[700]!, ids[1199]!];
+    // Test and live customers, several to a millisecond: the fan-out's order is test before live,
+    // then by creation, then by id (customers_card_fanout).
+    const customers = Array.from({ length: 1200 }, (_, i) => {
+      if (i % 7 === 0) app.clock.advance(1);
+      return createCustomer(app, { orgId: org.orgId, cardId: card.id, name: null, livemode: i % 10 !== 0 });
+    });
+    const ids = [...customers].sort((a, b) => Number(a.livemode) - Number(b.livemode) || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((c) => c.id);
+    const holders = [ids[3]!, ids[499]!, ids[500]!, ids[700]!, ids[1199]!];
     app.db.transaction(() => holders.forEach((id) => walletRepo(app.db).recordGoogleLink({ customerId: id, objectId: `${ISSUER_ID}.${id}`, classId: 'x' }, app.clock.now())))();
     const queuedRows = () => app.db.prepare('SELECT count(*) AS n FROM wallet_pass_updates').get() as { n: number };
     const rowsBefore = queuedRows().n;
@@ -184,20 +189,22 @@ describe('a card of many customers is expanded outside the request, in batches',
 
     updateCard(deps, org.orgId, card.id, { name: 'Renamed for many', passType: 'stamp_card', dataCollectionEnabled: false, signupFields: card.signupFields, questions: [] });
     assert.equal(queuedRows().n, rowsBefore, 'the request itself queues no pass');
-    assert.deepEqual(cardUpdatesRepo(app.db).nextFanout(), { cardId: card.id, afterCustomer: '' });
+    assert.deepEqual(cardUpdatesRepo(app.db).nextFanout(), { cardId: card.id, after: FANOUT_START });
 
     assert.equal(expandCardChange(deps, 500), true);
-    assert.deepEqual(cardUpdatesRepo(app.db).nextFanout(), { cardId: card.id, afterCustomer: ids[499] }, 'how far it got is committed with the batch');
+    assert.equal(cardUpdatesRepo(app.db).nextFanout()?.after.customerId, ids[499], 'how far it got is committed with the batch');
     assert.ok(passUpdatesRepo(app.db).find(holders[0]!));
-    assert.equal(passUpdatesRepo(app.db).find(holders[1]!), undefined);
+    assert.ok(passUpdatesRepo(app.db).find(holders[1]!), 'the batch\'s last customer');
+    assert.equal(passUpdatesRepo(app.db).find(holders[2]!), undefined, 'the next batch\'s first');
+    assert.equal(passUpdatesRepo(app.db).find(holders[3]!), undefined);
 
     // The card changes again mid-way: the expansion starts over, so every pass gets the newest card.
     updateCard(deps, org.orgId, card.id, { name: 'Renamed again', passType: 'stamp_card', dataCollectionEnabled: false, signupFields: card.signupFields, questions: [] });
-    assert.deepEqual(cardUpdatesRepo(app.db).nextFanout(), { cardId: card.id, afterCustomer: '' });
+    assert.deepEqual(cardUpdatesRepo(app.db).nextFanout(), { cardId: card.id, after: FANOUT_START });
     while (expandCardChange(deps, 500));
     assert.equal(cardUpdatesRepo(app.db).nextFanout(), undefined);
     for (const id of holders) assert.ok(passUpdatesRepo(app.db).find(id), `${id} queued`);
-    assert.equal(queuedRows().n - rowsBefore, 3, 'only the customers a wallet holds');
+    assert.equal(queuedRows().n - rowsBefore, holders.length, 'only the customers a wallet holds');
     app.db.prepare('DELETE FROM wallet_pass_updates WHERE customer_id IN (SELECT id FROM customers WHERE card_id = ?)').run(card.id);
     app.db.prepare('DELETE FROM wallet_class_updates WHERE card_id = ?').run(card.id);
   });

@@ -3,6 +3,16 @@
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
 
+/** How far a card's fan-out got: the last customer done, in (livemode, createdAt, customerId) order. */
+export interface FanoutPosition {
+  livemode: number;
+  createdAt: number;
+  customerId: string;
+}
+
+/** Before every customer. */
+export const FANOUT_START: FanoutPosition = Object.freeze({ livemode: -1, createdAt: 0, customerId: '' });
+
 export interface ClassUpdateRow {
   cardId: string;
   generation: number;
@@ -18,21 +28,26 @@ interface RawClassUpdate {
 function createCardUpdatesRepo(db: Db) {
   // A newer change of the card restarts the expansion: customers done already get the newer pass too.
   const upsertFanout = db.prepare(
-    `INSERT INTO wallet_card_fanouts (card_id, after_customer, queued_at, updated_at) VALUES (@cardId, '', @now, @now)
-     ON CONFLICT (card_id) DO UPDATE SET after_customer = '', updated_at = @now`,
+    `INSERT INTO wallet_card_fanouts (card_id, after_livemode, after_created_at, after_customer, queued_at, updated_at) VALUES (@cardId, -1, 0, '', @now, @now)
+     ON CONFLICT (card_id) DO UPDATE SET after_livemode = -1, after_created_at = 0, after_customer = '', updated_at = @now`,
   );
-  const nextFanout = db.prepare<[], { card_id: string; after_customer: string }>('SELECT card_id, after_customer FROM wallet_card_fanouts ORDER BY queued_at, rowid LIMIT 1');
-  const advanceFanout = db.prepare('UPDATE wallet_card_fanouts SET after_customer = @after, updated_at = @now WHERE card_id = @cardId');
+  const nextFanout = db.prepare<[], { card_id: string; after_livemode: number; after_created_at: number; after_customer: string }>(
+    'SELECT card_id, after_livemode, after_created_at, after_customer FROM wallet_card_fanouts ORDER BY queued_at, rowid LIMIT 1',
+  );
+  const advanceFanout = db.prepare<FanoutPosition & { cardId: string; now: number }>(
+    'UPDATE wallet_card_fanouts SET after_livemode = @livemode, after_created_at = @createdAt, after_customer = @customerId, updated_at = @now WHERE card_id = @cardId',
+  );
   const removeFanout = db.prepare('DELETE FROM wallet_card_fanouts WHERE card_id = ?');
   const countFanouts = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_card_fanouts');
-  // The next slice of the card's customers (an index range on customers_card_id), each with
+  // The next slice of the card's customers (an index range on customers_card_fanout), each with
   // whether a wallet holds its pass: an Apple device registered it, or a Google save link was
   // handed out. Only those need a push; the web pass reads the card afresh on every view.
-  const customerSlice = db.prepare<{ cardId: string; after: string; limit: number }, { id: string; held: number }>(
-    `SELECT c.id,
+  const customerSlice = db.prepare<FanoutPosition & { cardId: string; limit: number }, { id: string; livemode: number; created_at: number; held: number }>(
+    `SELECT c.id, c.livemode, c.created_at,
             (EXISTS (SELECT 1 FROM wallet_apple_registrations r WHERE r.customer_id = c.id)
              OR EXISTS (SELECT 1 FROM wallet_google_objects g WHERE g.customer_id = c.id)) AS held
-     FROM customers c WHERE c.card_id = @cardId AND c.id > @after ORDER BY c.id LIMIT @limit`,
+     FROM customers c WHERE c.card_id = @cardId AND (c.livemode, c.created_at, c.id) > (@livemode, @createdAt, @customerId)
+     ORDER BY c.livemode, c.created_at, c.id LIMIT @limit`,
   );
 
   const upsertClass = db.prepare(
@@ -59,18 +74,20 @@ function createCardUpdatesRepo(db: Db) {
       upsertFanout.run({ cardId, now });
     },
     /** The oldest card whose passes are still being queued, and how far that got. */
-    nextFanout: () => {
+    nextFanout: (): { cardId: string; after: FanoutPosition } | undefined => {
       const row = nextFanout.get();
-      return row && { cardId: row.card_id, afterCustomer: row.after_customer };
+      return row && { cardId: row.card_id, after: { livemode: row.after_livemode, createdAt: row.after_created_at, customerId: row.after_customer } };
     },
-    advanceFanout(cardId: string, after: string, now: number) {
-      advanceFanout.run({ cardId, after, now });
+    advanceFanout(cardId: string, after: FanoutPosition, now: number) {
+      advanceFanout.run({ ...after, cardId, now });
     },
     removeFanout(cardId: string) {
       removeFanout.run(cardId);
     },
     pendingFanouts: () => countFanouts.get()!.n,
-    customerSlice: (cardId: string, after: string, limit: number) => customerSlice.all({ cardId, after, limit }).map((r) => ({ id: r.id, held: r.held === 1 })),
+    /** Up to `limit` customers of the card after `after`, in order, each with its position. */
+    customerSlice: (cardId: string, after: FanoutPosition, limit: number) =>
+      customerSlice.all({ ...after, cardId, limit }).map((r) => ({ id: r.id, held: r.held === 1, position: { livemode: r.livemode, createdAt: r.created_at, customerId: r.id } })),
 
     queueClass(cardId: string, now: number) {
       upsertClass.run({ cardId, now });

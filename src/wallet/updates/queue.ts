@@ -77,10 +77,10 @@ export function expandCardChange(deps: QueueDeps, batchSize = FANOUT_BATCH): boo
     const repo = cardUpdatesRepo(deps.db);
     const pending = repo.nextFanout();
     if (!pending) return false;
-    const slice = repo.customerSlice(pending.cardId, pending.afterCustomer, batchSize);
+    const slice = repo.customerSlice(pending.cardId, pending.after, batchSize);
     for (const customer of slice) if (customer.held) queuePassUpdate(deps, customer.id);
     if (slice.length < batchSize) repo.removeFanout(pending.cardId);
-    else repo.advanceFanout(pending.cardId, slice[slice.length - 1]!.id, deps.clock.now());
+    else repo.advanceFanout(pending.cardId, slice[slice.length - 1]!.position, deps.clock.now());
     return true;
   })();
 }
