@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { createLogger } from '../src/lib/log';
 
 // The default log writer gathers a turn's lines into one write (lib/log.ts): every line still
 // reaches stdout, in order, however the process ends, and errors are not written before earlier lines.
@@ -38,4 +39,30 @@ describe('the log writer', () => {
       if (c.ending.includes("log.error")) assert.deepEqual(result.stderr.map((l) => l.msg), ['failed']);
     });
   }
+});
+
+describe('errors in log fields', () => {
+  const cases = [
+    { name: 'an info line with an error field', level: 'info', fields: () => ({ err: new TypeError('bad input') }), path: ['err'] },
+    { name: 'a warning with an error inside another field', level: 'warn', fields: () => ({ job: { name: 'sweep', err: new TypeError('bad input') } }), path: ['job', 'err'] },
+    { name: 'an error line', level: 'error', fields: () => ({ err: new TypeError('bad input') }), path: ['err'] },
+  ] as const;
+  for (const c of cases) {
+    it(`keeps the name, message and stack: ${c.name}`, () => {
+      const lines: string[] = [];
+      const log = createLogger('debug', (line) => lines.push(line));
+      log[c.level]('failed', c.fields());
+      let value = JSON.parse(lines[0]!) as Record<string, any>;
+      for (const key of c.path) value = value[key];
+      assert.equal(value.name, 'TypeError');
+      assert.equal(value.message, 'bad input');
+      assert.match(value.stack, /^TypeError: bad input\n/);
+    });
+  }
+
+  it('writes an info line without errors as plain JSON', () => {
+    const lines: string[] = [];
+    createLogger('info', (line) => lines.push(line)).info('request', { status: 200, path: '/api/v1/cards', ms: 1.5 });
+    assert.deepEqual({ ...JSON.parse(lines[0]!), time: 'x' }, { time: 'x', level: 'info', msg: 'request', status: 200, path: '/api/v1/cards', ms: 1.5 });
+  });
 });

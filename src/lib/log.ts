@@ -14,7 +14,10 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < threshold) return;
     const entry = { time: new Date().toISOString(), level: lvl, msg, ...fields };
-    write(JSON.stringify(entry, errorReplacer), ORDER[lvl] >= ORDER.error);
+    // A replacer takes JSON.stringify off V8's fast path (several times slower): the line logged per
+    // request (info) has no error in it; warnings and errors, and any field that is one, keep it.
+    const withErrors = ORDER[lvl] >= ORDER.warn || (fields !== undefined && Object.values(fields).some((v) => v instanceof Error));
+    write(withErrors ? JSON.stringify(entry, errorReplacer) : JSON.stringify(entry), ORDER[lvl] >= ORDER.error);
   };
   return {
     debug: (m, f) => emit('debug', m, f),
