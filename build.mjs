@@ -123,7 +123,7 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
     metafile: true,
     write: false,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [oneMimeDb, lazyMimeTypes],
+    plugins: [oneMimeDb, lazyPackages],
   });
   const inputs = [...Object.keys(result.metafile.inputs), ...assets.inputs, ...ALWAYS_INPUTS]
     // Dependencies change only through npm, which changes package-lock.json and reruns `prepare`.
@@ -158,38 +158,48 @@ const oneMimeDb = {
 };
 
 /**
- * mime-types loaded at its first call instead of at the script's start. Koa (its response, type-is
- * and accepts) requires it at load, and it builds its extension and type tables from mime-db's
- * 2,400 types right then: ~20 ms of every server start (issue 13), though the API sets its
- * content types itself and the console asks at its first form or file. Each importer keeps the
- * mime-types version it resolves to; the stand-in has the same exports.
- * @type {import('esbuild').Plugin}
+ * CommonJS packages loaded at their first use instead of at the script's start, each with the
+ * exports the bundle uses (a stand-in with just these; a new use needs its name here):
+ * - mime-types: Koa (its response, type-is and accepts) requires it at load, and it builds its
+ *   extension and type tables from mime-db's 2,400 types right then, ~20 ms of every start
+ *   (issue 13), though the API sets its content types itself and the console asks at its first
+ *   form or file.
+ * - node-forge: ~10 ms to evaluate, needed only with Apple Wallet configured (its credentials and
+ *   passkit-generator's signature).
+ * Each importer keeps the version it resolves to.
+ * @type {Record<string, { functions?: string[], values?: string[] }>}
  */
-const lazyMimeTypes = {
-  name: 'lazy-mime-types',
+const LAZY_PACKAGES = {
+  'mime-types': { functions: ['charset', 'contentType', 'extension', 'lookup'], values: ['charsets', 'extensions', 'types'] },
+  'node-forge': { values: ['asn1', 'md', 'pkcs7', 'pki', 'util'] },
+};
+
+/** @type {import('esbuild').Plugin} */
+const lazyPackages = {
+  name: 'lazy-packages',
   setup(build) {
-    build.onResolve({ filter: /^mime-types$/ }, async (args) => {
+    const names = Object.keys(LAZY_PACKAGES);
+    build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, async (args) => {
       if (args.pluginData === 'real') return undefined;
       const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
       if (real.errors.length > 0) return { errors: real.errors };
       // Named from the project root: the bundle's comments carry the name, not this machine's paths.
-      return { path: path.relative(ROOT, real.path), namespace: 'lazy-mime-types' };
+      return { path: path.relative(ROOT, real.path), namespace: 'lazy-package', pluginData: args.path };
     });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-mime-types' }, (args) => ({
-      resolveDir: ROOT,
-      contents: `let real;
-const load = () => (real ??= require(${JSON.stringify(`./${args.path}`)}));
-module.exports = {
-  charset: (type) => load().charset(type),
-  contentType: (str) => load().contentType(str),
-  extension: (type) => load().extension(type),
-  lookup: (path) => load().lookup(path),
-  get charsets() { return load().charsets; },
-  get extensions() { return load().extensions; },
-  get types() { return load().types; },
-};
-`,
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      const { functions = [], values = [] } = LAZY_PACKAGES[args.pluginData];
+      return {
+        resolveDir: ROOT,
+        contents: [
+          'let real;',
+          `const load = () => (real ??= require(${JSON.stringify(`./${args.path}`)}));`,
+          'module.exports = {',
+          ...functions.map((name) => `  ${name}: (...args) => load().${name}(...args),`),
+          ...values.map((name) => `  get ${name}() { return load().${name}; },`),
+          '};',
+        ].join('\n'),
+      };
+    });
   },
 };
 
