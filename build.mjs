@@ -187,7 +187,9 @@ const lazyPackages = {
       return { path: path.relative(ROOT, real.path), namespace: 'lazy-package', pluginData: args.path };
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
-      const { functions = [], values = [] } = LAZY_PACKAGES[args.pluginData];
+      const lazy = LAZY_PACKAGES[args.pluginData];
+      if (!lazy) throw new Error(`lazy-packages: ${args.pluginData} is not in LAZY_PACKAGES`);
+      const { functions = [], values = [] } = lazy;
       return {
         resolveDir: ROOT,
         contents: [
