@@ -10,7 +10,13 @@ import { orgsRepo } from './repo';
 // Both asked at first use, not at load: the first Intl call loads ICU's zone data, some 20 ms of
 // every start of the server that no API request needs (issue 13).
 let zones: { list: readonly string[]; known: ReadonlySet<string> } | undefined;
-const knownZones = () => (zones ??= ((list) => ({ list, known: new Set(list) }))(Intl.supportedValuesOf('timeZone')));
+function knownZones() {
+  if (!zones) {
+    const list = Intl.supportedValuesOf('timeZone');
+    zones = { list, known: new Set(list) };
+  }
+  return zones;
+}
 
 /** The IANA time zones this Node knows; an org's days (dashboard, daily caps) are counted in one of them. */
 export const timeZones = (): readonly string[] => knownZones().list;
