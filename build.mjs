@@ -69,13 +69,13 @@ export async function embedAssets(manifest, root) {
   return { trailer: assetTrailer(files), inputs };
 }
 
-export const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 bytes>"; build.mjs writes them, src/lib/embedded-assets.ts reads them at first use.';
+const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 bytes>"; build.mjs writes them, src/lib/embedded-assets.ts reads them at first use.';
 
 /**
  * The assets as the bundle carries them: after its code, in one block comment, one line per asset.
  * Not as string literals in the code: V8 scans a long literal far slower than a comment, and the
- * 1.4 MB scanner .wasm as a literal cost every start of the server some 60 ms of CPU (issue 13),
- * though only the counter page ever asks for it. The code holds only the trailer's length and
+ * 1.4 MB scanner .wasm as a literal cost every start of the script 10-20 ms of compile time
+ * (issue 13), though only the counter page ever asks for it. The code holds only the trailer's length and
  * SHA-256 (src/lib/embedded-assets.ts). Base64 has no `*` and no newline, so no asset can end the
  * comment or its line early.
  * @param {[string, Buffer][]} files
