@@ -25,7 +25,14 @@ export interface TransactionHooks {
  *   better-sqlite3 defines four variants with their properties on every call: on an earn that
  *   cost more than the ledger row's insert.
  */
-export function installTransactions(db: Db, hooks: TransactionHooks): void {
+/** The connection's own control statements, unguarded, for the one other user of them (write-batch.ts). */
+export interface TransactionControl {
+  begin: { deferred: Database.Statement; immediate: Database.Statement };
+  commit: Database.Statement;
+  rollback: Database.Statement;
+}
+
+export function installTransactions(db: Db, hooks: TransactionHooks): TransactionControl {
   const statement = (sql: string) => Object.getPrototypeOf(db).prepare.call(db, sql) as Database.Statement;
   const begin = { deferred: statement('BEGIN DEFERRED'), immediate: statement('BEGIN IMMEDIATE'), exclusive: statement('BEGIN EXCLUSIVE') };
   // The savepoint name better-sqlite3 uses: no code of ours names one like it.
@@ -66,4 +73,5 @@ export function installTransactions(db: Db, hooks: TransactionHooks): void {
     const immediate = variant('immediate');
     return Object.assign(immediate, { default: immediate, deferred: variant('deferred'), immediate, exclusive: variant('exclusive'), database: db });
   }) as Db['transaction'];
+  return { begin, commit, rollback };
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { installTransactions } from './transactions';
+import { installTransactions, type TransactionControl } from './transactions';
 
 type Db = Database.Database;
 
@@ -83,15 +83,18 @@ export function afterBatchCommit(db: Db, wake: () => void): boolean {
  * batch when it runs outside a unit.
  */
 export function installWriteBatches(db: Db): void {
-  // Unguarded: the batch's own statements.
-  const begin = { read: db.prepare('BEGIN DEFERRED'), write: db.prepare('BEGIN IMMEDIATE') };
-  const commit = db.prepare('COMMIT');
-  const rollback = db.prepare('ROLLBACK');
-
   let open: Batch | null = null;
   let rollbacks = 0;
   /** Units running right now (synchronously, so 0 or 1, more only when nested). */
   let depth = 0;
+
+  /** Outside a unit the open batch is committed first, so other users never see or join it. */
+  const guard = () => {
+    if (open && depth === 0) flush();
+  };
+  // The batch's own statements are the connection's unguarded ones (db/transactions.ts).
+  const { begin: beginModes, commit, rollback } = guardConnection(db, guard, () => rollbacks++);
+  const begin = { read: beginModes.deferred, write: beginModes.immediate };
 
   function settle(batch: Batch, failure: Error | null): void {
     if (open === batch) open = null;
@@ -158,12 +161,6 @@ export function installWriteBatches(db: Db): void {
     }
   }
 
-  /** Outside a unit the open batch is committed first, so other users never see or join it. */
-  const guard = () => {
-    if (open && depth === 0) flush();
-  };
-  guardConnection(db, guard, () => rollbacks++);
-
   installed.set(db, {
     unit() {
       // The batches this unit ran in (a request's parts may fall in different turns).
@@ -186,7 +183,7 @@ export function installWriteBatches(db: Db): void {
 const STATEMENT_METHODS = ['run', 'get', 'all', 'iterate'] as const;
 
 /** Calls `guard` before anything runs SQL on the connection, and `rolledBack` when a transaction function fails. */
-function guardConnection(db: Db, guard: () => void, rolledBack: () => void): void {
+function guardConnection(db: Db, guard: () => void, rolledBack: () => void): TransactionControl {
   // Through the prototype at each call, so a wrapper installed there later (a test's) still runs.
   const prototype = Object.getPrototypeOf(db) as Db;
   db.prepare = ((source: string) => {
@@ -200,7 +197,7 @@ function guardConnection(db: Db, guard: () => void, rolledBack: () => void): voi
     }
     return statement;
   }) as Db['prepare'];
-  installTransactions(db, { beforeUse: guard, rolledBack });
+  const control = installTransactions(db, { beforeUse: guard, rolledBack });
   for (const name of ['exec', 'pragma', 'backup', 'serialize', 'close'] as const) {
     const method = (db[name] as (...args: unknown[]) => unknown).bind(db);
     (db as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
@@ -208,4 +205,5 @@ function guardConnection(db: Db, guard: () => void, rolledBack: () => void): voi
       return method(...args);
     };
   }
+  return control;
 }
