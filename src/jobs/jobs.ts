@@ -1,4 +1,4 @@
-import cron, { type ScheduledTask } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
 import type { Logger } from '../lib/log';
 
 /** One background job: a name for the logs, a cron schedule, and the work. */
@@ -24,12 +24,29 @@ export async function runJob(job: Job, log: Logger): Promise<void> {
   }
 }
 
-export function startJobs(jobs: readonly Job[], log: Logger): { stop(): Promise<void> } {
-  const tasks: ScheduledTask[] = jobs.map((job) =>
-    cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }),
-  );
+/**
+ * How long after a start the schedule begins. The first schedule loads node-cron and, for its first
+ * Intl.DateTimeFormat, ICU's date data: 45–60 ms of one thread on the bench machine (issue 13),
+ * which would hold the server's first requests. The start's catch-up run has just done what was
+ * due, and the most frequent job runs once a second.
+ */
+export const SCHEDULE_DELAY_MS = 1000;
+
+/** Keeps the jobs to their schedules from `delayMs` on; stop() ends them, or the wait. */
+export function startJobs(jobs: readonly Job[], log: Logger, delayMs = SCHEDULE_DELAY_MS): { stop(): Promise<void> } {
+  let tasks: ScheduledTask[] = [];
+  let stopped = false;
+  const begin = async () => {
+    const { default: cron } = await import('node-cron');
+    if (stopped) return;
+    tasks = jobs.map((job) => cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }));
+  };
+  // unref: a process that never calls stop() is not kept alive by the wait alone.
+  const wait = setTimeout(() => begin().catch((err: unknown) => log.error('the job schedule did not start', { err })), delayMs).unref();
   return {
     async stop() {
+      stopped = true;
+      clearTimeout(wait);
       await Promise.all(tasks.map((task) => task.stop()));
     },
   };
