@@ -13,7 +13,7 @@
 // is recognised by content, not by clocks, in ~20 ms, and an edit to src/ is never run silently.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -166,12 +166,16 @@ const oneMimeDb = {
  *   form or file.
  * - node-forge: ~10 ms to evaluate, needed only with Apple Wallet configured (its credentials and
  *   passkit-generator's signature).
+ * - node:https, with tls: ~10 ms of every start, used only by a webhook delivery to an https URL.
+ *   An ESM bundle loads each module it imports before its first line runs. (dns and child_process
+ *   are no use here: the server's listen loads both.)
  * Each importer keeps the version it resolves to.
  * @type {Record<string, { functions?: string[], values?: string[] }>}
  */
 const LAZY_PACKAGES = {
   'mime-types': { functions: ['charset', 'contentType', 'extension', 'lookup'], values: ['charsets', 'extensions', 'types'] },
   'node-forge': { values: ['asn1', 'md', 'pkcs7', 'pki', 'util'] },
+  'node:https': { functions: ['request'], values: ['Agent'] },
 };
 
 /** @type {import('esbuild').Plugin} */
@@ -180,7 +184,9 @@ const lazyPackages = {
   setup(build) {
     const names = Object.keys(LAZY_PACKAGES);
     build.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, async (args) => {
-      if (args.pluginData === 'real') return undefined;
+      // The stand-in's own require of the real module, and a Node module: left to esbuild.
+      if (args.pluginData === 'real' || args.namespace === 'lazy-package') return undefined;
+      if (isBuiltin(args.path)) return { path: args.path, namespace: 'lazy-package', pluginData: args.path };
       const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
       if (real.errors.length > 0) return { errors: real.errors };
       // Named from the project root: the bundle's comments carry the name, not this machine's paths.
@@ -194,7 +200,7 @@ const lazyPackages = {
         resolveDir: ROOT,
         contents: [
           'let real;',
-          `const load = () => (real ??= require(${JSON.stringify(`./${args.path}`)}));`,
+          `const load = () => (real ??= require(${JSON.stringify(isBuiltin(args.path) ? args.path : `./${args.path}`)}));`,
           'module.exports = {',
           ...functions.map((name) => `  ${name}: (...args) => load().${name}(...args),`),
           ...values.map((name) => `  get ${name}() { return load().${name}; },`),

@@ -1,11 +1,13 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cliEnv, freePort, ROOT, ServeProcess, tempDir } from './support/cli';
 import { appleEnv, expectedManifest, getBytes, IPHONE_UA, opensslVerify, unzipPass } from './support/wallet-app';
 import { createAppleTestChain } from './support/wallet-fixtures';
+import { startReceiver } from './support/receiver';
 import { assetUrl } from '../src/web/assets';
 
 // `node build.mjs` bundles the server into one script that serves with nothing beside it but
@@ -46,10 +48,20 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     const port = await freePort();
     // With Apple credentials, so the bundled passkit-generator, node-forge and qrcode are exercised too.
     const chain = createAppleTestChain();
+    // A webhook receiver over HTTPS, which the script trusts through NODE_EXTRA_CA_CERTS: the
+    // bundle loads node:https at the first delivery (build.mjs, LAZY_PACKAGES).
+    const tls = selfSignedFor127(dir);
+    const receiver = await startReceiver('/hook', tls);
     const data = path.join(dir, 'data');
-    const server = new ServeProcess(['--data', data, '--port', String(port)], { script: path.join(alone, 'wallet-loyalty.mjs'), env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    const server = new ServeProcess(['--data', data, '--port', String(port)], { script: path.join(alone, 'wallet-loyalty.mjs'), env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: tls.certFile } });
     try {
       const [, url, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (\S+)'/);
+      const hook = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+        method: 'POST',
+        headers: { 'X-Api-Key': key!, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['*'] }),
+      });
+      assert.equal(hook.status, 201, await hook.clone().text());
       const res = await fetch(url!, { headers: { 'X-Api-Key': key! } });
       assert.equal(res.status, 200);
       const cards = (await res.json()) as { cardId: string }[];
@@ -63,6 +75,8 @@ describe('the bundled script', { timeout: 120_000 }, () => {
         body: JSON.stringify({ externalCustomerId: 'bundle-1', cardId: cards[0]!.cardId }),
       });
       assert.equal(enrolled.status, 201);
+      await Promise.race([receiver.waitFor(1), sleep(15_000).then(() => assert.fail('no delivery reached the HTTPS receiver within 15 s'))]);
+      assert.equal(JSON.parse(receiver.requests[0]!.body).type, 'customer.enrolled', 'the enrolment reached the HTTPS receiver');
       const installUrl = ((await enrolled.json()) as { installUrl: string }).installUrl;
       const page = await fetch(installUrl);
       assert.equal(page.status, 200);
@@ -90,6 +104,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
     } finally {
       await server.stop('SIGKILL');
+      await receiver.close();
       chain.cleanup();
     }
     assert.deepEqual(readdirSync(alone).sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing beside itself');
@@ -123,3 +138,12 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     assert.match(again.stdout, /edited since the build/);
   });
 });
+
+/** A key and a self-signed certificate for 127.0.0.1, made with the openssl CLI; the certificate's file too. */
+function selfSignedFor127(dir: string): { key: string; cert: string; certFile: string } {
+  const keyFile = path.join(dir, 'receiver-key.pem');
+  const certFile = path.join(dir, 'receiver-cert.pem');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}

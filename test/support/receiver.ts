@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -26,14 +27,17 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A real HTTP receiver on 127.0.0.1, port 0, that records each request and can change its answer mid-test. */
-export async function startReceiver(path = '/hook'): Promise<Receiver> {
+/**
+ * A real HTTP receiver on 127.0.0.1, port 0, that records each request and can change its answer
+ * mid-test; with `tls` (a key and a certificate for 127.0.0.1, PEM), an HTTPS one.
+ */
+export async function startReceiver(path = '/hook', tls?: { key: string; cert: string }): Promise<Receiver> {
   const requests: Received[] = [];
   let answerFn: (n: number, req: Received) => Answer = () => ({ status: 200 });
   let waiters: { count: number; resolve: () => void }[] = [];
   const held: http.ServerResponse[] = [];
 
-  const server = http.createServer((req, res) => {
+  const server = (tls ? https.createServer(tls) : http.createServer()).on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -57,7 +61,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}${path}`,
     requests,
     answer(fn) {
       answerFn = fn;
