@@ -18,6 +18,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 
 export const ROOT = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_OUTDIR = path.join(ROOT, 'dist');
@@ -69,7 +70,7 @@ export async function embedAssets(manifest, root) {
   return { trailer: assetTrailer(files), inputs };
 }
 
-const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 bytes>"; build.mjs writes them, src/lib/embedded-assets.ts reads them at first use.';
+const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 of the brotli-compressed bytes>"; build.mjs writes them, src/lib/embedded-assets.ts reads them at first use.';
 
 /**
  * The assets as the bundle carries them: after its code, in one block comment, one line per asset.
@@ -78,12 +79,18 @@ const TRAILER_HEAD = '/* wallet-loyalty assets: one line each, "<name> <base64 b
  * (issue 13), though only the counter page ever asks for it. The code holds only the trailer's length and
  * SHA-256 (src/lib/embedded-assets.ts). Base64 has no `*` and no newline, so no asset can end the
  * comment or its line early.
+ * Each asset is brotli-compressed first: Node reads, decodes and scans the whole script at every
+ * start, and the trailer was 1.66 MB of its 4.5 (the .wasm 1.46 MB of that); compressed it is
+ * ~0.6 MB, ~10 ms less of each start and 1 MB less of source kept in memory (issue 13). Quality 5:
+ * quality 11 saved another 50 KB of the .wasm for 3.8 s of each build; the first use of the .wasm
+ * decompresses it in ~9 ms.
  * @param {[string, Buffer][]} files
  */
 function assetTrailer(files) {
   const lines = files.map(([name, bytes]) => {
     if (!/^[\w.-]+$/.test(name)) throw new Error(`asset name ${JSON.stringify(name)}: only letters, digits, ".", "_" and "-"`);
-    return `${name} ${bytes.toString('base64')}\n`;
+    const compressed = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    return `${name} ${compressed.toString('base64')}\n`;
   });
   return `\n${TRAILER_HEAD}\n${lines.join('')}*/\n`;
 }

@@ -59,6 +59,16 @@ describe('embedded assets', () => {
     assert.equal(context.answer, 42);
   });
 
+  it('carries each asset compressed, and gives back its exact bytes', async () => {
+    // 300 KB of repeated text, as CSS and scripts repeat themselves: as base64 alone, 400 KB.
+    const repetitive = Buffer.from('.button { color: #123; }\n'.repeat(12_000));
+    writeFileSync(path.join(root, 'repetitive.css'), repetitive);
+    const only: AssetManifest = { browserBuild: manifest.browserBuild, assets: { 'repetitive.css': { file: 'repetitive.css' } } };
+    const { trailer } = await embedAssets(only, root);
+    assert.ok(trailer.length < 5_000, `the trailer is ${trailer.length} characters for ${repetitive.length} bytes`);
+    assert.ok(createAssetStore(only, { trailer: () => trailer }).get('repetitive.css').bytes.equals(repetitive));
+  });
+
   it('refuses a name the manifest does not list, and a listed asset the bundle lacks', async () => {
     assert.throws(() => createAssetStore(manifest, { root }).get('constructor'), /no asset named constructor/);
     const { trailer } = await embedAssets({ ...manifest, assets: { 'client.js': manifest.assets['client.js']! } }, root);

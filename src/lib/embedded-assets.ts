@@ -8,8 +8,8 @@
 //                                               list's "browserBuild" options,
 // each with an optional "contentType" for the route that will serve it.
 //
-// In the bundle: build.mjs loads every listed asset and appends them after the code, base64 in one
-// comment (build.mjs `assetTrailer` says why not in the code); the code holds only the trailer's
+// In the bundle: build.mjs loads every listed asset and appends them after the code, brotli-compressed
+// and base64 in one comment (build.mjs `assetTrailer` says why not in the code, and why compressed); the code holds only the trailer's
 // length and SHA-256, the `define`d constant globalThis.__WALLET_EMBEDDED_ASSETS__. The bundle
 // reads its own script for them at the first use of any, never another file, and builds nothing.
 // Under tsx (tests, development) the constant does not exist: each asset is read from disk on first
@@ -24,6 +24,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync } from 'node:zlib';
 import manifest from './embedded-assets.json' with { type: 'json' };
 
 export type AssetSource = { file: string; contentType?: string } | { entry: string; contentType?: string };
@@ -72,7 +73,7 @@ export function createAssetStore(list: AssetManifest, from: { trailer: () => str
       trailer ??= parseTrailer(from.trailer());
       const base64 = trailer.get(name);
       if (base64 === undefined) throw new Error(`asset ${name} is listed but not embedded in this bundle: rebuild it`);
-      return Buffer.from(base64, 'base64');
+      return brotliDecompressSync(Buffer.from(base64, 'base64'));
     }
     return 'entry' in source ? bundleEntry(list, from.root, source.entry) : readFileSync(path.join(from.root, source.file));
   };
