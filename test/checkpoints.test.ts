@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startWalCheckpointer, type WalCheckpointer } from '../src/db/checkpoints';
 import { openDatabase, type Db } from '../src/db/open';
 import { silentLogger } from './support/fakes';
@@ -22,7 +23,7 @@ describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, ()
     file = path.join(dir, 'wallet-loyalty.db');
     db = openDatabase(file);
     db.exec('CREATE TABLE load (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)');
-    checkpoints = startWalCheckpointer(db, file, silentLogger, 20, RESTART_PAGES);
+    checkpoints = startWalCheckpointer(db, file, silentLogger, { intervalMs: 20, restartPages: RESTART_PAGES, delayMs: 0 });
   });
   after(async () => {
     await checkpoints.stop();
@@ -73,5 +74,38 @@ describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, ()
     await new Promise((resolve) => holder.once('exit', resolve));
     const last = db.prepare('SELECT payload FROM load ORDER BY id DESC LIMIT 2').all() as { payload: Buffer }[];
     assert.deepEqual(last.map((r) => r.payload.toString().split(' ')[0]), ['after', 'holder'], 'it ran after the holder committed, seeing its row');
+  });
+});
+
+describe('the WAL checkpoint thread after a start', { timeout: 30_000 }, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wl-checkpoints-start-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const autocheckpoint = (db: Db) => db.pragma('wal_autocheckpoint', { simple: true }) as number;
+
+  // It begins a moment after the start (lib/after-start.ts): its thread's boot would take CPU the
+  // first requests wait for. Meanwhile the connection checkpoints itself, every 1000 pages.
+  it('leaves the checkpoints to the connection until its delay is over, then takes them over', async () => {
+    const file = path.join(dir, 'delayed.db');
+    const db = openDatabase(file);
+    const checkpoints = startWalCheckpointer(db, file, silentLogger, { delayMs: 300 });
+    try {
+      assert.equal(autocheckpoint(db), 1000);
+      await sleep(150);
+      assert.equal(autocheckpoint(db), 1000, 'still the connection’s own, within the delay');
+      await sleep(400);
+      assert.equal(autocheckpoint(db), 0, 'the thread’s, once begun');
+    } finally {
+      await checkpoints.stop();
+      db.close();
+    }
+  });
+
+  it('a stop during the delay means the thread never begins', async () => {
+    const file = path.join(dir, 'stopped.db');
+    const db = openDatabase(file);
+    await startWalCheckpointer(db, file, silentLogger, { delayMs: 100 }).stop();
+    await sleep(300);
+    assert.equal(autocheckpoint(db), 1000);
+    db.close();
   });
 });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startJobs, type Job } from '../src/jobs/jobs';
 import { silentLogger } from './support/fakes';
 
-// The schedule begins a moment after the start (SCHEDULE_DELAY_MS), so that loading node-cron and
+// The schedule begins a moment after the start (lib/after-start.ts), so that loading node-cron and
 // ICU's date data does not hold the first requests. These tests run the real node-cron, with a
 // short delay, on its every-second schedule.
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { afterStart, AFTER_START_MS } from '../lib/after-start';
 import type { Logger } from '../lib/log';
 import type { Db } from './open';
 
@@ -50,8 +51,40 @@ parentPort.once('message', () => {
 /** 16,384 pages (of 4 KiB, SQLite's default): 64 MiB of WAL, a fraction of a second of writes at full load. */
 const RESTART_PAGES = 16_384;
 
-export function startWalCheckpointer(db: Db, file: string, log: Logger, intervalMs = 100, restartPages = RESTART_PAGES): WalCheckpointer {
+export interface CheckpointerOptions {
+  /** How often the thread runs a PASSIVE checkpoint. */
+  intervalMs?: number;
+  /** The WAL's size, in pages, past which it runs a RESTART one. */
+  restartPages?: number;
+  /** How long after the start the thread begins (lib/after-start.ts). */
+  delayMs?: number;
+}
+
+/**
+ * The checkpoint thread, begun `delayMs` from now. Until then the connection checkpoints on its own
+ * (SQLite's default, as when the thread fails): a start's first second writes little.
+ */
+export function startWalCheckpointer(db: Db, file: string, log: Logger, options: CheckpointerOptions = {}): WalCheckpointer {
   if (file === ':memory:') return { stop: async () => {} };
+  const { intervalMs = 100, restartPages = RESTART_PAGES, delayMs = AFTER_START_MS } = options;
+  let thread: WalCheckpointer | undefined;
+  const wait = afterStart(() => {
+    if (!db.open) return;
+    try {
+      thread = startThread(db, file, log, intervalMs, restartPages);
+    } catch (err) {
+      log.error('database: the checkpoint thread did not start; the server checkpoints on its own', { err });
+    }
+  }, delayMs);
+  return {
+    async stop() {
+      wait.cancel();
+      await thread?.stop();
+    },
+  };
+}
+
+function startThread(db: Db, file: string, log: Logger, intervalMs: number, restartPages: number): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   // Its JavaScript is a timer and one statement: a small heap keeps the thread's memory small.
   const worker = new Worker(WORKER_SOURCE, {

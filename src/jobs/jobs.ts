@@ -1,4 +1,5 @@
 import type { ScheduledTask } from 'node-cron';
+import { afterStart, AFTER_START_MS } from '../lib/after-start';
 import type { Logger } from '../lib/log';
 
 /** One background job: a name for the logs, a cron schedule, and the work. */
@@ -25,15 +26,11 @@ export async function runJob(job: Job, log: Logger): Promise<void> {
 }
 
 /**
- * How long after a start the schedule begins. The first schedule loads node-cron and, for its first
- * Intl.DateTimeFormat, ICU's date data: 45–60 ms of one thread on the bench machine (issue 13),
- * which would hold the server's first requests. The start's catch-up run has just done what was
- * due, and the most frequent job runs once a second.
+ * Keeps the jobs to their schedules from `delayMs` on (lib/after-start.ts says why not at once: the
+ * start's catch-up run has just done what was due, and the most frequent job runs once a second);
+ * stop() ends them, or the wait.
  */
-export const SCHEDULE_DELAY_MS = 1000;
-
-/** Keeps the jobs to their schedules from `delayMs` on; stop() ends them, or the wait. */
-export function startJobs(jobs: readonly Job[], log: Logger, delayMs = SCHEDULE_DELAY_MS): { stop(): Promise<void> } {
+export function startJobs(jobs: readonly Job[], log: Logger, delayMs = AFTER_START_MS): { stop(): Promise<void> } {
   let tasks: ScheduledTask[] = [];
   let stopped = false;
   const begin = async () => {
@@ -41,12 +38,11 @@ export function startJobs(jobs: readonly Job[], log: Logger, delayMs = SCHEDULE_
     if (stopped) return;
     tasks = jobs.map((job) => cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }));
   };
-  // unref: a process that never calls stop() is not kept alive by the wait alone.
-  const wait = setTimeout(() => begin().catch((err: unknown) => log.error('the job schedule did not start', { err })), delayMs).unref();
+  const wait = afterStart(() => void begin().catch((err: unknown) => log.error('the job schedule did not start', { err })), delayMs);
   return {
     async stop() {
       stopped = true;
-      clearTimeout(wait);
+      wait.cancel();
       await Promise.all(tasks.map((task) => task.stop()));
     },
   };
