@@ -173,7 +173,7 @@ const oneMimeDb = {
  *   form or file.
  * - node-forge: ~10 ms to evaluate, needed only with Apple Wallet configured (its credentials and
  *   passkit-generator's signature).
- * - node:https, with tls: ~10 ms of every start, used only by a webhook delivery to an https URL.
+ * - node:https, with tls: ~10 ms to load alone, needed only by a webhook delivery to an https URL.
  *   An ESM bundle loads each module it imports before its first line runs. (dns and child_process
  *   are no use here: the server's listen loads both.)
  * Each importer keeps the version it resolves to.

@@ -26,9 +26,9 @@ export async function runJob(job: Job, log: Logger): Promise<void> {
 }
 
 /**
- * Keeps the jobs to their schedules from `delayMs` on (lib/after-start.ts says why not at once: the
- * start's catch-up run has just done what was due, and the most frequent job runs once a second);
- * stop() ends them, or the wait.
+ * Keeps the jobs to their schedules from `delayMs` on, not at once (lib/after-start.ts says why).
+ * Nothing falls behind meanwhile: the start's catch-up run has just done what was due, and the most
+ * frequent job runs once a second. stop() ends them, or the wait.
  */
 export function startJobs(jobs: readonly Job[], log: Logger, delayMs = AFTER_START_MS): { stop(): Promise<void> } {
   let tasks: ScheduledTask[] = [];

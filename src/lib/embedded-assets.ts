@@ -8,10 +8,11 @@
 //                                               list's "browserBuild" options,
 // each with an optional "contentType" for the route that will serve it.
 //
-// In the bundle: build.mjs loads every listed asset and appends them after the code, brotli-compressed
-// and base64 in one comment (build.mjs `assetTrailer` says why not in the code, and why compressed); the code holds only the trailer's
-// length and SHA-256, the `define`d constant globalThis.__WALLET_EMBEDDED_ASSETS__. The bundle
-// reads its own script for them at the first use of any, never another file, and builds nothing.
+// In the bundle: build.mjs loads every listed asset and appends them after the code,
+// brotli-compressed and base64 in one comment (build.mjs `assetTrailer` says why not in the code,
+// and why compressed); the code holds only the trailer's length and SHA-256, the `define`d
+// constant globalThis.__WALLET_EMBEDDED_ASSETS__. The bundle reads its own script for them at the
+// first use of any, never another file, and builds nothing.
 // Under tsx (tests, development) the constant does not exist: each asset is read from disk on first
 // use, an entry point bundled then by esbuild (a devDependency, loaded only on that path).
 // Both sides read the same list, so the bundle and the sources cannot disagree about what exists.
