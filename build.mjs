@@ -165,8 +165,9 @@ const oneMimeDb = {
 };
 
 /**
- * CommonJS packages loaded at their first use instead of at the script's start, each with the
- * exports the bundle uses (a stand-in with just these; a new use needs its name here):
+ * Packages (CommonJS ones, and one of Node's own) loaded at their first use instead of at the
+ * script's start, each with the exports the bundle uses (a stand-in with just these; a new use
+ * needs its name here):
  * - mime-types: Koa (its response, type-is and accepts) requires it at load, and it builds its
  *   extension and type tables from mime-db's 2,400 types right then, ~20 ms of every start
  *   (issue 13), though the API sets its content types itself and the console asks at its first

@@ -10,6 +10,13 @@ export interface TransactionHooks {
   rolledBack(): void;
 }
 
+/** The connection's own control statements, unguarded, for the one other user of them (write-batch.ts). */
+export interface TransactionControl {
+  begin: { deferred: Database.Statement; immediate: Database.Statement };
+  commit: Database.Statement;
+  rollback: Database.Statement;
+}
+
 /**
  * The connection's `db.transaction(fn)`, as better-sqlite3 defines it — BEGIN … COMMIT, or a
  * savepoint when a transaction is already open, rolled back when `fn` throws, never around a
@@ -25,13 +32,6 @@ export interface TransactionHooks {
  *   better-sqlite3 defines four variants with their properties on every call: on an earn that
  *   cost more than the ledger row's insert.
  */
-/** The connection's own control statements, unguarded, for the one other user of them (write-batch.ts). */
-export interface TransactionControl {
-  begin: { deferred: Database.Statement; immediate: Database.Statement };
-  commit: Database.Statement;
-  rollback: Database.Statement;
-}
-
 export function installTransactions(db: Db, hooks: TransactionHooks): TransactionControl {
   const statement = (sql: string) => Object.getPrototypeOf(db).prepare.call(db, sql) as Database.Statement;
   const begin = { deferred: statement('BEGIN DEFERRED'), immediate: statement('BEGIN IMMEDIATE'), exclusive: statement('BEGIN EXCLUSIVE') };

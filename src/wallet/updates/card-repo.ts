@@ -28,8 +28,9 @@ interface RawClassUpdate {
 function createCardUpdatesRepo(db: Db) {
   // A newer change of the card restarts the expansion: customers done already get the newer pass too.
   const upsertFanout = db.prepare(
-    `INSERT INTO wallet_card_fanouts (card_id, after_livemode, after_created_at, after_customer, queued_at, updated_at) VALUES (@cardId, -1, 0, '', @now, @now)
-     ON CONFLICT (card_id) DO UPDATE SET after_livemode = -1, after_created_at = 0, after_customer = '', updated_at = @now`,
+    `INSERT INTO wallet_card_fanouts (card_id, after_livemode, after_created_at, after_customer, queued_at, updated_at)
+     VALUES (@cardId, @livemode, @createdAt, @customerId, @now, @now)
+     ON CONFLICT (card_id) DO UPDATE SET after_livemode = @livemode, after_created_at = @createdAt, after_customer = @customerId, updated_at = @now`,
   );
   const nextFanout = db.prepare<[], { card_id: string; after_livemode: number; after_created_at: number; after_customer: string }>(
     'SELECT card_id, after_livemode, after_created_at, after_customer FROM wallet_card_fanouts ORDER BY queued_at, rowid LIMIT 1',
@@ -71,7 +72,7 @@ function createCardUpdatesRepo(db: Db) {
 
   return {
     queueFanout(cardId: string, now: number) {
-      upsertFanout.run({ cardId, now });
+      upsertFanout.run({ ...FANOUT_START, cardId, now });
     },
     /** The oldest card whose passes are still being queued, and how far that got. */
     nextFanout: (): { cardId: string; after: FanoutPosition } | undefined => {
