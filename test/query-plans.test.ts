@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { counterRepo } from '../src/counter/repo';
 import { customersRepo } from '../src/customers/repo';
+import { purgeRepo } from '../src/customers/purge-repo';
 import { openDatabase, type Db } from '../src/db/open';
+import { ledgerRepo } from '../src/loyalty/repo';
 import { walletRepo } from '../src/wallet/repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { statementsPreparedBy } from './support/databases';
@@ -72,4 +75,30 @@ describe('wallet reads that run per install link and per batch of a card fan-out
       assert.deepEqual(plan.filter((d) => /TEMP B-TREE|^SCAN/.test(d)), [], plan.join('\n'));
     });
   }
+});
+
+// Reads a balance change or a counter scan makes when the card has earning limits or caps. Each
+// award row found is checked against the reversals by one probe of their index: a SCAN of it would
+// read every reversal in the database for every row.
+describe('award reads per balance change and counter scan', () => {
+  const cases = [
+    { name: "a customer's last award", factory: ledgerRepo, match: /SELECT t\.created_at AS at/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\?\)/ },
+    { name: "a customer's awards in a period", factory: ledgerRepo, match: /sum\(t\.change\)/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\?\)/ },
+    { name: "a customer's counter awards in a day", factory: counterRepo, match: /t\.customer_id = @customerId AND t\.is_award = 1/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\? AND created_at<\?\)/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: the customer's rows in time order, each probed for a reversal`, () => {
+      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
+      assert.equal(found.length, 1);
+      const { plan } = found[0]!;
+      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
+      assert.ok(plan.some((d) => /SEARCH r USING INDEX transactions_reversal \(<expr>=\?\)/.test(d)), plan.join('\n'));
+      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|SCAN/.test(d)), [], plan.join('\n'));
+    });
+  }
+
+  it("a test customer's events are found through the index of test events", () => {
+    const [found] = plansOf(purgeRepo);
+    assert.match(found!.plan.join('\n'), /SEARCH events USING COVERING INDEX events_test_customer \(customer_id=\?\)/);
+  });
 });

@@ -184,13 +184,24 @@ CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new
     WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
       AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
 END;
+${slotsForgetTriggerSql()}
+`;
+}
+
+/**
+ * Replaces the test-customer sweep's trigger with the one that leaves out undone rows. `+t.id`
+ * drops the column's TEXT affinity so the reversal index is probed, not read whole for every row
+ * (loyalty/repo.ts notReversedSql says more; db/ cannot import it).
+ */
+export function slotsForgetTriggerSql(): string {
+  return `
 DROP TRIGGER customers_slots_forget;
 CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN
   UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
     FROM (SELECT created_at / 900000 AS slot, source, coalesce(staff_id, '') AS staff_id,
                  sum(CASE WHEN is_award = 1 THEN change ELSE 0 END) AS awarded, sum(is_award) AS awards, sum(${rewardOf('')}) AS rewards
           FROM transactions t WHERE customer_id = old.id AND ${counted('')}
-            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = t.id)
+            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = +t.id)
           GROUP BY 1, 2, 3) AS g
     WHERE ledger_slots.org_id = old.org_id AND ledger_slots.livemode = old.livemode AND ledger_slots.card_id = old.card_id
       AND ledger_slots.slot = g.slot AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id;

@@ -1,6 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { consoleTablesSql, reversalSlotsSql } from './console-tables';
+import { consoleTablesSql, reversalSlotsSql, slotsForgetTriggerSql } from './console-tables';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -282,6 +282,26 @@ DROP INDEX customers_card_id;
 ALTER TABLE wallet_card_fanouts ADD COLUMN after_livemode INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE wallet_card_fanouts ADD COLUMN after_created_at INTEGER NOT NULL DEFAULT 0;
 UPDATE wallet_card_fanouts SET after_customer = '';
+`,
+  },
+  {
+    version: 13,
+    name: 'two ledger and outbox indexes in random order fewer to write per balance change; undone rows found by one probe',
+    sql: `
+-- Each balance change wrote one entry into each index keyed by its customer: a random page of each
+-- (a café's customers earn in no order), written to the WAL at the commit and again by the
+-- checkpoint. transactions_customer (customer_id, created_at) already reads a customer's rows in
+-- time order, so the award reads use it (loyalty/repo.ts): a customer's awards in a limit's period,
+-- or the newest award, found by walking back from the newest row.
+DROP INDEX transactions_awards;
+
+-- Events are found by customer only to remove a test customer's (customers/purge-repo.ts): a live
+-- event's entry was written and never read.
+DROP INDEX events_customer;
+CREATE INDEX events_test_customer ON events (customer_id) WHERE livemode = 0 AND customer_id IS NOT NULL;
+
+-- Made again with the reversal index probed per row instead of read whole (console-tables.ts).
+${slotsForgetTriggerSql()}
 `,
   },
 ];

@@ -97,9 +97,12 @@ const map = (r: RawRow): LedgerEntry => ({
 /**
  * SQL that holds for a ledger row (`alias`) no reversal undid: an undone award no longer counts
  * toward limits, caps or flags. The unique index transactions_reversal answers it with one probe.
+ * The unary `+` drops the id column's TEXT affinity: compared with it, the indexed expression
+ * (which has none) cannot be looked up, and SQLite read every reversal of the database for each
+ * row it checked. Both sides are text, so the comparison means the same.
  */
 export function notReversedSql(alias: string): string {
-  return `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = ${alias}.id)`;
+  return `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = +${alias}.id)`;
 }
 
 function createLedgerRepo(db: Db) {
@@ -107,11 +110,14 @@ function createLedgerRepo(db: Db) {
     `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, staff_id, note, idempotency_key, details, created_at)
      VALUES (@id, @orgId, @customerId, @livemode, @kind, @change, @balanceAfter, @isAward, @source, @staffId, @note, @idempotencyKey, @details, @createdAt)`,
   );
-  // Both award queries read the partial index transactions_awards (customer_id, is_award, created_at).
+  // Both award queries read the customer's rows through transactions_customer (customer_id,
+  // created_at), newest first for the last award (migration 13 says why there is no index of awards).
   // An award that was reversed (the counter's undo) no longer counts: it is as if it never happened,
   // so a mistaken stamp undone at once does not hold back the right one (transactions_reversal index).
   const notReversed = notReversedSql('t');
-  const lastAward = db.prepare<[string], { at: number | null }>(`SELECT max(t.created_at) AS at FROM transactions t WHERE t.customer_id = ? AND t.is_award = 1 AND ${notReversed}`);
+  const lastAward = db.prepare<[string], { at: number }>(
+    `SELECT t.created_at AS at FROM transactions t WHERE t.customer_id = ? AND t.is_award = 1 AND ${notReversed} ORDER BY t.created_at DESC LIMIT 1`,
+  );
   const awardedSince = db.prepare<{ customerId: string; since: number }, { total: number | null }>(
     `SELECT sum(t.change) AS total FROM transactions t WHERE t.customer_id = @customerId AND t.is_award = 1 AND t.created_at > @since AND ${notReversed}`,
   );

@@ -297,7 +297,7 @@ describe("the dashboard's quarter-hour sums (migration 9)", () => {
     }
   });
 
-  it('the unusual-day reads use the partial indexes of awards, never the whole ledger', () => {
+  it("the unusual-day reads use the partial index of counter awards and each customer's rows, never the whole ledger", () => {
     const plan = (sql: string) => (app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ids: '[]', orgId: 'o', livemode: 1, from: 0, to: 1, atLeast: 5 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
     assert.match(
       plan(COUNTER_AWARD_CUSTOMERS_SQL),
@@ -305,7 +305,7 @@ describe("the dashboard's quarter-hour sums (migration 9)", () => {
     );
     assert.match(
       plan(COUNTER_AWARDS_OF_SQL),
-      /SEARCH t USING INDEX transactions_awards \(customer_id=\? AND is_award=\? AND created_at>\? AND created_at<\?\)/,
+      /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\? AND created_at<\?\)/,
     );
   });
 });
