@@ -96,4 +96,22 @@ describe('data migrations', () => {
     assert.deepEqual(JSON.parse(design('card_all_bad')!), {});
     db.close();
   });
+
+  it("takes the customer-keyed award and live-event indexes out, and makes the sweep's trigger again", () => {
+    const step = stepNamed(/undone rows found by one probe/);
+    const db = databaseBefore(step);
+    const indexes = () => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('transactions', 'events') ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    assert.ok(indexes().includes('transactions_awards') && indexes().includes('events_customer'));
+    // What releases before it left: a trigger that read every reversal for every row.
+    db.exec('DROP TRIGGER customers_slots_forget; CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN SELECT 1; END;');
+
+    migrate(db);
+    assert.deepEqual(
+      indexes().filter((n) => /awards|customer/.test(n)),
+      ['events_test_customer', 'transactions_counter_awards', 'transactions_customer'],
+    );
+    const trigger = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'customers_slots_forget'").get() as { sql: string }).sql;
+    assert.match(trigger, /json_extract\(r\.details, '\$\.reverses'\) = \+t\.id/);
+    db.close();
+  });
 });
