@@ -68,10 +68,15 @@ describe('API keys in the console', () => {
   it('the raw key is shown once: only its hash is stored, and no later page or answer carries it', async () => {
     const { context, page } = await signedInPage(browser, app, org, { next: '/console/keys' });
     const answers: { url: string; cacheControl: string | undefined; body: string }[] = [];
-    page.on('response', async (res) => {
-      if (res.request().resourceType() === 'document') answers.push({ url: res.url(), cacheControl: res.headers()['cache-control'], body: await res.text().catch(() => '') });
+    // A page can be on screen before its answer's body has been read here: each read is awaited
+    // before the answers are looked at (under a busy machine the key's answer was not yet in).
+    const reads: Promise<void>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'document') return;
+      reads.push(res.text().catch(() => '').then((body) => void answers.push({ url: res.url(), cacheControl: res.headers()['cache-control'], body })));
     });
     const key = await createKey(page, 'Till 2');
+    await Promise.all(reads);
     const created = answers.find((a) => a.body.includes(key))!;
     assert.equal(created.cacheControl, 'no-store', 'the answer that shows the key is never cached');
     assert.equal(created.url, `${app.url}/console/keys`, 'rendered in the POST answer, not behind a redirect');
@@ -83,6 +88,7 @@ describe('API keys in the console', () => {
     await page.getByRole('link', { name: 'Revoke Till 2' }).click();
     await page.reload();
     await page.goto(`${app.url}/console/keys`);
+    await Promise.all(reads);
     const later = answers.filter((a) => a !== created);
     assert.ok(later.length >= 3);
     for (const answer of later) assert.ok(!answer.body.includes(key), `${answer.url} does not show the key`);
