@@ -1,6 +1,6 @@
 import type { Db } from '../db/open';
-import { notReversedSql } from '../loyalty/repo';
 import { perConnection } from '../db/per-connection';
+import { notReversedSql } from '../db/reversals';
 
 // What the counter reads beyond the customers' and the ledger's own repos: a pass's scan code
 // across modes (to tell a test pass from an unknown one), the staff's search, the daily award

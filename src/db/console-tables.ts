@@ -1,3 +1,5 @@
+import { notReversedSql } from './reversals';
+
 // The console's tables (migration 9): a full-text index to find customers, customer counts per
 // card, and the dashboard's sums in quarter-hour slots. All are kept by triggers on customers and
 // transactions, so every writer (API, counter, sign-up, console, CLI, the test-customer sweep)
@@ -188,11 +190,7 @@ ${slotsForgetTriggerSql()}
 `;
 }
 
-/**
- * Replaces the test-customer sweep's trigger with the one that leaves out undone rows. `+t.id`
- * drops the column's TEXT affinity so the reversal index is probed, not read whole for every row
- * (loyalty/repo.ts notReversedSql says more; db/ cannot import it).
- */
+/** Replaces the test-customer sweep's trigger with the one that leaves out undone rows. */
 export function slotsForgetTriggerSql(): string {
   return `
 DROP TRIGGER customers_slots_forget;
@@ -201,7 +199,7 @@ CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN
     FROM (SELECT created_at / 900000 AS slot, source, coalesce(staff_id, '') AS staff_id,
                  sum(CASE WHEN is_award = 1 THEN change ELSE 0 END) AS awarded, sum(is_award) AS awards, sum(${rewardOf('')}) AS rewards
           FROM transactions t WHERE customer_id = old.id AND ${counted('')}
-            AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = +t.id)
+            AND ${notReversedSql('t')}
           GROUP BY 1, 2, 3) AS g
     WHERE ledger_slots.org_id = old.org_id AND ledger_slots.livemode = old.livemode AND ledger_slots.card_id = old.card_id
       AND ledger_slots.slot = g.slot AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id;

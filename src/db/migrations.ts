@@ -300,7 +300,7 @@ DROP INDEX transactions_awards;
 DROP INDEX events_customer;
 CREATE INDEX events_test_customer ON events (customer_id) WHERE livemode = 0 AND customer_id IS NOT NULL;
 
--- Made again with the reversal index probed per row instead of read whole (console-tables.ts).
+-- Made again with the reversal index probed per row instead of read whole (db/reversals.ts says why).
 ${slotsForgetTriggerSql()}
 `,
   },

@@ -1,5 +1,6 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
+import { notReversedSql } from '../db/reversals';
 
 /** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
 export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
@@ -93,17 +94,6 @@ const map = (r: RawRow): LedgerEntry => ({
   details: r.details === null ? null : (JSON.parse(r.details) as LedgerDetails),
   createdAt: r.created_at,
 });
-
-/**
- * SQL that holds for a ledger row (`alias`) no reversal undid: an undone award no longer counts
- * toward limits, caps or flags. The unique index transactions_reversal answers it with one probe.
- * The unary `+` drops the id column's TEXT affinity: compared with it, the indexed expression
- * (which has none) cannot be looked up, and SQLite read every reversal of the database for each
- * row it checked. Both sides are text, so the comparison means the same.
- */
-export function notReversedSql(alias: string): string {
-  return `NOT EXISTS (SELECT 1 FROM transactions r WHERE r.kind = 'reversal' AND json_extract(r.details, '$.reverses') = +${alias}.id)`;
-}
 
 function createLedgerRepo(db: Db) {
   const insert = db.prepare(

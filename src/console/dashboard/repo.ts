@@ -1,7 +1,8 @@
 import type { Customer, Namespace } from '../../customers/model';
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
-import { notReversedSql, type Channel } from '../../loyalty/repo';
+import { notReversedSql } from '../../db/reversals';
+import type { Channel } from '../../loyalty/repo';
 
 // The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 9, kept by
 // triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
