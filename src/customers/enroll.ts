@@ -7,7 +7,7 @@ import { emitEvent } from '../events/outbox';
 import { conflict, validationFailed } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { randomToken } from '../lib/ids';
+import { randomToken, secretCode } from '../lib/ids';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
 import { changeBalance, channelData } from '../loyalty/ledger';
 import type { Channel, StaffRef } from '../loyalty/repo';
@@ -122,8 +122,8 @@ function createCustomer(
     customFields: fields,
     status: 'pending_install',
     source: channel,
-    installCode: randomToken(32),
-    scanCode: randomToken(24),
+    installCode: secretCode(32),
+    scanCode: secretCode(24),
     balance: 0,
     passVersion: 1,
     passUpdatedAt: now,

@@ -42,13 +42,30 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${timePart(Date.now())}${randomToken(12)}`;
 }
 
-const TIME_CHARS = 8;
+/** How many leading characters of a secretCode() are its second rather than secret. */
+export const CODE_TIME_CHARS = 6;
+
+/**
+ * A customer's secret code (install link, pass barcode): 6 base62 digits of the second it was made
+ * (until the year 3769), then `length - 6` random symbols, which alone are the secret (26 of a
+ * 32-symbol code: 154 bits). Codes of one second sort together, so a new customer's codes land at
+ * the end of their UNIQUE indexes instead of on a random page of each: at a million customers
+ * that page was read and written again per code and enrolment (issue 13). Wall clock, as newId.
+ */
+export function secretCode(length: number): string {
+  return base62(Date.now() / 1000, CODE_TIME_CHARS) + randomToken(length - CODE_TIME_CHARS);
+}
 
 /** A whole number of milliseconds as 8 base62 digits, most significant first (sorts as it counts). */
 export function timePart(ms: number): string {
+  return base62(ms, 8);
+}
+
+/** The whole part of a number as `digits` base62 digits, most significant first. */
+function base62(n: number, digits: number): string {
   let out = '';
-  let rest = Math.floor(ms);
-  for (let i = 0; i < TIME_CHARS; i++) {
+  let rest = Math.floor(n);
+  for (let i = 0; i < digits; i++) {
     out = ALPHABET[rest % 62]! + out;
     rest = Math.floor(rest / 62);
   }

@@ -7,7 +7,10 @@ import type { Db } from '../db/open';
 import { sameSecret } from '../lib/secrets';
 import { walletRepo } from './repo';
 
-export const SELECTOR_LENGTH = 8;
+// A code leads with the second it was made (lib/ids secretCode), so the selector takes 6 random
+// symbols after those 6: customers enrolled in the same second (an import makes thousands) share
+// the first 6, and the range read below stops at 16 rows.
+export const SELECTOR_LENGTH = 12;
 /** Shorter codes would leave too little secret after the selector; they never match. */
 export const MIN_INSTALL_CODE_LENGTH = 16;
 

@@ -6,6 +6,7 @@ import { migrate } from '../../src/db/migrate';
 import { migrations } from '../../src/db/migrations';
 import { findCustomerByInstallCode, MIN_INSTALL_CODE_LENGTH } from '../../src/wallet/install-code';
 import { walletRepo } from '../../src/wallet/repo';
+import { randomToken } from '../../src/lib/ids';
 
 function versionOneDatabase() {
   const db = new Database(':memory:');
@@ -47,4 +48,20 @@ test('install codes are found by their selector and compared whole', () => {
   assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XY'), undefined, 'same selector, different code');
   assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ'.slice(0, MIN_INSTALL_CODE_LENGTH - 1)), undefined);
   assert.equal(findCustomerByInstallCode(db, undefined), undefined);
+});
+
+test('install codes made in the same second are each found, however many share their first characters', () => {
+  // Codes lead with their second (lib/ids secretCode), and an import enrols thousands in one. Here
+  // 20 codes share their first 8 characters: a selector that short would read 16 of them and miss 4.
+  const db = versionOneDatabase();
+  migrate(db);
+  const insert = db.prepare(
+    `INSERT INTO customers (id, org_id, card_id, livemode, install_code, scan_code, balance, pass_updated_at, created_at, updated_at)
+     VALUES (?, 'org_1', 'card_1', 1, ?, ?, 0, 0, 0, 0)`,
+  );
+  const codes = Array.from({ length: 20 }, () => `1aBcDe7Q${randomToken(24)}`).map((code, i) => {
+    insert.run(`cus_same_${i}`, code, `scan_same_${i}`);
+    return code;
+  });
+  codes.forEach((code, i) => assert.equal(findCustomerByInstallCode(db, code)?.id, `cus_same_${i}`));
 });
