@@ -114,4 +114,55 @@ describe('data migrations', () => {
     assert.match(trigger, /json_extract\(r\.details, '\$\.reverses'\) = \+t\.id/);
     db.close();
   });
+
+  it("keys the search index's row map by (created_at, customer_id), its numbers kept, and keeps it in step afterwards", () => {
+    const step = stepNamed(/row map in enrolment order/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_s' });
+    const insert = db.prepare(
+      `INSERT INTO customers (id, org_id, card_id, livemode, name, install_code, scan_code, pass_updated_at, created_at, updated_at)
+       VALUES (@id, 'org_a', 'card_s', 1, @name, 'i-' || @id, 's-' || @id, 1, @createdAt, 1)`,
+    );
+    for (const [id, name, createdAt] of [['pu_b', 'Bea', 20], ['pu_a', 'Ann', 10], ['pu_c', 'Cem', 30]] as const) insert.run({ id, name, createdAt });
+    // What releases before it left: the map keyed by the customer alone, with its own triggers.
+    db.exec(`
+      DROP TRIGGER customers_search_insert; DROP TRIGGER customers_search_update; DROP TRIGGER customers_search_delete;
+      ALTER TABLE customer_search_rows RENAME TO old_map;
+      CREATE TABLE customer_search_rows (seq INTEGER PRIMARY KEY, customer_id TEXT NOT NULL UNIQUE);
+      INSERT INTO customer_search_rows (seq, customer_id) SELECT seq, customer_id FROM old_map;
+      DROP TABLE old_map;
+      CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN SELECT 1; END;
+      CREATE TRIGGER customers_search_update AFTER UPDATE OF name ON customers BEGIN SELECT 1; END;
+      CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN SELECT 1; END;`);
+    const map = () => db.prepare('SELECT seq, customer_id, created_at FROM customer_search_rows ORDER BY seq').all();
+    const seqs = (db.prepare('SELECT seq, customer_id FROM customer_search_rows ORDER BY seq').all() as { seq: number; customer_id: string }[]);
+    const found = (words: string) => (db.prepare(
+      'SELECT r.customer_id AS id FROM customer_search s JOIN customer_search_rows r ON r.seq = s.rowid WHERE customer_search MATCH ? ORDER BY s.rowid',
+    ).all(words) as { id: string }[]).map((r) => r.id);
+
+    migrate(db);
+    assert.equal(version(db), latestVersion());
+    assert.deepEqual(map(), seqs.map((r) => ({ ...r, created_at: { pu_a: 10, pu_b: 20, pu_c: 30 }[r.customer_id] })), 'same numbers, each with its customer\'s created_at');
+    assert.deepEqual(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'customer_search_rows'").all(),
+      [{ name: 'customer_search_rows_customer' }],
+      'no index keyed by the customer alone',
+    );
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT seq FROM customer_search_rows WHERE created_at = ? AND customer_id = ?').all(1, 'x') as { detail: string }[];
+    assert.match(plan.map((p) => p.detail).join('; '), /^SEARCH customer_search_rows USING COVERING INDEX customer_search_rows_customer \(created_at=\? AND customer_id=\?\)$/);
+    assert.deepEqual(found('name:ann'), ['pu_a'], 'the full-text rows kept their numbers');
+
+    // The triggers made again: a new customer, a new name, a deletion.
+    insert.run({ id: 'pu_d', name: 'Dora', createdAt: 40 });
+    assert.deepEqual(found('name:dora'), ['pu_d']);
+    db.prepare("UPDATE customers SET name = 'Anna' WHERE id = 'pu_a'").run();
+    assert.deepEqual([found('name:ann'), found('name:anna')], [[], ['pu_a']]);
+    db.prepare("UPDATE customers SET created_at = 15 WHERE id = 'pu_a'").run();
+    db.prepare("UPDATE customers SET name = 'Annika' WHERE id = 'pu_a'").run();
+    assert.deepEqual(found('name:annika'), ['pu_a'], 'a changed created_at is followed');
+    db.prepare("DELETE FROM customers WHERE id = 'pu_b'").run();
+    assert.deepEqual(found('name:bea'), []);
+    assert.deepEqual(map().map((r) => (r as { customer_id: string }).customer_id).sort(), ['pu_a', 'pu_c', 'pu_d']);
+    db.close();
+  });
 });

@@ -24,27 +24,13 @@ export function consoleTablesSql(): string {
  *   national number, whatever the length of the country code: +49 170… → 170…, +1 415… → 415…,
  *   +39 06… → 06…) and the digits as typed, so a number typed without its country code finds it.
  *
- * The full-text rows are numbered by customer_search_rows: an INTEGER PRIMARY KEY keeps its
- * numbers through VACUUM, which may renumber the implicit rowids of customers (its key is TEXT).
- * Numbers only grow, so the newest customers have the highest and results page by them.
  * contentless: the index keeps no copy of the text (contentless_delete lets a row be removed by
  * its number alone).
  */
 function customerSearchSql(): string {
-  const digits = (col: string) => ["' '", "'-'", "'.'", "'('", "')'", "'+'", "'/'"].reduce((expr, ch) => `replace(${expr}, ${ch}, '')`, `coalesce(${col}, '')`);
-  const columns = (c: string) => `
-      'o' || hex(${c}.org_id) || 'm' || ${c}.livemode || ' c' || hex(${c}.card_id),
-      ${c}.name,
-      coalesce(${c}.email, '') || ' ' || coalesce(${c}.email_norm, ''),
-      ${c}.external_id,
-      CASE WHEN ${c}.phone_norm IS NULL THEN '' ELSE substr(${c}.phone_norm, 2) || ' ' || substr(${c}.phone_norm, 3) || ' ' || substr(${c}.phone_norm, 4) || ' ' || substr(${c}.phone_norm, 5) END
-        || ' ' || ${digits(`${c}.phone`)}`;
-  const seqOf = (id: string) => `(SELECT seq FROM customer_search_rows WHERE customer_id = ${id})`;
   return `
-CREATE TABLE customer_search_rows (
-  seq          INTEGER PRIMARY KEY,
-  customer_id  TEXT NOT NULL UNIQUE
-);
+${searchRowsTableSql()}
+${SEARCH_ROWS_INDEX}
 -- Prefix indexes of 1–3 characters: a search is a prefix query of each word typed, and the
 -- shortest are the most common (typing "a" must not merge thousands of terms).
 CREATE VIRTUAL TABLE customer_search USING fts5(
@@ -53,25 +39,82 @@ CREATE VIRTUAL TABLE customer_search USING fts5(
   tokenize = 'unicode61 remove_diacritics 2',
   prefix = '1 2 3'
 );
+${searchTriggersSql()}
+INSERT INTO customer_search_rows (customer_id, created_at) SELECT id, created_at FROM customers ORDER BY created_at, rowid;
+INSERT INTO customer_search (rowid, scope, name, email, external, phone)
+  SELECT r.seq, ${searchColumns('c')} FROM customer_search_rows r JOIN customers c ON c.id = r.customer_id;
+`;
+}
+
+/**
+ * The full-text rows are numbered by customer_search_rows: an INTEGER PRIMARY KEY keeps its numbers
+ * through VACUUM, which may renumber the implicit rowids of customers (its key is TEXT). Numbers
+ * only grow, so the newest customers have the highest and results page by them.
+ *
+ * A customer's row is found by (created_at, customer_id), which the update trigger follows should
+ * either ever change: a new customer's entry lands at the end of that index. Keyed by the
+ * passUserId alone, which is random, it took a random page per enrolment (issue 13).
+ */
+function searchRowsTableSql(table = 'customer_search_rows'): string {
+  return `
+CREATE TABLE ${table} (
+  seq          INTEGER PRIMARY KEY,
+  customer_id  TEXT NOT NULL,
+  created_at   INTEGER NOT NULL
+);`;
+}
+
+const SEARCH_ROWS_INDEX = 'CREATE UNIQUE INDEX customer_search_rows_customer ON customer_search_rows (created_at, customer_id);';
+
+function searchTriggersSql(): string {
+  const seqOf = (c: string) => `(SELECT seq FROM customer_search_rows WHERE created_at = ${c}.created_at AND customer_id = ${c}.id)`;
+  return `
 CREATE TRIGGER customers_search_insert AFTER INSERT ON customers BEGIN
-  INSERT INTO customer_search_rows (customer_id) VALUES (new.id);
+  INSERT INTO customer_search_rows (customer_id, created_at) VALUES (new.id, new.created_at);
   INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-    SELECT ${seqOf('new.id')}, ${columns('new')};
+    SELECT ${seqOf('new')}, ${searchColumns('new')};
 END;
-CREATE TRIGGER customers_search_update AFTER UPDATE OF org_id, card_id, livemode, name, email, email_norm, phone, phone_norm, external_id ON customers BEGIN
-  DELETE FROM customer_search WHERE rowid = ${seqOf('old.id')};
+CREATE TRIGGER customers_search_update AFTER UPDATE OF org_id, card_id, livemode, name, email, email_norm, phone, phone_norm, external_id, id, created_at ON customers BEGIN
+  UPDATE customer_search_rows SET customer_id = new.id, created_at = new.created_at
+    WHERE (new.id IS NOT old.id OR new.created_at IS NOT old.created_at) AND created_at = old.created_at AND customer_id = old.id;
+  DELETE FROM customer_search WHERE rowid = ${seqOf('new')};
   INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-    SELECT ${seqOf('new.id')}, ${columns('new')};
+    SELECT ${seqOf('new')}, ${searchColumns('new')};
 END;
 CREATE TRIGGER customers_search_delete AFTER DELETE ON customers BEGIN
-  DELETE FROM customer_search WHERE rowid = ${seqOf('old.id')};
-  DELETE FROM customer_search_rows WHERE customer_id = old.id;
-END;
+  DELETE FROM customer_search WHERE rowid = ${seqOf('old')};
+  DELETE FROM customer_search_rows WHERE created_at = old.created_at AND customer_id = old.id;
+END;`;
+}
 
-INSERT INTO customer_search_rows (customer_id) SELECT id FROM customers ORDER BY created_at, rowid;
-INSERT INTO customer_search (rowid, scope, name, email, external, phone)
-  SELECT r.seq, ${columns('c')} FROM customer_search_rows r JOIN customers c ON c.id = r.customer_id;
+/**
+ * Migration 14: the row map keyed by (created_at, customer_id) instead of customer_id alone, its
+ * numbers kept. The triggers go first and come back after, so none ever names a missing table.
+ */
+export function searchRowsByTimeSql(): string {
+  return `
+DROP TRIGGER customers_search_insert;
+DROP TRIGGER customers_search_update;
+DROP TRIGGER customers_search_delete;
+${searchRowsTableSql('customer_search_rows_new')}
+INSERT INTO customer_search_rows_new (seq, customer_id, created_at)
+  SELECT r.seq, r.customer_id, c.created_at FROM customer_search_rows r JOIN customers c ON c.id = r.customer_id;
+DROP TABLE customer_search_rows;
+ALTER TABLE customer_search_rows_new RENAME TO customer_search_rows;
+${SEARCH_ROWS_INDEX}
+${searchTriggersSql()}
 `;
+}
+
+function searchColumns(c: string): string {
+  const digits = (col: string) => ["' '", "'-'", "'.'", "'('", "')'", "'+'", "'/'"].reduce((expr, ch) => `replace(${expr}, ${ch}, '')`, `coalesce(${col}, '')`);
+  return `
+      'o' || hex(${c}.org_id) || 'm' || ${c}.livemode || ' c' || hex(${c}.card_id),
+      ${c}.name,
+      coalesce(${c}.email, '') || ' ' || coalesce(${c}.email_norm, ''),
+      ${c}.external_id,
+      CASE WHEN ${c}.phone_norm IS NULL THEN '' ELSE substr(${c}.phone_norm, 2) || ' ' || substr(${c}.phone_norm, 3) || ' ' || substr(${c}.phone_norm, 4) || ' ' || substr(${c}.phone_norm, 5) END
+        || ' ' || ${digits(`${c}.phone`)}`;
 }
 
 /**

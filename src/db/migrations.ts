@@ -1,6 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { consoleTablesSql, reversalSlotsSql, slotsForgetTriggerSql } from './console-tables';
+import { consoleTablesSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -303,6 +303,14 @@ CREATE INDEX events_test_customer ON events (customer_id) WHERE livemode = 0 AND
 -- Made again with the reversal index probed per row instead of read whole (db/reversals.ts says why).
 ${slotsForgetTriggerSql()}
 `,
+  },
+  {
+    version: 14,
+    name: "the search index's row map in enrolment order",
+    // Each enrolment wrote the map's entry keyed by the random passUserId: a random page of its
+    // index (issue 13). Keyed by (created_at, customer_id) it lands at the end. The map is copied
+    // (its numbers kept, so the full-text rows stay as they are); the customers are not rewritten.
+    sql: searchRowsByTimeSql(),
   },
 ];
 
