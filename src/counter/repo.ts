@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 import { notReversedSql } from '../db/reversals';
+import { LIMIT_BOUND } from '../db/limit';
 
 // What the counter reads beyond the customers' and the ledger's own repos: a pass's scan code
 // across modes (to tell a test pass from an unknown one), the staff's search, the daily award
@@ -23,7 +24,7 @@ function createCounterRepo(db: Db) {
     `SELECT id FROM customers
      WHERE org_id = @orgId AND livemode = @livemode
        AND (external_id = @text OR scan_code = @text OR email_norm = @email OR phone_norm = @phone OR instr(lower(coalesce(name, '')), @lower) > 0)
-     ORDER BY name IS NULL, name COLLATE NOCASE, created_at LIMIT @limit`,
+     ORDER BY name IS NULL, name COLLATE NOCASE, created_at ${LIMIT_BOUND}`,
   );
   const staffAwards = db.prepare<{ orgId: string; livemode: number; staffId: string; start: number; end: number }, { n: number }>(
     `SELECT count(*) AS n FROM transactions t

@@ -2,6 +2,7 @@ import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 import type { Channel } from '../loyalty/repo';
 import type { CustomerStatus, Namespace } from './model';
+import { LIMIT_BOUND } from '../db/limit';
 
 // Lists of customers for people (the console's customer list and its CSV export, searches), read
 // page by page with keyset cursors: a page costs the same on page 1 and page 2,000, because every
@@ -76,7 +77,7 @@ export function listSql(byCard: boolean, direction: Direction | null): string {
   const where = byCard ? 'c.card_id = @cardId AND c.livemode = @livemode AND +c.org_id = @orgId' : 'c.org_id = @orgId AND c.livemode = @livemode';
   const edge = direction === 'older' ? 'AND (c.created_at, c.rowid) < (@createdAt, @seq)' : direction === 'newer' ? 'AND (c.created_at, c.rowid) > (@createdAt, @seq)' : '';
   const order = direction === 'newer' ? 'ASC' : 'DESC';
-  return `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c WHERE ${where} ${edge} ORDER BY c.created_at ${order}, c.rowid ${order} LIMIT @limit`;
+  return `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c WHERE ${where} ${edge} ORDER BY c.created_at ${order}, c.rowid ${order} ${LIMIT_BOUND}`;
 }
 
 /**
@@ -89,7 +90,7 @@ export function searchSql(direction: Direction | null): string {
   return `SELECT s.rowid AS seq, ${COLUMNS}
      FROM customer_search s JOIN customer_search_rows r ON r.seq = s.rowid JOIN customers c ON c.id = r.customer_id
      WHERE customer_search MATCH @match AND c.org_id = @orgId AND c.livemode = @livemode ${edge}
-     ORDER BY s.rowid ${order} LIMIT @limit`;
+     ORDER BY s.rowid ${order} ${LIMIT_BOUND}`;
 }
 
 function createCustomerSearchRepo(db: Db) {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 import { notReversedSql } from '../db/reversals';
+import { LIMIT_BOUND } from '../db/limit';
 
 /** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
 export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
@@ -119,12 +120,12 @@ function createLedgerRepo(db: Db) {
   const firstPage = db.prepare<{ customerId: string; limit: number }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
      WHERE t.customer_id = @customerId
-     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
+     ORDER BY t.created_at DESC, t.rowid DESC ${LIMIT_BOUND}`,
   );
   const nextPage = db.prepare<{ customerId: string; limit: number; createdAt: number; seq: number }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
      WHERE t.customer_id = @customerId AND (t.created_at < @createdAt OR (t.created_at = @createdAt AND t.rowid < @seq))
-     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
+     ORDER BY t.created_at DESC, t.rowid DESC ${LIMIT_BOUND}`,
   );
 
   return {

@@ -2,6 +2,7 @@
 // card change leaves for the pass-update worker, one row per card however many customers it has.
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
+import { LIMIT_BOUND } from '../../db/limit';
 
 /** How far a card's fan-out got: the last customer done, in (livemode, createdAt, customerId) order. */
 export interface FanoutPosition {
@@ -48,7 +49,7 @@ function createCardUpdatesRepo(db: Db) {
             (EXISTS (SELECT 1 FROM wallet_apple_registrations r WHERE r.customer_id = c.id)
              OR EXISTS (SELECT 1 FROM wallet_google_objects g WHERE g.customer_id = c.id)) AS held
      FROM customers c WHERE c.card_id = @cardId AND (c.livemode, c.created_at, c.id) > (@livemode, @createdAt, @customerId)
-     ORDER BY c.livemode, c.created_at, c.id LIMIT @limit`,
+     ORDER BY c.livemode, c.created_at, c.id ${LIMIT_BOUND}`,
   );
 
   const upsertClass = db.prepare(
@@ -59,7 +60,7 @@ function createCardUpdatesRepo(db: Db) {
   const dueClasses = db.prepare<{ now: number; limit: number }, RawClassUpdate>(
     `SELECT card_id, generation, attempts FROM wallet_class_updates
      WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-     ORDER BY next_attempt_at, rowid LIMIT @limit`,
+     ORDER BY next_attempt_at, rowid ${LIMIT_BOUND}`,
   );
   const leaseClass = db.prepare('UPDATE wallet_class_updates SET lease_until = @leaseUntil WHERE card_id = @cardId');
   const completeClass = db.prepare('DELETE FROM wallet_class_updates WHERE card_id = @cardId AND generation = @generation');

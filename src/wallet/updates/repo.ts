@@ -2,6 +2,7 @@
 // anything could receive an update of a pass at all.
 import type { Db } from '../../db/open';
 import { perConnection } from '../../db/per-connection';
+import { LIMIT_BOUND } from '../../db/limit';
 
 export interface PassUpdateRow {
   customerId: string;
@@ -43,7 +44,7 @@ function createPassUpdatesRepo(db: Db) {
   const due = db.prepare<{ now: number; limit: number }, RawRow>(
     `SELECT * FROM wallet_pass_updates
      WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-     ORDER BY next_attempt_at, rowid LIMIT @limit`,
+     ORDER BY next_attempt_at, rowid ${LIMIT_BOUND}`,
   );
   const lease = db.prepare('UPDATE wallet_pass_updates SET lease_until = @leaseUntil WHERE customer_id = @customerId');
   const complete = db.prepare('DELETE FROM wallet_pass_updates WHERE customer_id = @customerId AND generation = @generation');
