@@ -4,13 +4,14 @@
 import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import type { Db } from '../db/open';
+import { CODE_TIME_CHARS } from '../lib/ids';
 import { sameSecret } from '../lib/secrets';
 import { walletRepo } from './repo';
 
 // A code leads with the second it was made (lib/ids secretCode), so the selector takes 6 random
-// symbols after those 6: customers enrolled in the same second (an import makes thousands) share
-// the first 6, and the range read below stops at 16 rows.
-export const SELECTOR_LENGTH = 12;
+// symbols after those: customers enrolled in the same second (an import makes thousands) share
+// the time, and the range read below stops at 16 rows.
+export const SELECTOR_LENGTH = CODE_TIME_CHARS + 6;
 /** Shorter codes would leave too little secret after the selector; they never match. */
 export const MIN_INSTALL_CODE_LENGTH = 16;
 
