@@ -19,14 +19,16 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { COMMENT_END_ESCAPED } from './src/launcher.mjs';
 
 export const ROOT = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_OUTDIR = path.join(ROOT, 'dist');
 const SCRIPT = 'wallet-loyalty.mjs';
 const INPUTS = 'wallet-loyalty.inputs.json';
 const MANIFEST = 'src/lib/embedded-assets.json';
-/** Read by every build though esbuild does not report them: a change to either may change the bundle. */
-const ALWAYS_INPUTS = ['build.mjs', 'package-lock.json', MANIFEST];
+const LAUNCHER = 'src/launcher.mjs';
+/** Read by every build though esbuild does not report them: a change to any may change the bundle. */
+const ALWAYS_INPUTS = ['build.mjs', 'package-lock.json', MANIFEST, LAUNCHER];
 
 /** @typedef {{ file: string, contentType?: string } | { entry: string, contentType?: string }} AssetSource */
 /** @typedef {{ browserBuild: Record<string, unknown>, assets: Record<string, AssetSource> }} AssetManifest */
@@ -121,12 +123,15 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
+    // CommonJS, which src/launcher.mjs compiles with V8's code cache (see there); the script
+    // around it is an ES module. A dynamic import() becomes a require() (only Node modules are
+    // left to load at run time), and import.meta.url the script's URL.
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
     sourcemap: true,
     external: ['better-sqlite3'],
-    define: { 'globalThis.__WALLET_EMBEDDED_ASSETS__': JSON.stringify(trailerIndex(assets.trailer)) },
-    // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __wlCreateRequire } from 'node:module'; const require = __wlCreateRequire(import.meta.url);" },
+    define: { 'globalThis.__WALLET_EMBEDDED_ASSETS__': JSON.stringify(trailerIndex(assets.trailer)), 'import.meta.url': '__wlScriptUrl' },
+    banner: { js: 'var __wlScriptUrl = require("node:url").pathToFileURL(__filename).href;' },
     metafile: true,
     write: false,
     logLevel: quiet ? 'error' : 'warning',
@@ -139,7 +144,14 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
   await mkdir(outdir, { recursive: true });
   // Each file is written aside and renamed into place, the list of inputs last: a process starting
   // the script meanwhile runs a whole old or a whole new one, never half of either.
-  const outputs = result.outputFiles.map(({ path: file, contents }) => ({ path: file, contents: file.endsWith('.mjs') ? Buffer.concat([latin1Only(contents), Buffer.from(assets.trailer, 'latin1')]) : contents }));
+  const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
+  const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
+  if (!code || !map || result.outputFiles.length !== 2) throw new Error('esbuild wrote other files than the script and its map');
+  const script = await withLauncher(latin1Only(code.contents).toString('utf8'));
+  const outputs = [
+    { path: code.path, contents: Buffer.concat([Buffer.from(script.text, 'utf8'), Buffer.from(assets.trailer, 'latin1')]) },
+    { path: map.path, contents: Buffer.from(shiftSourceMap(map.text, script.programLine)) },
+  ];
   for (const { path: file, contents } of [...outputs, { path: path.join(outdir, INPUTS), contents: Buffer.from(record) }]) {
     const aside = `${file}.${process.pid}.tmp`;
     await writeFile(aside, contents);
@@ -147,6 +159,39 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
   }
   if (!quiet) console.log(`built ${path.relative(process.cwd(), path.join(outdir, SCRIPT)) || SCRIPT}`);
   return path.join(outdir, SCRIPT);
+}
+
+/**
+ * The script: src/launcher.mjs, the line that calls it, then the program (esbuild's CommonJS, in
+ * the function wrapper Node gives a CommonJS module) as the only content of a comment in
+ * programText(), each `*\/` in it escaped. Returns the text and the script's line (0-based) where
+ * the program's own first line is.
+ * @param {string} program
+ */
+async function withLauncher(program) {
+  if (program.includes('\u0000')) throw new Error('build: the program holds a NUL character, which the launcher uses to escape a comment end');
+  // Strict, as the same code was as an ES module: esbuild's banner goes before its own "use strict".
+  const compiled = `(function (exports, require, module, __filename, __dirname) {"use strict";\n${program}\n})`;
+  const sha256 = createHash('sha256').update(compiled, 'utf8').digest('hex');
+  const launcher = await readFile(path.join(ROOT, LAUNCHER), 'utf8');
+  const opening = 'function programText() {/*';
+  // The lines before programText's: the launcher's, the blank line after it, and the call's.
+  const lineOffset = (launcher.match(/\n/g)?.length ?? 0) + 2;
+  const call = `runProgram({ text: programText, sha256: '${sha256}', lineOffset: ${lineOffset}, columnOffset: ${opening.length} });\n`;
+  const text = `${launcher}\n${call}${opening}${compiled.replaceAll('*/', COMMENT_END_ESCAPED)}*/}\n`;
+  if (!text.split('\n', lineOffset + 1)[lineOffset]?.startsWith(opening)) throw new Error('build: the program does not start where the launcher is told');
+  return { text, programLine: lineOffset + 1 };
+}
+
+/**
+ * esbuild's source map of the program, moved down to where the program starts in the script.
+ * @param {string} json
+ * @param {number} lines
+ */
+function shiftSourceMap(json, lines) {
+  const map = JSON.parse(json);
+  map.mappings = ';'.repeat(lines) + map.mappings;
+  return JSON.stringify(map);
 }
 
 /**

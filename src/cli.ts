@@ -219,4 +219,6 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
-await runCli(process.argv.slice(2));
+// Not awaited at the top level: the bundle runs this as CommonJS (src/launcher.mjs), which has no
+// top-level await. An unexpected error still ends the process with its stack and exit code 1.
+void runCli(process.argv.slice(2));

@@ -38,6 +38,8 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     // Latin-1 only, so V8 holds the source as a one-byte string (half the memory).
     const beyondLatin1 = /[^\u0000-\u00ff]/.exec(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'utf8'));
     assert.equal(beyondLatin1, null, `a character beyond Latin-1 in the script: ${beyondLatin1?.[0]}`);
+    // The program (CommonJS in a comment, src/launcher.mjs) runs in strict mode, as it did as an ES module.
+    assert.match(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'latin1'), /^function programText\(\) \{\/\*\(function \(exports, require, module, __filename, __dirname\) \{"use strict";$/m);
 
     // The script alone, and of node_modules only the native addon it keeps external.
     const alone = path.join(dir, 'alone');
@@ -108,7 +110,71 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       await receiver.close();
       chain.cleanup();
     }
-    assert.deepEqual(readdirSync(alone).sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing beside itself');
+    // Its code cache is the one file it may write there (the next test).
+    assert.deepEqual(readdirSync(alone).filter((f) => f !== 'wallet-loyalty.mjs.code-cache').sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing else beside itself');
+  });
+
+  it('a server writes the V8 code cache beside the script after its start, and the next start uses it; a damaged, refused or unwritable one only costs speed', async () => {
+    const out = path.join(dir, 'cached');
+    const build = await run(process.execPath, ['build.mjs', '--outdir', out], ROOT);
+    assert.equal(build.code, 0, build.stderr);
+    mkdirSync(path.join(out, 'node_modules'));
+    symlinkSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(out, 'node_modules', 'better-sqlite3'));
+    const script = path.join(out, 'wallet-loyalty.mjs');
+    const cacheFile = `${script}.code-cache`;
+    const data = path.join(dir, 'cached-data');
+    let key = '';
+    /** Starts the script, checks the cache's status and that it serves; `then` waits for a log line before the stop. */
+    const start = async (status: string, options: { env?: Record<string, string>; then?: RegExp } = {}) => {
+      const port = await freePort();
+      const server = new ServeProcess(['--data', data, '--port', String(port)], { script, env: { LOG_LEVEL: 'debug', ...options.env } });
+      try {
+        await server.waitFor(/listening on/);
+        key ||= (await server.waitFor(/-H 'X-Api-Key: (\S+)'/))[1]!;
+        assert.equal((await server.waitFor(/"msg":"code cache","status":"(\w+)"/))[1], status);
+        assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/cards`, { headers: { 'X-Api-Key': key } })).status, 200);
+        if (options.then) await server.waitFor(options.then);
+        assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+      } finally {
+        await server.stop('SIGKILL');
+      }
+      return server.stdout;
+    };
+    const written = /"msg":"code cache written"/;
+
+    await start('absent', { then: written });
+    const first = readFileSync(cacheFile);
+    assert.ok(first.length > 100_000, `a cache of the program's functions (${first.length} bytes)`);
+    assert.doesNotMatch(await start('used'), written);
+
+    // A flipped bit in the cache is found by its checksum, not run; a new cache replaces it.
+    const damaged = Buffer.from(first);
+    damaged[damaged.length - 1]! ^= 0xff;
+    writeFileSync(cacheFile, damaged);
+    await start('damaged', { then: written });
+    assert.ok(!readFileSync(cacheFile).equals(damaged), 'the damaged cache was replaced');
+    await start('used');
+
+    // A cache another build made (its key names another program) is not even handed to V8.
+    const current = readFileSync(cacheFile);
+    const newline = current.indexOf(10);
+    const header = JSON.parse(current.subarray(0, newline).toString()) as { key: string; sha256: string };
+    const otherBuild = JSON.stringify({ ...header, key: header.key.replace(/"program":"[0-9a-f]+"/, `"program":"${'0'.repeat(64)}"`) });
+    assert.notEqual(otherBuild, JSON.stringify(header));
+    writeFileSync(cacheFile, Buffer.concat([Buffer.from(`${otherBuild}\n`), current.subarray(newline + 1)]));
+    await start('outdated', { then: written });
+    await start('used');
+
+    // Other V8 flags (NODE_OPTIONS is not in process.execArgv, so only V8 sees the difference).
+    await start('rejected', { env: { NODE_OPTIONS: '--max-semi-space-size=4' }, then: written });
+
+    // Where the cache cannot be written (here a folder in its place, as root cannot be refused
+    // a file), the server serves on and says so once.
+    rmSync(cacheFile);
+    mkdirSync(cacheFile);
+    const unwritable = await start('absent', { then: /"msg":"code cache not written: the server starts, only slower"/ });
+    assert.match(unwritable, /"level":"info","msg":"code cache not written/);
+    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.tmp')), [], 'no half-written cache is left');
   });
 
   it('the bin builds the bundle when it is missing, rebuilds it after an edit to src/, and not otherwise', async () => {
