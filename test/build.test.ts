@@ -29,11 +29,23 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 describe('the bundled script', { timeout: 120_000 }, () => {
   const dir = tempDir('wl-dist-');
   after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = path.join(dir, 'out');
+  let built: ReturnType<typeof run> | undefined;
+  /** One build for the tests below; each asserts it succeeded. */
+  const build = async () => {
+    const result = await (built ??= run(process.execPath, ['build.mjs', '--outdir', out], ROOT));
+    assert.equal(result.code, 0, result.stderr);
+  };
+  /** A folder with a copy of the built script and, of node_modules, only the native addon it keeps external. */
+  const scriptAlone = (folder: string) => {
+    mkdirSync(path.join(folder, 'node_modules'), { recursive: true });
+    copyFileSync(path.join(out, 'wallet-loyalty.mjs'), path.join(folder, 'wallet-loyalty.mjs'));
+    symlinkSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(folder, 'node_modules', 'better-sqlite3'));
+    return path.join(folder, 'wallet-loyalty.mjs');
+  };
 
   it('node build.mjs --outdir builds one script, and it serves from a folder that holds only it', async () => {
-    const out = path.join(dir, 'out');
-    const build = await run(process.execPath, ['build.mjs', '--outdir', out], ROOT);
-    assert.equal(build.code, 0, build.stderr);
+    await build();
     assert.deepEqual(readdirSync(out).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'no schema.sql or other file beside the script');
     // Latin-1 only, so V8 holds the source as a one-byte string (half the memory).
     const beyondLatin1 = /[^\u0000-\u00ff]/.exec(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'utf8'));
@@ -41,11 +53,8 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     // The program (CommonJS in a comment, src/launcher.mjs) runs in strict mode, as it did as an ES module.
     assert.match(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'latin1'), /^function programText\(\) \{\/\*\(function \(exports, require, module, __filename, __dirname\) \{"use strict";$/m);
 
-    // The script alone, and of node_modules only the native addon it keeps external.
     const alone = path.join(dir, 'alone');
-    mkdirSync(path.join(alone, 'node_modules'), { recursive: true });
-    copyFileSync(path.join(out, 'wallet-loyalty.mjs'), path.join(alone, 'wallet-loyalty.mjs'));
-    symlinkSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(alone, 'node_modules', 'better-sqlite3'));
+    const aloneScript = scriptAlone(alone);
 
     const port = await freePort();
     // With Apple credentials, so the bundled passkit-generator, node-forge and qrcode are exercised too.
@@ -55,7 +64,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     const tls = selfSignedFor127(dir);
     const receiver = await startReceiver('/hook', tls);
     const data = path.join(dir, 'data');
-    const server = new ServeProcess(['--data', data, '--port', String(port)], { script: path.join(alone, 'wallet-loyalty.mjs'), env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: tls.certFile } });
+    const server = new ServeProcess(['--data', data, '--port', String(port)], { script: aloneScript, env: { ...appleEnv(chain), PUBLIC_URL: `http://127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: tls.certFile } });
     try {
       const [, url, key] = await server.waitFor(/curl -s (\S+) -H 'X-Api-Key: (\S+)'/);
       const hook = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
@@ -115,12 +124,9 @@ describe('the bundled script', { timeout: 120_000 }, () => {
   });
 
   it('a server writes the V8 code cache beside the script after its start, and the next start uses it; a damaged, refused or unwritable one only costs speed', async () => {
-    const out = path.join(dir, 'cached');
-    const build = await run(process.execPath, ['build.mjs', '--outdir', out], ROOT);
-    assert.equal(build.code, 0, build.stderr);
-    mkdirSync(path.join(out, 'node_modules'));
-    symlinkSync(path.join(ROOT, 'node_modules', 'better-sqlite3'), path.join(out, 'node_modules', 'better-sqlite3'));
-    const script = path.join(out, 'wallet-loyalty.mjs');
+    await build();
+    const folder = path.join(dir, 'cached');
+    const script = scriptAlone(folder);
     const cacheFile = `${script}.code-cache`;
     const data = path.join(dir, 'cached-data');
     let key = '';
@@ -174,7 +180,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     mkdirSync(cacheFile);
     const unwritable = await start('absent', { then: /"msg":"code cache not written: the server starts, only slower"/ });
     assert.match(unwritable, /"level":"info","msg":"code cache not written/);
-    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.tmp')), [], 'no half-written cache is left');
+    assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.tmp')), [], 'no half-written cache is left');
   });
 
   it('the bin builds the bundle when it is missing, rebuilds it after an edit to src/, and not otherwise', async () => {

@@ -1,10 +1,9 @@
+import type { CacheStatus } from '../launcher.mjs';
 import type { Logger } from './log';
 
 // The bundle's launcher (src/launcher.mjs) compiles the program with the V8 code cache kept beside
 // the script, and leaves here what it found and how to write a new one. Running the sources
 // (tsx), there is none.
-
-type CacheStatus = 'used' | 'absent' | 'outdated' | 'damaged' | 'rejected';
 
 declare global {
   // Set only by the bundle's launcher, before the program runs.
