@@ -3,6 +3,7 @@ import { perConnection } from '../db/per-connection';
 import type { Channel } from '../loyalty/repo';
 import type { CustomerStatus, Namespace } from './model';
 import { LIMIT_BOUND } from '../db/limit';
+import { ns, type NsParams } from './repo';
 
 // Lists of customers for people (the console's customer list and its CSV export, searches), read
 // page by page with keyset cursors: a page costs the same on page 1 and page 2,000, because every
@@ -65,8 +66,6 @@ const map = (r: RawItem): CustomerListItem => ({
 
 const COLUMNS = 'c.id, c.card_id, c.external_id, c.name, c.email, c.phone, c.status, c.source, c.balance, c.created_at';
 
-type NsParams = { orgId: string; livemode: number };
-const ns = (n: Namespace): NsParams => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0 });
 
 /**
  * The whole list, for a card filter, a direction and a first page or not. With a card, the `+`
@@ -121,25 +120,25 @@ function createCustomerSearchRepo(db: Db) {
      */
     newest(n: Namespace, o: { cardId?: string | null; limit: number; at?: { direction: Direction; position: ListPosition } }): CustomerListItem[] {
       const set = o.cardId ? lists.card : lists.all;
-      const params = { ...ns(n), limit: o.limit, ...(o.cardId ? { cardId: o.cardId } : {}) };
+      const params = ns(n, { limit: o.limit, ...(o.cardId ? { cardId: o.cardId } : {}) });
       if (!o.at) return set.first.all(params).map(map);
-      const rows = set[o.at.direction].all({ ...params, ...o.at.position }).map(map);
+      const rows = set[o.at.direction].all(Object.assign({}, params, o.at.position)).map(map);
       return o.at.direction === 'newer' ? rows.reverse() : rows;
     },
     /** Up to `limit` customers the full-text query `match` finds in the namespace, newest first; `at` as in newest. */
     matching(n: Namespace, o: { match: string; limit: number; at?: { direction: Direction; seq: number } }): CustomerListItem[] {
-      const params = { ...ns(n), match: o.match, limit: o.limit };
+      const params = ns(n, { match: o.match, limit: o.limit });
       if (!o.at) return searches.first.all(params).map(map);
-      const rows = searches[o.at.direction].all({ ...params, seq: o.at.seq }).map(map);
+      const rows = searches[o.at.direction].all(Object.assign({}, params, { seq: o.at.seq })).map(map);
       return o.at.direction === 'newer' ? rows.reverse() : rows;
     },
     /** The customer whose scan code or passUserId this is, in the namespace. */
     byCode: (n: Namespace, code: string): CustomerListItem | undefined => {
-      const row = byCode.get({ ...ns(n), code });
+      const row = byCode.get(ns(n, { code }));
       return row && map(row);
     },
     /** How many customers the namespace (or one card of it) has. */
-    count: (n: Namespace, cardId?: string | null): number => (cardId ? countCard.get({ ...ns(n), cardId }) : countAll.get(ns(n)))?.n ?? 0,
+    count: (n: Namespace, cardId?: string | null): number => (cardId ? countCard.get(ns(n, { cardId })) : countAll.get(ns(n)))?.n ?? 0,
   };
 }
 

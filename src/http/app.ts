@@ -6,6 +6,7 @@ import { randomToken } from '../lib/ids';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../lib/errors';
 import { bindRoutes, sendJson } from './bind';
+import { setHeader } from './headers';
 import { limitAnonymous } from './gate';
 import { createRateLimiter } from './rate-limit';
 import { buildOpenApi } from './openapi';
@@ -118,9 +119,9 @@ function requestLogAndErrors(deps: AppDeps) {
     const started = process.hrtime.bigint();
     const requestId = `req_${randomToken(16)}`;
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    setHeader(ctx, 'X-Request-Id', requestId);
     // /api answers hold customer data and install links: no browser, proxy or CDN may keep one.
-    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) setHeader(ctx, 'Cache-Control', 'no-store');
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); createHttpServer leaves this check to us so the
       // refusal has the JSON body. HTTP/1.0 may omit it.
@@ -153,9 +154,11 @@ const SECRET_PARAMS = ['code', 'deviceLibraryId'];
 
 /** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
 function loggedPath(ctx: Context): string {
-  const params = (ctx as Context & { params?: Record<string, unknown> }).params ?? {};
-  const secrets = new Map(SECRET_PARAMS.flatMap((name) => (typeof params[name] === 'string' && params[name] !== '' ? [[params[name] as string, `:${name}`]] : [])));
-  if (secrets.size === 0) return ctx.path;
+  const params = (ctx as Context & { params?: Record<string, unknown> }).params;
+  const isSecret = (name: string) => typeof params?.[name] === 'string' && params[name] !== '';
+  // Most requests carry none: no map is built for them.
+  if (!SECRET_PARAMS.some(isSecret)) return ctx.path;
+  const secrets = new Map(SECRET_PARAMS.filter(isSecret).map((name) => [params![name] as string, `:${name}`]));
   return ctx.path
     .split('/')
     .map((segment) => secrets.get(segment) ?? secrets.get(safeDecode(segment)) ?? segment)

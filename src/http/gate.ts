@@ -3,6 +3,7 @@ import { authenticateKey } from '../keys/service';
 import type { Scope } from '../keys/scopes';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../lib/errors';
+import { setHeader } from './headers';
 import type { RateLimiter } from './rate-limit';
 import type { Auth } from './route';
 
@@ -12,8 +13,8 @@ import type { Auth } from './route';
  */
 function takeOrRefuse(ctx: Context, limiter: RateLimiter, bucket: string, limit: number, who: string): void {
   const decision = limiter.take(bucket, limit);
-  ctx.set('X-RateLimit-Limit', String(decision.limit));
-  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  setHeader(ctx, 'X-RateLimit-Limit', String(decision.limit));
+  setHeader(ctx, 'X-RateLimit-Remaining', String(decision.remaining));
   if (!decision.allowed) {
     throw new ApiError(429, 'RATE_LIMITED', {
       errorName: 'RATE_LIMITED',

@@ -153,12 +153,15 @@ function emitBalanceEvents(
   const { customer, card } = e;
   const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
     emitEvent(deps, { orgId: customer.orgId, livemode: customer.livemode, type, customerId: customer.id, data });
+  // Each payload written out, not `{ ...who, cardType }`: in Node 20's V8 a key added to an object
+  // made by a spread takes a slow path, ~1 µs each time (issue 13). Spreads last are fine.
   const who = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id };
   const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change), ...e.origin };
+  const withCardType = () => ({ externalCustomerId: who.externalCustomerId, passUserId: who.passUserId, cardId: who.cardId, cardType: card.passType, ...amounts });
 
   const events: EventEnvelope[] = [];
-  if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...who, cardType: card.passType, ...amounts }));
-  events.push(emit('balance.updated', { ...who, cardType: card.passType, ...amounts }));
+  if (e.rewardRedeemed) events.push(emit('reward.redeemed', withCardType()));
+  events.push(emit('balance.updated', withCardType()));
   // Whatever moved the balance, a new tier is announced (decisions §2).
   if (e.level && e.previousLevel && e.level.name !== e.previousLevel.name) {
     events.push(emit('level.changed', { ...who, ...amounts, level: e.level.name, previousLevel: e.previousLevel.name }));

@@ -57,7 +57,7 @@ export const loyaltyRoutes = [
       ...WRITE_ERRORS,
     },
     handle: (input) => {
-      const result = earn(input.deps, { ...apiOperation(input), type: input.body.type, basis: earnBasis(input.body) });
+      const result = earn(input.deps, { type: input.body.type, basis: earnBasis(input.body), ...apiOperation(input) });
       return { status: 201, body: reply(result) };
     },
   }),
@@ -78,7 +78,7 @@ export const loyaltyRoutes = [
     handle: (input) => {
       const { body } = input;
       const base = apiOperation(input);
-      const result = body.type === 'points' ? redeem(input.deps, { ...base, type: 'points', amount: toHundredths(body.amount) }) : redeem(input.deps, { ...base, type: 'reward' });
+      const result = body.type === 'points' ? redeem(input.deps, { type: 'points', amount: toHundredths(body.amount), ...base }) : redeem(input.deps, { type: 'reward', ...base });
       const reward = result.transaction.details && 'reward' in result.transaction.details ? { reward: result.transaction.details.reward.name } : {};
       return { status: 201, body: { ...reply(result), ...reward } };
     },
@@ -104,8 +104,8 @@ export const loyaltyRoutes = [
       const base = apiOperation(input);
       const result =
         body.setPoints !== undefined
-          ? adjust(input.deps, { ...base, setPoints: toHundredths(body.setPoints) })
-          : adjust(input.deps, { ...base, balanceCorrection: toHundredths(body.balanceCorrection) });
+          ? adjust(input.deps, { setPoints: toHundredths(body.setPoints), ...base })
+          : adjust(input.deps, { balanceCorrection: toHundredths(body.balanceCorrection), ...base });
       return { status: 201, body: reply(result) };
     },
   }),

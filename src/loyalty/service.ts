@@ -42,6 +42,8 @@ function unsupported(card: Card, what: string) {
   return badRequest('UNSUPPORTED_FOR_CARD_TYPE', `${what} does not apply to a ${card.passType}`);
 }
 
+// Spread last in each change below: in Node 20's V8 a key added to an object made by a spread
+// takes a slow path, ~1 µs each time (issue 13).
 const common = (input: OperationInput) => ({ customer: input.customer, source: input.source, staff: input.staff, note: input.note, idempotencyKey: input.idempotencyKey });
 
 /** Awards stamps (stamp cards) or points (every other card): a flat amount, or a sale through the card's accrual rule. */
@@ -52,10 +54,10 @@ export function earn(deps: LoyaltyDeps, input: EarnInput): BalanceChangeResult {
 
   const { basis } = input;
   if (basis.from === 'amount') {
-    return changeBalance(deps, { ...common(input), card, kind: 'earn', change: basis.amount, isAward: true, field: 'amount' });
+    return changeBalance(deps, { card, kind: 'earn', change: basis.amount, isAward: true, field: 'amount', ...common(input) });
   }
   const { change, details } = accrue(card, basis);
-  return changeBalance(deps, { ...common(input), card, kind: 'earn', change, isAward: true, details, field: basis.from === 'spend' ? 'spend.amount' : 'items' });
+  return changeBalance(deps, { card, kind: 'earn', change, isAward: true, details, field: basis.from === 'spend' ? 'spend.amount' : 'items', ...common(input) });
 }
 
 /**
@@ -66,12 +68,11 @@ export function redeem(deps: LoyaltyDeps, input: RedeemInput): BalanceChangeResu
   const card = cardOf(deps, input.customer);
   if (input.type === 'points') {
     if (card.passType === 'stamp_card') throw unsupported(card, 'redeeming points');
-    return changeBalance(deps, { ...common(input), card, kind: 'redeem', change: -input.amount, isAward: false, field: 'amount' });
+    return changeBalance(deps, { card, kind: 'redeem', change: -input.amount, isAward: false, field: 'amount', ...common(input) });
   }
   if (card.passType !== 'stamp_card' && card.passType !== 'point_card') throw unsupported(card, 'redeeming the fixed reward');
   if (!card.reward) throw badRequest('REWARD_NOT_CONFIGURED', 'this card has no reward to redeem');
   return changeBalance(deps, {
-    ...common(input),
     card,
     kind: 'redeem',
     change: -card.reward.cost,
@@ -79,6 +80,7 @@ export function redeem(deps: LoyaltyDeps, input: RedeemInput): BalanceChangeResu
     details: { reward: { name: card.reward.name, cost: card.reward.cost } },
     field: 'type',
     rewardRedeemed: true,
+    ...common(input),
   });
 }
 
@@ -91,16 +93,16 @@ export function adjust(deps: LoyaltyDeps, input: AdjustInput): BalanceChangeResu
   if ('setPoints' in input) {
     if (card.passType !== 'point_card' && card.passType !== 'level_card') throw unsupported(card, 'setPoints');
     return changeBalance(deps, {
-      ...common(input),
       card,
       kind: 'adjust',
       change: { to: input.setPoints },
       isAward: true,
       details: { setPoints: input.setPoints },
       field: 'setPoints',
+      ...common(input),
     });
   }
-  return changeBalance(deps, { ...common(input), card, kind: 'adjust', change: input.balanceCorrection, isAward: true, field: 'balanceCorrection' });
+  return changeBalance(deps, { card, kind: 'adjust', change: input.balanceCorrection, isAward: true, field: 'balanceCorrection', ...common(input) });
 }
 
 export interface ReverseInput extends OperationInput {
@@ -125,13 +127,13 @@ export function reverseTransaction(deps: LoyaltyDeps, input: ReverseInput): Bala
     if (row.change === 0) throw badRequest('NOT_REVERSIBLE', 'this entry changed nothing');
     if (ledger.reversalOf(row.id)) throw conflict('ALREADY_REVERSED', 'this entry was already undone');
     return changeBalance(deps, {
-      ...common(input),
       card: cardOf(deps, input.customer),
       kind: 'reversal',
       change: -row.change,
       isAward: false,
       details: { reverses: row.id },
       field: 'transactionId',
+      ...common(input),
     });
   })();
 }

@@ -65,14 +65,16 @@ function createWebhooksRepo(db: Db) {
   // Every event asks who takes it; endpoints change only through this repo (db/row-cache.ts).
   const subscribersOf = createRowCache<readonly string[]>(db);
 
-  const scope = (orgId: string, livemode: boolean): Scope => ({ orgId, livemode: livemode ? 1 : 0 });
+  // `more` is assigned, not spread into: in Node 20's V8 a key added to an object made by a spread
+  // takes a slow path, ~1 µs each time (issue 13).
+  const scope = <T extends object = object>(orgId: string, livemode: boolean, more?: T): Scope & T => Object.assign({ orgId, livemode: livemode ? 1 : 0 }, more);
   return {
     insert(row: WebhookRow) {
       subscribersOf.changed();
       insert.run({ ...row, livemode: row.livemode ? 1 : 0, events: JSON.stringify(row.events) });
     },
     find(orgId: string, livemode: boolean, id: string): WebhookRow | undefined {
-      const row = one.get({ ...scope(orgId, livemode), id });
+      const row = one.get(scope(orgId, livemode, { id }));
       return row && map(row);
     },
     findById(id: string): WebhookRow | undefined {
@@ -101,7 +103,7 @@ function createWebhooksRepo(db: Db) {
     },
     /** The active endpoints of the org and mode that take this event type (frozen: callers share it). */
     subscribers(orgId: string, livemode: boolean, type: string): readonly string[] {
-      return subscribersOf.get(`${orgId} ${livemode} ${type}`, () => subscribers.all({ ...scope(orgId, livemode), type }).map((r) => r.id))!;
+      return subscribersOf.get(`${orgId} ${livemode} ${type}`, () => subscribers.all(scope(orgId, livemode, { type })).map((r) => r.id))!;
     },
   };
 }

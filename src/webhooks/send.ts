@@ -102,7 +102,7 @@ export function postWebhook(request: SendRequest, agentFor?: (url: URL, blockPri
       settled = true;
       clearTimeout(timer);
       request.signal.removeEventListener('abort', onAbort);
-      resolve({ ...outcome, durationMs: elapsed() });
+      resolve({ succeeded: outcome.succeeded, responseCode: outcome.responseCode, error: outcome.error, durationMs: elapsed() });
     };
     const timer = setTimeout(() => {
       settle({ succeeded: false, responseCode: null, error: `no response within ${request.timeoutMs} ms` });
@@ -116,7 +116,9 @@ export function postWebhook(request: SendRequest, agentFor?: (url: URL, blockPri
     const send = (agent: http.Agent | false) => {
       req = client.request(url, {
         method: 'POST',
-        headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+        // Not `{ ...request.headers, 'Content-Length': … }`: in Node 20's V8 a key added to an object
+        // made by a spread takes a slow path, ~1 µs each time (issue 13).
+        headers: { 'Content-Length': String(Buffer.byteLength(request.body)), ...request.headers },
         agent,
         ...(request.blockPrivate ? { lookup: guardedLookup } : {}),
       });
