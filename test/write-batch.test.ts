@@ -9,6 +9,7 @@ import { wakeAfterCommit } from '../src/db/after-commit';
 import { openDatabase, type Db } from '../src/db/open';
 import { BatchCommitError, writeBatches } from '../src/db/write-batch';
 import { cardsRepo } from '../src/cards/repo';
+import { createRowCache } from '../src/db/row-cache';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 
 // Group commit (src/db/write-batch.ts): the units of one turn of the event loop share one
@@ -146,6 +147,45 @@ describe('write batches on a connection', () => {
     assert.equal(lateSettled, false, 'what it read is not committed yet');
     await Promise.all([waiting, writer.settled()]);
     assert.deepEqual(rows(), ['w']);
+  });
+});
+
+describe('cached rows and the batches', () => {
+  it('are checked against other connections’ commits once per batch, and again in the next one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wl-cache-'));
+    const file = path.join(dir, 'cache.db');
+    const db = openDatabase(file);
+    // Counts what reaches SQLite: the caches' data_version reads among it.
+    let versionReads = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      const statement = prepare(sql);
+      if (!/data_version/.test(sql)) return statement;
+      const get = statement.get.bind(statement);
+      statement.get = ((...args: unknown[]) => (versionReads++, get(...(args as [])))) as typeof statement.get;
+      return statement;
+    }) as typeof db.prepare;
+    db.exec("CREATE TABLE items (name TEXT PRIMARY KEY, price INTEGER); INSERT INTO items VALUES ('tea', 250)");
+    const writer = new Database(file);
+    try {
+      const price = db.prepare('SELECT price FROM items WHERE name = ?').pluck();
+      const first = createRowCache<{ price: number }>(db);
+      const second = createRowCache<{ price: number }>(db);
+      const read = (cache: typeof first) => writeBatches(db).unit().read(() => cache.get('tea', () => ({ price: price.get('tea') as number }))!.price);
+
+      assert.deepEqual([read(first), read(second), read(first)], [250, 250, 250]);
+      assert.equal(versionReads, 1, 'one read for the three lookups of one batch');
+      // Another process commits while the batch is open: the batch keeps reading its snapshot.
+      writer.prepare("UPDATE items SET price = 300 WHERE name = 'tea'").run();
+      assert.equal(read(first), 250);
+      await nextTurn();
+      assert.deepEqual([read(first), read(second)], [300, 300], 'the next batch reads the change');
+      assert.equal(versionReads, 2);
+    } finally {
+      writer.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

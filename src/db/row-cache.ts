@@ -1,6 +1,6 @@
 import type { Db } from './open';
 import { perConnection } from './per-connection';
-import { rollbackCount } from './write-batch';
+import { currentBatch, rollbackCount } from './write-batch';
 
 /**
  * Rows that every request reads and that hardly ever change (API keys, cards, webhook subscribers), kept per
@@ -20,9 +20,23 @@ export interface RowCache<V> {
   changed(): void;
 }
 
+/**
+ * SQLite's data_version, read once per batch: inside one transaction no other connection's commit
+ * can show (a write batch holds the write lock; a read batch reads one snapshot), so a request of
+ * the batch reuses what the first one read. Outside a batch, read every time.
+ */
 const dataVersionOf = perConnection((db: Db) => {
   const statement = db.prepare<[], number>('PRAGMA data_version').pluck();
-  return () => statement.get()!;
+  let readIn: object | null = null;
+  let version = -1;
+  return () => {
+    const batch = currentBatch(db);
+    if (batch === null || batch !== readIn) {
+      version = statement.get()!;
+      readIn = batch;
+    }
+    return version;
+  };
 });
 
 export function createRowCache<V extends object>(db: Db, max = 10_000): RowCache<V> {

@@ -55,7 +55,7 @@ interface Batch {
   afterCommit: (() => void)[];
 }
 
-const installed = new WeakMap<Db, WriteBatches & { afterCommit(wake: () => void): boolean; rollbacks(): number }>();
+const installed = new WeakMap<Db, WriteBatches & { afterCommit(wake: () => void): boolean; rollbacks(): number; open(): object | null }>();
 
 /** The group commit of a connection opened by openDatabase. */
 export function writeBatches(db: Db): WriteBatches {
@@ -70,6 +70,15 @@ export function writeBatches(db: Db): WriteBatches {
  */
 export function rollbackCount(db: Db): number {
   return installed.get(db)?.rollbacks() ?? 0;
+}
+
+/**
+ * The open batch (one transaction), or null: what a batch's statements read cannot change under
+ * them until it ends, except by their own writes (db/row-cache.ts reads SQLite's data_version
+ * once per batch).
+ */
+export function currentBatch(db: Db): object | null {
+  return installed.get(db)?.open() ?? null;
 }
 
 /** Queues `wake` for after the open batch ends; false when no batch is open (the caller's own transaction decides then). */
@@ -172,6 +181,7 @@ export function installWriteBatches(db: Db): void {
       };
     },
     rollbacks: () => rollbacks,
+    open: () => open,
     afterCommit(wake) {
       if (!open) return false;
       open.afterCommit.push(wake);
