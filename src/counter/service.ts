@@ -148,7 +148,7 @@ export function awardAtCounter(deps: AppDeps, actor: CounterActor, customer: Cus
 
 export function redeemAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, what: { type: 'reward' } | { type: 'points'; amount: number }, idempotencyKey: string): BalanceChangeResult {
   const common = { customer, source: 'scan' as const, staff: actor.staff, idempotencyKey };
-  return what.type === 'reward' ? redeem(deps, { ...common, type: 'reward' }) : redeem(deps, { ...common, type: 'points', amount: what.amount });
+  return what.type === 'reward' ? redeem(deps, { type: 'reward', ...common }) : redeem(deps, { type: 'points', amount: what.amount, ...common });
 }
 
 /**

@@ -16,6 +16,12 @@ export interface StoredResponse {
   createdAt: number;
 }
 
+/**
+ * The scope as statement parameters, written out: in Node 20's V8 each key added to an object made
+ * by a spread takes a slow path (`{ ...scope, livemode, ...response }` cost ~7 µs; issue 13).
+ */
+const scopeParams = (scope: IdempotencyScope) => ({ orgId: scope.orgId, livemode: scope.livemode ? 1 : 0, method: scope.method, route: scope.route, key: scope.key });
+
 function createIdempotencyRepo(db: Db) {
   const find = db.prepare<[Record<string, unknown>], { fingerprint: string; response_status: number; response_body: string; created_at: number }>(
     `SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
@@ -30,11 +36,12 @@ function createIdempotencyRepo(db: Db) {
 
   return {
     find(scope: IdempotencyScope): StoredResponse | undefined {
-      const row = find.get({ ...scope, livemode: scope.livemode ? 1 : 0 });
+      const row = find.get(scopeParams(scope));
       return row && { fingerprint: row.fingerprint, status: row.response_status, body: row.response_body, createdAt: row.created_at };
     },
     save(scope: IdempotencyScope, response: StoredResponse) {
-      save.run({ ...scope, livemode: scope.livemode ? 1 : 0, ...response });
+      const { fingerprint, status, body, createdAt } = response;
+      save.run(Object.assign(scopeParams(scope), { fingerprint, status, body, createdAt }));
     },
     deleteOlderThan(cutoff: number): number {
       return sweep.run(cutoff).changes;
