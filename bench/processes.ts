@@ -132,7 +132,7 @@ export interface AppProcess {
 
 /**
  * The V8 flags `npm start` gives the server (package.json, the one place they are written): a
- * young generation of 2 MB semi-spaces and an old generation held to 128 MB (without them V8 lets
+ * young generation of 4 MB semi-spaces and an old generation held to 128 MB (without them V8 lets
  * the heap grow to some 150 MB under a write load before it collects), and one V8 helper thread
  * for background GC and compilation instead of one per core (each keeps its own malloc arena: 6 MB
  * less RSS under the earn load, the same throughput; issue 13's measurements).
