@@ -13,10 +13,10 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   const threshold = ORDER[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < threshold) return;
-    const entry = { time: new Date().toISOString(), level: lvl, msg, ...fields };
+    const entry = { time: isoNow(), level: lvl, msg, ...fields };
     // A replacer takes JSON.stringify off V8's fast path (several times slower): the line logged per
     // request (info) has no error in it; warnings and errors, and any field that is one, keep it.
-    const withErrors = ORDER[lvl] >= ORDER.warn || (fields !== undefined && Object.values(fields).some((v) => v instanceof Error));
+    const withErrors = ORDER[lvl] >= ORDER.warn || (fields !== undefined && hasError(fields));
     write(withErrors ? JSON.stringify(entry, errorReplacer) : JSON.stringify(entry), ORDER[lvl] >= ORDER.error);
   };
   return {
@@ -25,6 +25,25 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
   };
+}
+
+// The line's time, made once per millisecond (under load many lines share one; the text is the
+// same), and the error check without the array Object.values made: a request's line cost 2.3 µs
+// before, 1.3 µs after (issue 13, measured in isolation).
+let isoMs = -1;
+let isoText = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
+function hasError(fields: Record<string, unknown>): boolean {
+  for (const key in fields) if (fields[key] instanceof Error) return true;
+  return false;
 }
 
 // Under load the server logs a line per request, and stdout on a file or a pipe is written
