@@ -11,7 +11,7 @@ import type { RateLimiter } from './rate-limit';
 import { NO_BODY, type RouteDef } from './route';
 
 export function sendJson(ctx: Context, status: number, json: string): void {
-  // Through ctx.response: ctx's own accessors reach it by a computed property name, which V8
+  // Through ctx.response: ctx's own setters reach it by a computed property name, which V8
   // resolves in its runtime at every call (issue 13).
   ctx.response.status = status;
   // What `ctx.type = 'application/json'` sets, without its MIME lookup on every answer.
