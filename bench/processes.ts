@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { freshBundle } from '../build.mjs';
 import type { ReceiverCommand, ReceiverMessage } from './receiver';
-import { BENCH_SEED, type BenchOrg } from './scenario';
+import { BENCH_SEED, type BenchOrg, type LoadRequest } from './scenario';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** Inside the project (and gitignored), so the helper bundles resolve node_modules like dist/ does. */
@@ -199,6 +199,16 @@ export async function seedWithCli(bundle: string, dataDir: string): Promise<Benc
   const { stdout } = await promisify(execFile)(process.execPath, [bundle, 'seed', file, '--data', dataDir], { env: childEnv(BENCH_ENV) });
   return (JSON.parse(stdout) as { orgs: BenchOrg[] }).orgs[0]!;
 }
+
+/** What the bench sends each floor (bench/floor-server.ts), and the status it answers. */
+export const FLOOR_REQUESTS: Record<'read' | 'write', { name: string; status: number; next(): LoadRequest }> = {
+  read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
+  write: {
+    name: 'Koa + JSON body + one SQLite WAL write transaction (floor)',
+    status: 201,
+    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
+  },
+};
 
 export interface FloorProcess {
   url: string;

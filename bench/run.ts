@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
-import { buildBundles, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
+import { buildBundles, FLOOR_REQUESTS, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
 import type { LoadRequest, Scenario } from './scenario';
 import { SCENARIOS } from './scenarios';
@@ -113,15 +113,6 @@ async function runScenario(target: AppUnderTest, scenario: Scenario, states: Map
   if (target.pendingDeliveries() > 0) result.drainAfterS = (await target.queueEmpty()) / 1000;
   return result;
 }
-
-const FLOOR_REQUESTS = {
-  read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
-  write: {
-    name: 'Koa + JSON body + one SQLite WAL write transaction (floor)',
-    status: 201,
-    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
-  },
-};
 
 interface WebhookResults {
   drain: DrainResult | null;
