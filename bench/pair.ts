@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { apiScenarios } from './api-scenarios';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
+import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { median } from './report';
 import type { LoadRequest, Scenario } from './scenario';
@@ -38,11 +39,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-const number = (name: 'rounds' | 'duration' | 'warmup' | 'connections', min: number) => {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}`);
-  return n;
-};
+const number = (name: 'rounds' | 'duration' | 'warmup' | 'connections', min: number) => wholeNumber(args, name, min);
 const rounds = number('rounds', 1);
 const duration = number('duration', 1);
 const warmup = number('warmup', 0);

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
+import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
 import type { LoadRequest, Scenario } from './scenario';
@@ -42,11 +43,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-const number = (name: keyof typeof args, min: number) => {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}`);
-  return n;
-};
+const number = (name: keyof typeof args, min: number) => wholeNumber(args, name, min);
 const duration = number('duration', 1);
 const warmup = number('warmup', 0);
 const connections = number('connections', 1);
