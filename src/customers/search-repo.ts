@@ -66,7 +66,6 @@ const map = (r: RawItem): CustomerListItem => ({
 
 const COLUMNS = 'c.id, c.card_id, c.external_id, c.name, c.email, c.phone, c.status, c.source, c.balance, c.created_at';
 
-
 /**
  * The whole list, for a card filter, a direction and a first page or not. With a card, the `+`
  * keeps the planner off customers_org_time: customers_card holds exactly that card's rows.
