@@ -1,3 +1,4 @@
+import { namespaceParams, type NamespaceParams } from '../db/namespace-params';
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
 import type { Customer, Namespace } from './model';
@@ -41,12 +42,9 @@ const map = (r: RawCustomer): Customer => ({
   updatedAt: r[19],
 });
 
-export type NsParams = { orgId: string; livemode: number };
-/**
- * The namespace's parameters, plus `more`. Not `{ ...ns(n), id }`: in Node 20's V8 a key added to
- * an object made by a spread takes a slow path, ~1 µs each time (issue 13).
- */
-export const ns = <T extends object = object>(n: Namespace, more?: T): NsParams & T => Object.assign({ orgId: n.orgId, livemode: n.livemode ? 1 : 0 }, more);
+export type NsParams = NamespaceParams;
+/** The namespace's parameters, plus `more` (db/namespace-params.ts). */
+export const ns = <T extends object = object>(n: Namespace, more?: T) => namespaceParams(n.orgId, n.livemode, more);
 
 function createCustomersRepo(db: Db) {
   const insert = db.prepare(
