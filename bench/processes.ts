@@ -71,12 +71,13 @@ export function freePort(): Promise<number> {
 
 /**
  * CPU seconds a process has used so far, user and system (Linux /proc; 0 where it is missing).
- * Includes its worker threads, so the server's checkpoint thread counts against it.
+ * Includes its worker threads, so the server's background thread counts against it; with
+ * `mainThread`, only its main thread's (the one that answers the requests and limits the rate).
  */
-export function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number, mainThread = false): number {
   try {
     // Fields after the command name (which may hold spaces, hence from the last ')'): utime is the 12th, stime the 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return 0;
@@ -127,6 +128,8 @@ export interface AppProcess {
   coldStartMs: number;
   memory(): { rss: number; peak: number };
   cpuSeconds(): number;
+  /** Its main thread's alone. */
+  mainThreadCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -184,6 +187,7 @@ export async function startApp(
     coldStartMs: ready - started,
     memory: () => memoryOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
+    mainThreadCpuSeconds: () => cpuSecondsOf(child.pid!, true),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -214,6 +218,7 @@ export interface FloorProcess {
   url: string;
   memory(): { rss: number; peak: number };
   cpuSeconds(): number;
+  mainThreadCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -232,6 +237,7 @@ export async function startFloor(script: string, mode: 'read' | 'write', dataDir
     url,
     memory: () => memoryOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
+    mainThreadCpuSeconds: () => cpuSecondsOf(child.pid!, true),
     async stop() {
       child.kill('SIGTERM');
       await exited(child);
