@@ -30,8 +30,8 @@ const LAUNCHER = 'src/launcher.mjs';
 /** Read by every build though esbuild does not report them: a change to any may change the bundle. */
 const ALWAYS_INPUTS = ['build.mjs', 'package-lock.json', MANIFEST, LAUNCHER];
 
-/** @typedef {{ file: string, contentType?: string } | { entry: string, build?: string, contentType?: string }} AssetSource */
-/** @typedef {{ browserBuild: Record<string, unknown>, threadBuild: Record<string, unknown>, assets: Record<string, AssetSource> }} AssetManifest */
+/** @typedef {{ file: string, contentType?: string } | { entry: string, contentType?: string }} AssetSource */
+/** @typedef {{ browserBuild: Record<string, unknown>, assets: Record<string, AssetSource> }} AssetManifest */
 /** @typedef {{ bytes: number, sha256: string }} TrailerIndex */
 
 async function loadEsbuild() {
@@ -58,10 +58,7 @@ export async function embedAssets(manifest, root) {
   for (const [name, source] of Object.entries(manifest.assets)) {
     let bytes;
     if ('entry' in source) {
-      if (source.build !== undefined && source.build !== 'thread') throw new Error(`${source.entry}: unknown build "${source.build}" (none, or "thread")`);
-      // A thread's program loads node:https at its first use too (LAZY_PACKAGES), for the thread's memory.
-      const options = source.build === 'thread' ? { ...manifest.threadBuild, plugins: [lazyPackages] } : manifest.browserBuild;
-      const result = await esbuild.build({ ...options, absWorkingDir: root, entryPoints: [source.entry], write: false, metafile: true, logLevel: 'silent' });
+      const result = await esbuild.build({ ...manifest.browserBuild, absWorkingDir: root, entryPoints: [source.entry], write: false, metafile: true, logLevel: 'silent' });
       const [output, ...more] = result.outputFiles;
       if (!output || more.length > 0) throw new Error(`${source.entry} must bundle to exactly one file`);
       bytes = Buffer.from(output.contents);

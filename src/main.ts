@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
-import { startBackgroundThread } from './background/start';
+import { startWalCheckpointer } from './db/checkpoints';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -50,8 +50,8 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const background = startBackgroundThread(db, config.dbFile, log);
-  const webhooks = createDeliveryWorker({ db, clock, log, config }, { sender: background.webhookSender });
+  const checkpoints = startWalCheckpointer(db, config.dbFile, log);
+  const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
   const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake() };
@@ -67,7 +67,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       s.once('error', reject);
     });
   } catch (err) {
-    await background.stop();
+    await checkpoints.stop();
     db.close();
     throw err;
   }
@@ -106,7 +106,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         // After the last request: attempts in flight finish (bounded) and are recorded before the
         // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
         await Promise.all([webhooks.stop(), passUpdates.stop()]);
-        await background.stop();
+        await checkpoints.stop();
         db.close();
       })();
       return stopping;

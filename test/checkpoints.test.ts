@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBackgroundThread, type BackgroundThread } from '../src/background/start';
+import { startWalCheckpointer, type WalCheckpointer } from '../src/db/checkpoints';
 import { openDatabase, type Db } from '../src/db/open';
 import { silentLogger } from './support/fakes';
 
@@ -15,7 +15,7 @@ describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, ()
   let dir: string;
   let file: string;
   let db: Db;
-  let checkpoints: BackgroundThread;
+  let checkpoints: WalCheckpointer;
   const RESTART_PAGES = 256;
 
   before(() => {
@@ -23,7 +23,7 @@ describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, ()
     file = path.join(dir, 'wallet-loyalty.db');
     db = openDatabase(file);
     db.exec('CREATE TABLE load (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)');
-    checkpoints = startBackgroundThread(db, file, silentLogger, { intervalMs: 20, restartPages: RESTART_PAGES, delayMs: 0 });
+    checkpoints = startWalCheckpointer(db, file, silentLogger, { intervalMs: 20, restartPages: RESTART_PAGES, delayMs: 0 });
   });
   after(async () => {
     await checkpoints.stop();
@@ -89,7 +89,7 @@ describe('the WAL checkpoint thread after a start', { timeout: 30_000 }, () => {
   it('leaves the checkpoints to the connection until its delay is over, then takes them over', async () => {
     const file = path.join(dir, 'delayed.db');
     const db = openDatabase(file);
-    const checkpoints = startBackgroundThread(db, file, silentLogger, { delayMs: 300 });
+    const checkpoints = startWalCheckpointer(db, file, silentLogger, { delayMs: 300 });
     try {
       assert.equal(autocheckpoint(db), 1000);
       await sleep(150);
@@ -105,7 +105,7 @@ describe('the WAL checkpoint thread after a start', { timeout: 30_000 }, () => {
   it('a stop during the delay means the thread never begins', async () => {
     const file = path.join(dir, 'stopped.db');
     const db = openDatabase(file);
-    await startBackgroundThread(db, file, silentLogger, { delayMs: 100 }).stop();
+    await startWalCheckpointer(db, file, silentLogger, { delayMs: 100 }).stop();
     await sleep(300);
     assert.equal(autocheckpoint(db), 1000);
     db.close();

@@ -29,7 +29,6 @@ describe('embedded assets', () => {
   writeFileSync(path.join(root, 'client', 'main.ts'), "import { sum } from './sum';\n(globalThis as { answer?: number }).answer = sum(20, 22);\n");
   const manifest: AssetManifest = {
     browserBuild: productManifest.browserBuild,
-    threadBuild: productManifest.threadBuild,
     assets: {
       'schema.sql': { file: 'schema.sql', contentType: 'application/sql; charset=utf-8' },
       'scanner.wasm': { file: 'scanner.wasm', contentType: 'application/wasm' },
@@ -64,7 +63,7 @@ describe('embedded assets', () => {
     // 300 KB of repeated text, as CSS and scripts repeat themselves: as base64 alone, 400 KB.
     const repetitive = Buffer.from('.button { color: #123; }\n'.repeat(12_000));
     writeFileSync(path.join(root, 'repetitive.css'), repetitive);
-    const only: AssetManifest = { browserBuild: manifest.browserBuild, threadBuild: manifest.threadBuild, assets: { 'repetitive.css': { file: 'repetitive.css' } } };
+    const only: AssetManifest = { browserBuild: manifest.browserBuild, assets: { 'repetitive.css': { file: 'repetitive.css' } } };
     const { trailer } = await embedAssets(only, root);
     assert.ok(trailer.length < 5_000, `the trailer is ${trailer.length} characters for ${repetitive.length} bytes`);
     assert.ok(createAssetStore(only, { trailer: () => trailer }).get('repetitive.css').bytes.equals(repetitive));

@@ -1,14 +1,18 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { afterStart, AFTER_START_MS } from '../lib/after-start';
+import type { Logger } from '../lib/log';
 import type { Db } from './open';
 
 /**
- * WAL checkpoints on a thread of their own (background/start.ts starts it; db/checkpoint-loop.ts
- * is its side). By default SQLite checkpoints inside the commit that pushes the WAL past 1000
- * pages: under load every few hundred writes one request copied ~4 MB into the database file and
- * waited for its fsync, with the event loop (every other request) waiting too. The server's
- * connection stops doing that (wal_autocheckpoint = 0); the thread, with its own connection, runs a
- * PASSIVE checkpoint every `intervalMs`, which never blocks a writer or a reader. Commits still
- * only append to the WAL, exactly as durable as before (synchronous NORMAL: a process crash loses
- * nothing). If the thread fails, the connection goes back to checkpointing itself.
+ * WAL checkpoints on a thread of their own. By default SQLite checkpoints inside the commit that
+ * pushes the WAL past 1000 pages: under load every few hundred writes one request copied ~4 MB into
+ * the database file and waited for its fsync, with the event loop (every other request) waiting
+ * too. The server's connection stops doing that (wal_autocheckpoint = 0); a worker thread with
+ * its own connection runs a PASSIVE checkpoint every `intervalMs`, which never blocks a writer or
+ * a reader. Commits still only append to the WAL, exactly as durable as before (synchronous
+ * NORMAL: a process crash loses nothing). If the thread fails, the connection goes back to
+ * checkpointing itself.
  *
  * The WAL starts again from its beginning only when a write finds it wholly copied. Under a steady
  * write load that never happens (a PASSIVE checkpoint never catches up with writes that keep
@@ -17,27 +21,94 @@ import type { Db } from './open';
  * what the last PASSIVE one left (a few ms of writes) while writers wait, and the next write starts
  * the WAL over. journal_size_limit then cuts the file back to that size.
  */
-export interface CheckpointOptions {
-  /** How often the thread runs a PASSIVE checkpoint. */
-  intervalMs: number;
-  /** The WAL's size, in pages, past which it runs a RESTART one. */
-  restartPages: number;
+export interface WalCheckpointer {
+  stop(): Promise<void>;
 }
 
-export const DEFAULT_CHECKPOINTS: CheckpointOptions = {
-  intervalMs: 100,
-  /** 16,384 pages (of 4 KiB, SQLite's default): 64 MiB of WAL, a fraction of a second of writes at full load. */
-  restartPages: 16_384,
-};
+// Plain JavaScript (the bundle has no file to point a worker at): better-sqlite3 is loaded from
+// the path the server itself resolved.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+// A checkpoint copies pages from the WAL to the database file; it needs no cache of its own.
+db.pragma('cache_size = -256');
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
+const timer = setInterval(() => {
+  const [{ log }] = passive.all();
+  if (log > workerData.restartPages) restart.all();
+}, workerData.intervalMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  passive.all();
+  db.close();
+  parentPort.close();
+});
+`;
 
-/** The thread checkpoints from now on: the connection no longer does. */
-export function handOverCheckpoints(db: Db, restartPages: number): void {
+/** 16,384 pages (of 4 KiB, SQLite's default): 64 MiB of WAL, a fraction of a second of writes at full load. */
+const RESTART_PAGES = 16_384;
+
+export interface CheckpointerOptions {
+  /** How often the thread runs a PASSIVE checkpoint. */
+  intervalMs?: number;
+  /** The WAL's size, in pages, past which it runs a RESTART one. */
+  restartPages?: number;
+  /** How long after the start the thread begins (lib/after-start.ts). */
+  delayMs?: number;
+}
+
+/**
+ * The checkpoint thread, begun `delayMs` from now. Until then the connection checkpoints on its own
+ * (SQLite's default, as when the thread fails): a start's first second writes little.
+ */
+export function startWalCheckpointer(db: Db, file: string, log: Logger, options: CheckpointerOptions = {}): WalCheckpointer {
+  if (file === ':memory:') return { stop: async () => {} };
+  const { intervalMs = 100, restartPages = RESTART_PAGES, delayMs = AFTER_START_MS } = options;
+  let thread: WalCheckpointer | undefined;
+  const wait = afterStart(() => {
+    if (!db.open) return;
+    try {
+      thread = startThread(db, file, log, intervalMs, restartPages);
+    } catch (err) {
+      log.error('database: the checkpoint thread did not start; the server checkpoints on its own', { err });
+    }
+  }, delayMs);
+  return {
+    async stop() {
+      wait.cancel();
+      await thread?.stop();
+    },
+  };
+}
+
+function startThread(db: Db, file: string, log: Logger, intervalMs: number, restartPages: number): WalCheckpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  // Its JavaScript is a timer and one statement: a small heap keeps the thread's memory small.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, intervalMs, restartPages },
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
+  });
   db.pragma('wal_autocheckpoint = 0');
   // The writer that starts the WAL over truncates the file to this size (bytes).
   db.pragma(`journal_size_limit = ${restartPages * (db.pragma('page_size', { simple: true }) as number)}`);
-}
-
-/** The thread is gone: the connection checkpoints on its own again (SQLite's default). */
-export function takeBackCheckpoints(db: Db): void {
-  if (db.open) db.pragma('wal_autocheckpoint = 1000');
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.once('error', (err) => {
+    log.error('database: the checkpoint thread failed; the server checkpoints on its own again', { err });
+    if (db.open) db.pragma('wal_autocheckpoint = 1000');
+  });
+  // It never keeps the process alive by itself.
+  worker.unref();
+  return {
+    async stop() {
+      // Held again while it finishes: an unreferenced thread would let the process end (exit code
+      // 13, a top-level await never settled) before the last checkpoint and the close.
+      worker.ref();
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
 }

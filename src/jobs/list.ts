@@ -40,7 +40,7 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
     // Not at start: after a bulk load or a migration its first ANALYZE of a million customers takes
     // some 300 ms, and its checkpoint waits for the previous run's writes to reach the disk; both
-    // would hold the first requests. The background thread's checkpoints keep the WAL small meanwhile.
+    // would hold the first requests. The WAL checkpoint thread keeps the WAL small meanwhile.
     { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => maintainDatabase(deps.db) },
   ];
 }

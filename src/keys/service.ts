@@ -63,7 +63,7 @@ export function authenticateKey(deps: KeyDeps, raw: string): ApiKeyRow | null {
 /**
  * The informational last_used_at write. A read request runs in a read transaction
  * (db/write-batch.ts), which cannot take the write lock while another connection holds it (the
- * background thread's RESTART checkpoint, the CLI): then the touch waits for a later request instead of
+ * checkpoint thread's RESTART, the CLI): then the touch waits for a later request instead of
  * failing this one.
  */
 function touchQuietly(write: () => void): void {

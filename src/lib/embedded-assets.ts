@@ -6,8 +6,6 @@
 //   { "file": "path/from/the/project/root" }   any bytes (text or binary), or
 //   { "entry": "src/…/client.ts" }              a browser entry point that esbuild bundles with the
 //                                               list's "browserBuild" options,
-//   { "entry": "src/…/entry.ts", "build": "thread" }   the program of a worker thread, bundled with
-//                                               its "threadBuild" options (Node, CommonJS),
 // each with an optional "contentType" for the route that will serve it.
 //
 // In the bundle: build.mjs loads every listed asset and appends them after the code,
@@ -30,14 +28,11 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import manifest from './embedded-assets.json' with { type: 'json' };
 
-/** `build`: absent for a browser entry point, "thread" for a worker thread's program. */
-export type AssetSource = { file: string; contentType?: string } | { entry: string; build?: string; contentType?: string };
+export type AssetSource = { file: string; contentType?: string } | { entry: string; contentType?: string };
 
 export interface AssetManifest {
   /** esbuild options for every "entry" asset (bundle, platform, format, target, minify). */
   browserBuild: Record<string, unknown>;
-  /** esbuild options for an "entry" asset with `"build": "thread"`. */
-  threadBuild: Record<string, unknown>;
   assets: Record<string, AssetSource>;
 }
 
@@ -81,7 +76,7 @@ export function createAssetStore(list: AssetManifest, from: { trailer: () => str
       if (base64 === undefined) throw new Error(`asset ${name} is listed but not embedded in this bundle: rebuild it`);
       return brotliDecompressSync(Buffer.from(base64, 'base64'));
     }
-    return 'entry' in source ? bundleEntry(entryBuild(list, source), from.root, source.entry) : readFileSync(path.join(from.root, source.file));
+    return 'entry' in source ? bundleEntry(list, from.root, source.entry) : readFileSync(path.join(from.root, source.file));
   };
   return {
     names: () => Object.keys(list.assets),
@@ -153,18 +148,11 @@ export function scriptTrailer(script: string, index: TrailerIndex): () => string
   };
 }
 
-/** The esbuild options of an entry point (build.mjs chooses the same way). */
-function entryBuild(list: AssetManifest, source: { entry: string; build?: string }): Record<string, unknown> {
-  if (source.build === undefined) return list.browserBuild;
-  if (source.build === 'thread') return list.threadBuild;
-  throw new Error(`${source.entry}: unknown build "${source.build}" (none, or "thread")`);
-}
-
 /** Development only: the same esbuild options build.mjs uses, run synchronously on first use. */
-function bundleEntry(buildOptions: Record<string, unknown>, root: string, entry: string): Buffer {
+function bundleEntry(list: AssetManifest, root: string, entry: string): Buffer {
   // Loaded here, not imported: esbuild is a devDependency and must stay out of the bundle.
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  const options = buildOptions as import('esbuild').BuildOptions;
+  const options = list.browserBuild as import('esbuild').BuildOptions;
   const result = esbuild.buildSync({ ...options, entryPoints: [path.join(root, entry)], write: false, logLevel: 'silent' });
   const output = result.outputFiles[0];
   if (!output || result.outputFiles.length !== 1) throw new Error(`${entry} must bundle to exactly one file`);

@@ -6,7 +6,7 @@ import type { Logger } from '../lib/log';
 import { deliveriesRepo, type ClaimCandidate, type DeliveryStatus } from './deliveries-repo';
 import { leaseMs } from './policy';
 import { recordAttempts, type FinishedAttempt } from './record';
-import { createWebhookSender, type WebhookSender } from './send';
+import { createWebhookSender } from './send';
 import { signatureHeader } from './signature';
 
 export interface WorkerDeps {
@@ -28,8 +28,6 @@ export interface WorkerOptions {
   maxInFlight?: number;
   /** Attempts in flight at once to one endpoint (PER_ENDPOINT). */
   perEndpoint?: number;
-  /** What sends the attempts' HTTP requests: by default this thread (the server's: background/start.ts). */
-  sender?: WebhookSender;
 }
 
 export interface DeliveryWorker {
@@ -59,7 +57,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   const perEndpoint = options.perEndpoint ?? PER_ENDPOINT;
   const { timeoutMs, retryDelaysMs, blockPrivate } = deps.config.webhooks;
   const repo = deliveriesRepo(deps.db);
-  const sender = options.sender ?? createWebhookSender();
+  const sender = createWebhookSender();
 
   const inFlight = new Map<string, Promise<void>>();
   const perWebhook = new Map<string, number>();
