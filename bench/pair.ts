@@ -4,8 +4,10 @@
 // holds to a few per cent from round to round. Each server gets half the connections; their rates
 // then share the cores and the one load generator, so the CPU per answer is the measure, not the
 // rate. A server's CPU is read once the webhook deliveries its run queued are sent: the whole
-// process's, and its main thread's alone, which answers the requests and so bounds the rate (work
-// moved to the background thread shows there, where the process's total may even grow).
+// process's, and its main thread's alone, which answers the requests (work moved to another
+// thread shows there, where the process's total may even grow). Both servers and the load
+// generator share the cores, so neither tells what one server alone gains in rate from work moved
+// to another thread: measure that with `npm run bench`, one server at a time (issue 13's round 10).
 //
 //   --a <bundle|floor>   the first server: a bundle (a copy of an earlier dist/wallet-loyalty.mjs
 //                        inside the project) or `floor`, the scenario's floor (bench/floor-server.ts)

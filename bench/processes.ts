@@ -71,7 +71,7 @@ export function freePort(): Promise<number> {
 
 /**
  * CPU seconds a process has used so far, user and system (Linux /proc; 0 where it is missing).
- * Includes its worker threads, so the server's background thread counts against it; with
+ * Includes its worker threads, so the server's checkpoint thread counts against it; with
  * `mainThread`, only its main thread's (the one that answers the requests and limits the rate).
  */
 export function cpuSecondsOf(pid: number, mainThread = false): number {
