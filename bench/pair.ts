@@ -84,7 +84,7 @@ interface Side {
 interface Measured {
   load: LoadResult;
   cpuUsPerAnswer: number;
-  /** The main thread's alone: it answers the requests, so its time bounds the rate. */
+  /** The main thread's alone: the one that answers the requests. */
   mainUsPerAnswer: number;
 }
 
