@@ -42,7 +42,6 @@ const map = (r: RawCustomer): Customer => ({
   updatedAt: r[19],
 });
 
-export type NsParams = NamespaceParams;
 /** The namespace's parameters, plus `more` (db/namespace-params.ts). */
 export const ns = <T extends object = object>(n: Namespace, more?: T) => namespaceParams(n.orgId, n.livemode, more);
 
@@ -53,21 +52,21 @@ function createCustomersRepo(db: Db) {
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
              @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
   );
-  const byId = db.prepare<NsParams & { id: string }, RawCustomer>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode`).raw();
-  const byExternal = db.prepare<NsParams & { externalId: string }, RawCustomer>(
+  const byId = db.prepare<NamespaceParams & { id: string }, RawCustomer>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode`).raw();
+  const byExternal = db.prepare<NamespaceParams & { externalId: string }, RawCustomer>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND external_id = @externalId`,
   ).raw();
   // LIMIT 11: enough to list candidates of an ambiguous match without reading a whole table.
-  const byEmail = db.prepare<NsParams & { email: string }, RawCustomer>(
+  const byEmail = db.prepare<NamespaceParams & { email: string }, RawCustomer>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email ORDER BY created_at, rowid LIMIT 11`,
   ).raw();
-  const byPhone = db.prepare<NsParams & { phone: string }, RawCustomer>(
+  const byPhone = db.prepare<NamespaceParams & { phone: string }, RawCustomer>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone ORDER BY created_at, rowid LIMIT 11`,
   ).raw();
-  const byEmailOnCard = db.prepare<NsParams & { email: string; cardId: string }, RawCustomer>(
+  const byEmailOnCard = db.prepare<NamespaceParams & { email: string; cardId: string }, RawCustomer>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND email_norm = @email AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11`,
   ).raw();
-  const byPhoneOnCard = db.prepare<NsParams & { phone: string; cardId: string }, RawCustomer>(
+  const byPhoneOnCard = db.prepare<NamespaceParams & { phone: string; cardId: string }, RawCustomer>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND phone_norm = @phone AND card_id = @cardId ORDER BY created_at, rowid LIMIT 11`,
   ).raw();
   const byPassUserId = db.prepare<[string], RawCustomer>(`${SELECT} WHERE id = ?`).raw();
@@ -77,7 +76,7 @@ function createCustomersRepo(db: Db) {
     'UPDATE customers SET balance = @balance, pass_version = pass_version + 1, pass_updated_at = @now, updated_at = @now WHERE id = @id',
   );
   const setStatus = db.prepare('UPDATE customers SET status = @status, updated_at = @now WHERE id = @id');
-  const countInMode = db.prepare<NsParams, { n: number }>('SELECT count(*) AS n FROM customers WHERE org_id = @orgId AND livemode = @livemode');
+  const countInMode = db.prepare<NamespaceParams, { n: number }>('SELECT count(*) AS n FROM customers WHERE org_id = @orgId AND livemode = @livemode');
   const testOlderThan = db.prepare<[number], { id: string }>('SELECT id FROM customers WHERE livemode = 0 AND created_at < ?');
   const remove = db.prepare('DELETE FROM customers WHERE id = ?');
 

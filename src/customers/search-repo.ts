@@ -3,7 +3,8 @@ import { perConnection } from '../db/per-connection';
 import type { Channel } from '../loyalty/repo';
 import type { CustomerStatus, Namespace } from './model';
 import { LIMIT_BOUND } from '../db/limit';
-import { ns, type NsParams } from './repo';
+import type { NamespaceParams } from '../db/namespace-params';
+import { ns } from './repo';
 
 // Lists of customers for people (the console's customer list and its CSV export, searches), read
 // page by page with keyset cursors: a page costs the same on page 1 and page 2,000, because every
@@ -92,8 +93,8 @@ export function searchSql(direction: Direction | null): string {
 }
 
 function createCustomerSearchRepo(db: Db) {
-  type ListParams = NsParams & { cardId?: string; createdAt?: number; seq?: number; limit: number };
-  type SearchParams = NsParams & { match: string; seq?: number; limit: number };
+  type ListParams = NamespaceParams & { cardId?: string; createdAt?: number; seq?: number; limit: number };
+  type SearchParams = NamespaceParams & { match: string; seq?: number; limit: number };
   const list = (byCard: boolean, direction: Direction | null) => db.prepare<ListParams, RawItem>(listSql(byCard, direction));
   const lists = {
     all: { first: list(false, null), older: list(false, 'older'), newer: list(false, 'newer') },
@@ -102,13 +103,13 @@ function createCustomerSearchRepo(db: Db) {
   const search = (direction: Direction | null) => db.prepare<SearchParams, RawItem>(searchSql(direction));
   const searches = { first: search(null), older: search('older'), newer: search('newer') };
 
-  const byCode = db.prepare<NsParams & { code: string }, RawItem>(
+  const byCode = db.prepare<NamespaceParams & { code: string }, RawItem>(
     `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c
      WHERE (c.scan_code = @code OR c.id = @code) AND c.org_id = @orgId AND c.livemode = @livemode`,
   );
   // Kept by triggers (migration 9): reading them costs the same at 100 customers and at 100,000.
-  const countAll = db.prepare<NsParams, { n: number | null }>('SELECT sum(customers) AS n FROM customer_counts WHERE org_id = @orgId AND livemode = @livemode');
-  const countCard = db.prepare<NsParams & { cardId: string }, { n: number | null }>(
+  const countAll = db.prepare<NamespaceParams, { n: number | null }>('SELECT sum(customers) AS n FROM customer_counts WHERE org_id = @orgId AND livemode = @livemode');
+  const countCard = db.prepare<NamespaceParams & { cardId: string }, { n: number | null }>(
     'SELECT customers AS n FROM customer_counts WHERE org_id = @orgId AND livemode = @livemode AND card_id = @cardId',
   );
 

@@ -40,23 +40,21 @@ const map = (r: RawWebhook): WebhookRow => ({
   updatedAt: r.updated_at,
 });
 
-type Scope = NamespaceParams;
-
 function createWebhooksRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at)
      VALUES (@id, @orgId, @livemode, @url, @events, @status, @secret, @createdAt, @updatedAt)`,
   );
   // Every read is scoped by org and mode: a key never sees another org's or mode's endpoints.
-  const one = db.prepare<Scope & { id: string }, RawWebhook>('SELECT * FROM webhooks WHERE id = @id AND org_id = @orgId AND livemode = @livemode');
+  const one = db.prepare<NamespaceParams & { id: string }, RawWebhook>('SELECT * FROM webhooks WHERE id = @id AND org_id = @orgId AND livemode = @livemode');
   const byId = db.prepare<[string], RawWebhook>('SELECT * FROM webhooks WHERE id = ?');
-  const list = db.prepare<Scope, RawWebhook>('SELECT * FROM webhooks WHERE org_id = @orgId AND livemode = @livemode ORDER BY created_at, rowid');
-  const count = db.prepare<Scope, { n: number }>('SELECT count(*) AS n FROM webhooks WHERE org_id = @orgId AND livemode = @livemode');
+  const list = db.prepare<NamespaceParams, RawWebhook>('SELECT * FROM webhooks WHERE org_id = @orgId AND livemode = @livemode ORDER BY created_at, rowid');
+  const count = db.prepare<NamespaceParams, { n: number }>('SELECT count(*) AS n FROM webhooks WHERE org_id = @orgId AND livemode = @livemode');
   const update = db.prepare('UPDATE webhooks SET url = @url, events = @events, status = @status, updated_at = @updatedAt WHERE id = @id');
   const disable = db.prepare("UPDATE webhooks SET status = 'disabled', updated_at = @updatedAt WHERE id = @id AND status = 'active'");
   const remove = db.prepare('DELETE FROM webhooks WHERE id = ?');
   // Fan-out: an endpoint takes an event when it is active, of the event's org and mode, and lists the type or "*".
-  const subscribers = db.prepare<Scope & { type: string }, { id: string }>(
+  const subscribers = db.prepare<NamespaceParams & { type: string }, { id: string }>(
     `SELECT id FROM webhooks
      WHERE org_id = @orgId AND livemode = @livemode AND status = 'active'
        AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value IN (@type, '*'))
