@@ -219,7 +219,7 @@ const oneMimeDb = {
  *   form or file.
  * - node-forge: ~10 ms to evaluate, needed only with Apple Wallet configured (its credentials and
  *   passkit-generator's signature).
- * - node:https, with tls: ~10 ms to load alone, needed only by a webhook delivery to an https URL.
+ * - node:tls: ~10 ms to load alone, needed only by a webhook delivery to an https URL.
  *   An ESM bundle loads each module it imports before its first line runs. (dns and child_process
  *   are no use here: the server's listen loads both.)
  * Each importer keeps the version it resolves to.
@@ -228,7 +228,7 @@ const oneMimeDb = {
 const LAZY_PACKAGES = {
   'mime-types': { functions: ['charset', 'contentType', 'extension', 'lookup'], values: ['charsets', 'extensions', 'types'] },
   'node-forge': { values: ['asn1', 'md', 'pkcs7', 'pki', 'util'] },
-  'node:https': { functions: ['request'], values: ['Agent'] },
+  'node:tls': { functions: ['connect'] },
 };
 
 /** @type {import('esbuild').Plugin} */

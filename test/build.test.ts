@@ -60,7 +60,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     // With Apple credentials, so the bundled passkit-generator, node-forge and qrcode are exercised too.
     const chain = createAppleTestChain();
     // A webhook receiver over HTTPS, which the script trusts through NODE_EXTRA_CA_CERTS: the
-    // bundle loads node:https at the first delivery (build.mjs, LAZY_PACKAGES).
+    // bundle loads node:tls at the first delivery (build.mjs, LAZY_PACKAGES).
     const tls = selfSignedFor127(dir);
     const receiver = await startReceiver('/hook', tls);
     const data = path.join(dir, 'data');

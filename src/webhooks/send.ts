@@ -1,7 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { ConnectionOptions } from 'node:tls';
+import { createHttp1Client, type Http1Exchange, type Http1Target } from './http1-client';
 import { BlockedAddressError, blockedKind, guardedLookup } from './address-guard';
 
 export interface SendRequest {
@@ -25,8 +25,10 @@ export interface SendOutcome {
 
 /** How long an idle connection is kept for the next attempt: below the 5 s Node servers keep one open. */
 const IDLE_SOCKET_MS = 4_000;
-/** Agents not used for this long are closed when the map is looked at. */
-const AGENT_IDLE_MS = 60_000;
+/** Idle connections kept per receiver origin: the worker sends at most PER_ENDPOINT (8) at once to an endpoint. */
+const MAX_IDLE_PER_ORIGIN = 16;
+/** Parsed webhook URLs kept; a longer list is dropped and parsed again. */
+const MAX_TARGETS = 1_000;
 
 export interface WebhookSender {
   post(request: SendRequest): Promise<SendOutcome>;
@@ -35,110 +37,100 @@ export interface WebhookSender {
 }
 
 /**
- * Sends attempts over kept-alive connections, one agent per receiver origin: at a steady rate or
- * through a backlog, an attempt is one request on an open socket (and for https, no new TLS
- * handshake) instead of a connection set up and torn down each time. The worker bounds how many
- * attempts go to one endpoint at once, so the agent does not. An idle socket is dropped after 4 s,
- * before a receiver's own keep-alive timeout would close it under an attempt; should a receiver
- * close it anyway while the attempt was being written, the attempt is sent once more on a new
- * connection (the receiver may see it twice, as after any retry, and deduplicates on the event id).
+ * Sends attempts over kept-alive connections per receiver origin (http1-client.ts): at a steady
+ * rate or through a backlog, an attempt is one request on an open socket (and for https, no new
+ * TLS handshake) instead of a connection set up and torn down each time. The worker bounds how
+ * many attempts go to one endpoint at once. An idle socket is dropped after 4 s, before a
+ * receiver's own keep-alive timeout would close it under an attempt; should a receiver close it
+ * anyway while the attempt was being written, the attempt is sent once more on a new connection
+ * (the receiver may see it twice, as after any retry, and deduplicates on the event id).
+ *
+ * Redirects are never followed (a 3xx is simply the answer, and a failure), and with
+ * WEBHOOK_BLOCK_PRIVATE the connection's own DNS lookup is vetted (guardedLookup), so the check
+ * judges the address the socket really connects to, not a separate, earlier DNS answer.
+ * `tls` adds TLS options (tests give their certificate authority).
  */
-export function createWebhookSender(): WebhookSender {
-  const agents = new Map<string, { agent: http.Agent; usedAt: number }>();
+export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): WebhookSender {
+  const client = createHttp1Client({ idleMs: IDLE_SOCKET_MS, maxIdlePerOrigin: MAX_IDLE_PER_ORIGIN, tls: options.tls });
+  const targets = new Map<string, Http1Target>();
+  // Every attempt of the worker carries the same shutdown signal: one listener for it, not one per attempt.
+  const watched = new WeakSet<AbortSignal>();
+  const inFlight = new Map<Http1Exchange, AbortSignal>();
 
-  function agentFor(url: URL, blockPrivate: boolean): http.Agent {
-    const key = `${url.protocol}//${url.host} ${blockPrivate}`;
-    const now = performance.now();
-    let entry = agents.get(key);
-    if (!entry) {
-      for (const [k, e] of agents) {
-        if (now - e.usedAt > AGENT_IDLE_MS) {
-          e.agent.destroy();
-          agents.delete(k);
-        }
-      }
-      const options = { keepAlive: true, maxFreeSockets: 16, timeout: IDLE_SOCKET_MS };
-      entry = { agent: url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options), usedAt: now };
-      agents.set(key, entry);
+  function targetOf(url: string): Http1Target {
+    let target = targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      const secure = parsed.protocol === 'https:';
+      target = {
+        secure,
+        hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port),
+        host: parsed.host,
+        path: `${parsed.pathname}${parsed.search}`,
+      };
+      if (targets.size >= MAX_TARGETS) targets.clear();
+      targets.set(url, target);
     }
-    entry.usedAt = now;
-    return entry.agent;
+    return target;
   }
 
-  return {
-    post: (request) => postWebhook(request, agentFor),
-    close() {
-      for (const { agent } of agents.values()) agent.destroy();
-      agents.clear();
-    },
-  };
+  function watch(signal: AbortSignal) {
+    if (watched.has(signal)) return;
+    watched.add(signal);
+    signal.addEventListener('abort', () => {
+      for (const [exchange, of] of inFlight) if (of === signal) exchange.cancel();
+    }, { once: true });
+  }
+
+  function post(request: SendRequest): Promise<SendOutcome> {
+    const started = performance.now();
+    const outcome = (result: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({
+      succeeded: result.succeeded,
+      responseCode: result.responseCode,
+      error: result.error,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (request.signal.aborted) return Promise.resolve(outcome(INTERRUPTED));
+    let target: Http1Target;
+    let exchange: Http1Exchange;
+    try {
+      target = targetOf(request.url);
+      // An IP literal is never looked up, so the lookup hook would not see it: check it here.
+      if (request.blockPrivate && isIP(target.hostname) && blockedKind(target.hostname)) {
+        return Promise.resolve(outcome(failure(new BlockedAddressError(target.hostname).message)));
+      }
+      exchange = client.post(target, request.headers, request.body, request.blockPrivate ? guardedLookup : undefined);
+    } catch (err) {
+      return Promise.resolve(outcome(failure((err as Error).message)));
+    }
+    watch(request.signal);
+    inFlight.set(exchange, request.signal);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.cancel();
+    }, request.timeoutMs);
+    return exchange.response.then(
+      (head) => outcome(classify(head.status, head.location)),
+      (err: NodeJS.ErrnoException) => {
+        if (timedOut) return outcome(failure(`no response within ${request.timeoutMs} ms`));
+        if (request.signal.aborted) return outcome(INTERRUPTED);
+        return outcome(failure(describe(err, target.hostname)));
+      },
+    ).finally(() => {
+      clearTimeout(timer);
+      inFlight.delete(exchange);
+    });
+  }
+
+  return { post, close: () => client.close() };
 }
 
-/**
- * One HTTP POST, settled by the first of: response headers, error, timeout, shutdown.
- *
- * node:http rather than fetch: it never follows redirects (a 3xx is simply the answer, and a
- * failure), and it takes a `lookup` hook, which is what lets WEBHOOK_BLOCK_PRIVATE judge the
- * address the socket really connects to instead of a separate, earlier DNS answer. Without
- * `agentFor`, each attempt has a connection of its own.
- */
-export function postWebhook(request: SendRequest, agentFor?: (url: URL, blockPrivate: boolean) => http.Agent): Promise<SendOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const url = new URL(request.url);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+const INTERRUPTED = failure('interrupted: the server shut down before the receiver answered');
 
-  // An IP literal is never looked up, so the hook would not see it: check it here.
-  if (request.blockPrivate && isIP(host) && blockedKind(host)) {
-    return Promise.resolve({ succeeded: false, responseCode: null, error: new BlockedAddressError(host).message, durationMs: elapsed() });
-  }
-
-  return new Promise((resolve) => {
-    let settled = false;
-    let req: http.ClientRequest;
-    const client = url.protocol === 'https:' ? https : http;
-    const settle = (outcome: Omit<SendOutcome, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.signal.removeEventListener('abort', onAbort);
-      resolve({ succeeded: outcome.succeeded, responseCode: outcome.responseCode, error: outcome.error, durationMs: elapsed() });
-    };
-    const timer = setTimeout(() => {
-      settle({ succeeded: false, responseCode: null, error: `no response within ${request.timeoutMs} ms` });
-      req.destroy();
-    }, request.timeoutMs);
-    const onAbort = () => {
-      settle({ succeeded: false, responseCode: null, error: 'interrupted: the server shut down before the receiver answered' });
-      req.destroy();
-    };
-
-    const send = (agent: http.Agent | false) => {
-      req = client.request(url, {
-        method: 'POST',
-        // Not `{ ...request.headers, 'Content-Length': … }`: in Node 20's V8 a key added to an object
-        // made by a spread takes a slow path, ~1 µs each time (issue 13).
-        headers: { 'Content-Length': String(Buffer.byteLength(request.body)), ...request.headers },
-        agent,
-        ...(request.blockPrivate ? { lookup: guardedLookup } : {}),
-      });
-      req.on('response', (res) => {
-        settle(classify(res.statusCode ?? 0, res.headers.location));
-        // The answer is the status line; the body is read and dropped so a kept connection is free again.
-        if (agent) res.resume();
-        else res.destroy();
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        // A kept connection the receiver closed as the attempt was written: once more on a new one.
-        if (!settled && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) send(false);
-        else settle({ succeeded: false, responseCode: null, error: describe(err, host) });
-      });
-      req.end(request.body);
-    };
-    send(agentFor ? agentFor(url, request.blockPrivate) : false);
-    if (request.signal.aborted) onAbort();
-    else request.signal.addEventListener('abort', onAbort, { once: true });
-  });
+function failure(error: string): Omit<SendOutcome, 'durationMs'> {
+  return { succeeded: false, responseCode: null, error };
 }
 
 function classify(code: number, location: string | undefined): Omit<SendOutcome, 'durationMs'> {
