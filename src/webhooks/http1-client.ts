@@ -7,10 +7,10 @@ import { ResponseReader, type ResponseHead } from './http1-response';
  * connection, answered by the response's status line and headers, its body skipped.
  *
  * Why not node:http: its request and response objects, streams and agent bookkeeping cost
- * 60 to 100 µs of CPU per attempt here, on the server's only JavaScript thread, where this costs
- * ~23 µs (issue 13's measurements). undici, the well-kept alternative, halves node:http's cost
- * but parses HTTP in WebAssembly, which took 8 to 16 MB more memory than the 120 MB target
- * leaves. A webhook attempt needs little of HTTP: one request shape, and of the answer only the
+ * 63 to 73 µs of CPU per attempt against a local receiver, on the server's only JavaScript
+ * thread, where this costs 28 to 31 µs (issue 13's measurements). undici, the well-kept
+ * alternative, halves node:http's cost too but parses HTTP in WebAssembly, which took 8 to 16 MB
+ * more memory than the 120 MB target leaves. A webhook attempt needs little of HTTP: one request shape, and of the answer only the
  * status and where it ends.
  */
 
