@@ -8,6 +8,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server, type So
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWebhookSender, type WebhookSender } from '../src/webhooks/send';
+import { createHttp1Client } from '../src/webhooks/http1-client';
 import { MAX_HEAD_BYTES, MAX_SKIPPED_BODY_BYTES, ResponseReader } from '../src/webhooks/http1-response';
 
 // The webhook sender's own HTTP/1.1 client (src/webhooks/http1-client.ts) against receivers that
@@ -230,6 +231,32 @@ describe('the response reader', () => {
       assert.equal(reader.feed(`${response.slice(cut)}NEXT`), true, `cut at ${cut}`);
       assert.deepEqual(reader.head, { status: 200, location: undefined, reusable: true });
       assert.equal(reader.leftover(), 'NEXT');
+    }
+  });
+});
+
+describe('the client’s connections', () => {
+  it('a body that trickles in after the answer holds its connection no longer than the idle time', async () => {
+    let dripping: NodeJS.Timeout | undefined;
+    const receiver = await rawReceiver((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n');
+      // A byte every 20 ms: never silent for the socket's timeout, far from done in 150 ms.
+      dripping = setInterval(() => socket.write('x'), 20);
+    });
+    const client = createHttp1Client({ idleMs: 150, maxIdlePerOrigin: 4 });
+    try {
+      const port = Number(new URL(receiver.url).port);
+      const exchange = client.post({ secure: false, hostname: '127.0.0.1', port, host: `127.0.0.1:${port}`, path: '/hook' }, {}, '{}', undefined);
+      assert.equal((await exchange.response).status, 200);
+      const closed = new Promise((resolve) => receiver.connections[0]!.on('close', resolve));
+      const started = Date.now();
+      await closed;
+      const held = Date.now() - started;
+      assert.ok(held >= 100 && held < 1000, `held ${held} ms`);
+    } finally {
+      clearInterval(dripping);
+      client.close();
+      await new Promise((resolve) => receiver.server.close(resolve));
     }
   });
 });

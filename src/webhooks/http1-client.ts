@@ -95,6 +95,7 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     uses = 0;
     private exchange: Exchange | null = null;
     private reader = new ResponseReader();
+    private drainTimer: NodeJS.Timeout | undefined;
 
     constructor(socket: net.Socket, key: string) {
       this.socket = socket;
@@ -137,8 +138,14 @@ export function createHttp1Client(options: Http1Options): Http1Client {
         return;
       }
       const head = this.reader.head;
-      if (head && !exchange.head) exchange.answer(head);
+      if (head && !exchange.head) {
+        exchange.answer(head);
+        // The rest of a body still on its way gets the idle time in all, however slowly it
+        // trickles in (the socket's timeout only notices silence).
+        if (!complete) this.drainTimer = setTimeout(() => this.socket.destroy(), options.idleMs);
+      }
       if (!complete) return;
+      clearTimeout(this.drainTimer);
       if (!head!.reusable || this.reader.leftover() !== '') {
         this.socket.destroy();
         return;
@@ -161,6 +168,7 @@ export function createHttp1Client(options: Http1Options): Http1Client {
 
     private end(err: Error | null) {
       if (!all.delete(this)) return;
+      clearTimeout(this.drainTimer);
       removeIdle(this);
       const exchange = this.exchange;
       this.exchange = null;
