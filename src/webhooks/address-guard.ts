@@ -81,6 +81,11 @@ export class BlockedAddressError extends Error {
   }
 }
 
+/** A URL's host name or IP address as a socket takes it: an IPv6 address without its brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** How long registration waits for DNS before leaving the judgement to send time. */
 const REGISTRATION_LOOKUP_MS = 3000;
 
@@ -90,7 +95,7 @@ const REGISTRATION_LOOKUP_MS = 3000;
  * (yet) passes here; every send still vets the address it connects to (guardedLookup).
  */
 export async function pointsToBlockedAddress(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = hostOf(new URL(url));
   if (isIP(host)) return blockedKind(host) !== null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), REGISTRATION_LOOKUP_MS)));

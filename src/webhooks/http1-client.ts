@@ -10,8 +10,8 @@ import { ResponseReader, type ResponseHead } from './http1-response';
  * 63 to 73 µs of CPU per attempt against a local receiver, on the server's only JavaScript
  * thread, where this costs 28 to 31 µs (issue 13's measurements). undici, the well-kept
  * alternative, halves node:http's cost too but parses HTTP in WebAssembly, which took 8 to 16 MB
- * more memory than the 120 MB target leaves. A webhook attempt needs little of HTTP: one request shape, and of the answer only the
- * status and where it ends.
+ * more memory than the 120 MB target leaves. A webhook attempt needs little of HTTP: one request
+ * shape, and of the answer only the status and where it ends.
  */
 
 export interface Http1Target {
@@ -21,7 +21,7 @@ export interface Http1Target {
   port: number;
   /** The Host header: the URL's host, with its port when not the scheme's default. */
   host: string;
-  /** Path and query, as the URL parser wrote them (percent-encoded). */
+  /** Path and query, as the URL parser wrote them (percent-encoded; it removes line breaks). */
   path: string;
 }
 
@@ -47,7 +47,7 @@ export interface Http1Client {
   close(): void;
 }
 
-/** Header names and values we write: anything with a CR or LF would split the request. */
+/** Header names and values we write: anything with a CR or LF would split the request (a URL has none). */
 const UNSAFE = /[\r\n]/;
 
 export function createHttp1Client(options: Http1Options): Http1Client {
@@ -105,8 +105,9 @@ export function createHttp1Client(options: Http1Options): Http1Client {
       socket.setTimeout(options.idleMs);
       socket.on('data', (text: string) => this.onData(text));
       socket.on('timeout', () => {
-        // A slow receiver is the attempt's timeout to judge; an idle or stalled connection goes.
-        if (!this.exchange || this.exchange.head) socket.destroy();
+        // An idle connection goes. A slow receiver is the attempt's timeout to judge, and the
+        // rest of a body after the answer the drain timer's (onData).
+        if (!this.exchange) socket.destroy();
       });
       socket.on('error', (err) => this.end(err));
       socket.on('close', () => this.end(null));
@@ -172,7 +173,7 @@ export function createHttp1Client(options: Http1Options): Http1Client {
       removeIdle(this);
       const exchange = this.exchange;
       this.exchange = null;
-      if (!this.socket.destroyed) this.socket.destroy();
+      this.socket.destroy();
       exchange?.closed(err, this.uses > 1);
     }
   }
@@ -249,7 +250,6 @@ export function createHttp1Client(options: Http1Options): Http1Client {
         if (UNSAFE.test(name) || UNSAFE.test(value)) throw new Error(`header ${JSON.stringify(name)} holds a line break`);
         text += `${name}: ${value}\r\n`;
       }
-      if (UNSAFE.test(target.path) || UNSAFE.test(target.host)) throw new Error('the URL holds a line break');
       const key = `${target.secure ? 'https' : 'http'}://${target.host} ${lookup ? 'guarded' : 'open'}`;
       const exchange = new Exchange(target, `${text}\r\n${body}`, lookup, key);
       exchange.start(takeIdle(key));

@@ -147,9 +147,9 @@ function parseHead(text: string): { head: ResponseHead; chunked: boolean; length
   if (!status) throw new ResponseError('the answer is not well-formed HTTP: no status line');
   const code = Number(status[2]);
   if (code >= 100 && code < 200 && code !== 101) return null;
-  let lengths: string[] = [];
-  let codings: string[] = [];
-  let connection: string[] = [];
+  const lengths: string[] = [];
+  const codings: string[] = [];
+  const connection: string[] = [];
   let location: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -159,9 +159,9 @@ function parseHead(text: string): { head: ResponseHead; chunked: boolean; length
     if (colon <= 0) throw new ResponseError('the answer is not well-formed HTTP: a header line without a name');
     const name = line.slice(0, colon).toLowerCase();
     const value = line.slice(colon + 1).trim();
-    if (name === 'content-length') lengths = lengths.concat(value.split(',').map((v) => v.trim()));
-    else if (name === 'transfer-encoding') codings = codings.concat(tokens(value));
-    else if (name === 'connection') connection = connection.concat(tokens(value));
+    if (name === 'content-length') lengths.push(...value.split(',').map((v) => v.trim()));
+    else if (name === 'transfer-encoding') codings.push(...tokens(value));
+    else if (name === 'connection') connection.push(...tokens(value));
     else if (name === 'location') location = value;
   }
   const keepsOpen = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');

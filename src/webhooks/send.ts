@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ConnectionOptions } from 'node:tls';
 import { createHttp1Client, type Http1Exchange, type Http1Target } from './http1-client';
-import { BlockedAddressError, blockedKind, guardedLookup } from './address-guard';
+import { BlockedAddressError, blockedKind, guardedLookup, hostOf } from './address-guard';
 
 export interface SendRequest {
   url: string;
@@ -64,7 +64,7 @@ export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): 
       const secure = parsed.protocol === 'https:';
       target = {
         secure,
-        hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+        hostname: hostOf(parsed),
         port: parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port),
         host: parsed.host,
         path: `${parsed.pathname}${parsed.search}`,
