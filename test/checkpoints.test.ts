@@ -57,7 +57,7 @@ describe('the WAL checkpoint thread and the write lock', { timeout: 30_000 }, ()
   });
 
   it('a transaction that reads, then writes, waits for a write lock another connection holds (no "database is locked")', async () => {
-    // Another process holds the write lock for 300 ms, as a RESTART checkpoint or the CLI does.
+    // Another process holds the write lock for 300 ms, as the CLI may.
     const holder = spawn(process.execPath, ['-e', `
       const db = new (require('better-sqlite3'))(process.argv[1]);
       db.pragma('busy_timeout = 5000');
