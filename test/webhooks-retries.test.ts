@@ -178,4 +178,26 @@ describe('webhook retries and failures', () => {
       await fast.close();
     }
   });
+
+  // The sweep after a commit is skipped while every active endpoint's slots are taken (worker.ts):
+  // an endpoint with room, even one registered since, still gets the new event at once.
+  it('a new event reaches an endpoint with free slots at once while another holds all of its own', async () => {
+    const org = await freshOrg('One full endpoint');
+    const fast = await startReceiver('/fast');
+    try {
+      receiver.answer(() => 'hang');
+      await createEndpoint(app, org.keys.live, receiver.url);
+      for (let i = 0; i < PER_ENDPOINT; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.stamps });
+      await receiver.waitFor(PER_ENDPOINT);
+      await createEndpoint(app, org.keys.live, fast.url);
+      produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.stamps });
+      await eventually(() => fast.requests.length === 1, 'the event at the endpoint with free slots');
+      assert.equal(receiver.requests.length, PER_ENDPOINT, 'the full endpoint got nothing more');
+      receiver.answer(() => ({ status: 200 }));
+      receiver.release(200);
+      await app.worker.idle();
+    } finally {
+      await fast.close();
+    }
+  });
 });

@@ -61,7 +61,10 @@ function createWebhooksRepo(db: Db) {
      ORDER BY created_at, rowid`,
   );
 
-  // Every event asks who takes it; endpoints change only through this repo (db/row-cache.ts).
+  const active = db.prepare<[], string>("SELECT id FROM webhooks WHERE status = 'active'").pluck();
+
+  // Every event asks who takes it, and the delivery worker which endpoints are active after every
+  // commit; endpoints change only through this repo (db/row-cache.ts).
   const subscribersOf = createRowCache<readonly string[]>(db);
 
   return {
@@ -96,6 +99,10 @@ function createWebhooksRepo(db: Db) {
     remove(id: string) {
       subscribersOf.changed();
       remove.run(id);
+    },
+    /** Every active endpoint's id, of all orgs and modes (frozen: callers share it). */
+    activeIds(): readonly string[] {
+      return subscribersOf.get('*active', () => active.all())!;
     },
     /** The active endpoints of the org and mode that take this event type (frozen: callers share it). */
     subscribers(orgId: string, livemode: boolean, type: string): readonly string[] {

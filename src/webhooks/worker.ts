@@ -8,6 +8,7 @@ import { leaseMs } from './policy';
 import { recordAttempts, type FinishedAttempt } from './record';
 import { createWebhookSender } from './send';
 import { signatureHeader } from './signature';
+import { webhooksRepo } from './repo';
 
 export interface WorkerDeps {
   db: Db;
@@ -57,6 +58,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   const perEndpoint = options.perEndpoint ?? PER_ENDPOINT;
   const { timeoutMs, retryDelaysMs, blockPrivate } = deps.config.webhooks;
   const repo = deliveriesRepo(deps.db);
+  const webhooks = webhooksRepo(deps.db);
   const sender = createWebhookSender();
 
   const inFlight = new Map<string, Promise<void>>();
@@ -119,6 +121,9 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
 
   function sweep(): number {
     if (state !== 'running' || inFlight.size >= maxInFlight) return 0;
+    // Under load every endpoint's slots are taken most of the time, and a sweep follows every
+    // commit: then nothing could be claimed, and the claim's transaction and queries (~45 µs) are skipped.
+    if (webhooks.activeIds().every((id) => (perWebhook.get(id) ?? 0) >= perEndpoint)) return 0;
     try {
       const claimed = claim();
       for (const delivery of claimed) send(delivery);
