@@ -120,9 +120,13 @@ function parseJsonDocument(text: string): object {
   return parsed;
 }
 
-/** Reads a JSON body: 415 for other content types, charsets or bytes that are not UTF-8, 413 past 64 KiB, 400 INVALID_JSON when malformed. */
-export async function readJsonBody(ctx: Context): Promise<unknown> {
-  if (!hasBody(ctx)) return undefined;
+// The Content-Type nearly every client sends, taken as it is: parsing it (type-is, then the
+// charset) cost some 1.5 % of an earn's CPU (issue 13's profile). Anything else is parsed.
+const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+
+/** 415 unless the body is JSON (`application/json` or `+json`) in UTF-8 or no declared charset. */
+function checkJsonType(ctx: Context): void {
+  if (PLAIN_JSON_TYPES.has(ctx.get('Content-Type').toLowerCase())) return;
   if (!ctx.request.is('application/json', '+json')) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the body as application/json' });
   }
@@ -130,6 +134,12 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   if (charset !== '' && !UTF8_CHARSETS.includes(charset)) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: `send the body as UTF-8 application/json (charset=${charset} is not read)` });
   }
+}
+
+/** Reads a JSON body: 415 for other content types, charsets or bytes that are not UTF-8, 413 past 64 KiB, 400 INVALID_JSON when malformed. */
+export async function readJsonBody(ctx: Context): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  checkJsonType(ctx);
   const text = await readBodyText(ctx);
   return text === undefined ? undefined : parseJsonDocument(text);
 }
