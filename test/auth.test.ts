@@ -176,7 +176,7 @@ describe('last_used_at', () => {
   it('waits for a later request when another process holds the write lock: the read is answered, not failed', async () => {
     const key = org.keys.legacy;
     assert.equal(lastUsed(key), null);
-    // As the CLI or the checkpoint thread's RESTART do: another connection holds the write lock for 300 ms.
+    // As the CLI may: another connection holds the write lock for 300 ms.
     const holder = spawn(process.execPath, ['-e', `
       const db = new (require('better-sqlite3'))(process.argv[1]);
       db.pragma('busy_timeout = 5000');

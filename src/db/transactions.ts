@@ -24,10 +24,9 @@ export interface TransactionControl {
  *
  * - The default variant begins IMMEDIATE: it takes the write lock when it starts, waiting up to
  *   busy_timeout for it. A deferred transaction takes it at its first write, after its reads,
- *   and if another connection holds it then (the checkpoint thread's RESTART checkpoint, the CLI
- *   in another process) SQLite fails the write at once with "database is locked": it calls no
- *   busy handler to upgrade a read to a write. The few read-only transactions wait for a writer
- *   too, which in one process costs nothing.
+ *   and if another connection holds it then (the CLI in another process) SQLite fails the write
+ *   at once with "database is locked": it calls no busy handler to upgrade a read to a write.
+ *   The few read-only transactions wait for a writer too, which in one process costs nothing.
  * - Making one is cheap. The code writes `db.transaction(() => …)()` where it writes, and
  *   better-sqlite3 defines four variants with their properties on every call: on an earn that
  *   cost more than the ledger row's insert.

@@ -63,8 +63,7 @@ export function authenticateKey(deps: KeyDeps, raw: string): ApiKeyRow | null {
 /**
  * The informational last_used_at write. A read request runs in a read transaction
  * (db/write-batch.ts), which cannot take the write lock while another connection holds it (the
- * checkpoint thread's RESTART, the CLI): then the touch waits for a later request instead of
- * failing this one.
+ * CLI in another process): then the touch waits for a later request instead of failing this one.
  */
 function touchQuietly(write: () => void): void {
   try {
