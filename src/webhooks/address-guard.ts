@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { hostOf } from '../lib/url-host';
 
 // WEBHOOK_BLOCK_PRIVATE (decisions §4): for operators hosting several merchants, a webhook URL
 // must not reach the server's own network. The check runs on the address the socket actually
@@ -79,11 +80,6 @@ export class BlockedAddressError extends Error {
     super(`refused ${host}: it points to a private, loopback or otherwise internal address, and WEBHOOK_BLOCK_PRIVATE is on`);
     this.name = 'BlockedAddressError';
   }
-}
-
-/** A URL's host name or IP address as a socket takes it: an IPv6 address without its brackets. */
-export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 /** How long registration waits for DNS before leaving the judgement to send time. */

@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ConnectionOptions } from 'node:tls';
 import { createHttp1Client, type Http1Exchange, type Http1Target } from './http1-client';
-import { BlockedAddressError, blockedKind, guardedLookup, hostOf } from './address-guard';
+import { hostOf } from '../lib/url-host';
+import { BlockedAddressError, blockedKind, guardedLookup } from './address-guard';
 
 export interface SendRequest {
   url: string;

@@ -52,6 +52,7 @@ test('Apple Wallet with a PUBLIC_URL phones cannot use for updates is named at s
   assert.match(warning(appleEnv(chain)) ?? '', /PUBLIC_URL http:\/\/localhost:3000 .*HTTPS/);
   assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'http://loyalty.example.com' }) ?? '', /HTTPS/);
   assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://127.0.0.1:8443' }) ?? '', /cannot reach/);
+  assert.match(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://[::1]:8443' }) ?? '', /cannot reach/);
   assert.equal(warning({ ...appleEnv(chain), PUBLIC_URL: 'https://loyalty.example.com' }), undefined);
   assert.equal(warning({}), undefined, 'no Apple Wallet, nothing to say');
 });
