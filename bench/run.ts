@@ -145,12 +145,19 @@ async function main() {
       log(`round ${round}: ${scenario.floor} floor`);
       const floorRun = await measure(floor.url, f.name, f.status, f.next, floor);
       add(floorRuns, scenario.floor, floorRun);
+      const thisRound = new Map<AppUnderTest, Measured>();
       for (const target of [main, ...others]) {
         log(`round ${round}: ${scenario.name} (${target.label})`);
         const run = await runScenario(target, scenario, states.get(target)!);
         add(runs, `${target.label}:${scenario.name}`, run);
+        thisRound.set(target, run);
         if (target === main) add(ratios, scenario.name, run.rps / floorRun.rps);
       }
+      // The filled database and the baseline are compared with the empty one's run of the same
+      // round, seconds apart, as each scenario with its floor: runs minutes apart differ by the drift.
+      const m = thisRound.get(main)!;
+      if (filled) add(ratios, `${filled.label}:${scenario.name}`, thisRound.get(filled)!.rps / m.rps);
+      if (baseline) add(ratios, `${baseline.label}:${scenario.name}`, m.rps / thisRound.get(baseline)!.rps);
     }
   }
 
@@ -164,7 +171,8 @@ async function main() {
     for (const other of others) {
       const o = pick(runs.get(`${other.label}:${scenario.name}`)!);
       // Filled: its share of the empty database's rate. Baseline: how much faster this bundle is.
-      row.compared[other.label] = { rps: o.rps, p99: o.p99, ratio: other === baseline ? m.rps / o.rps : o.rps / m.rps };
+      // Each the median of the rounds' ratios.
+      row.compared[other.label] = { rps: o.rps, p99: o.p99, ratio: median(ratios.get(`${other.label}:${scenario.name}`)!) };
     }
     rows.push(row);
   }
@@ -218,6 +226,12 @@ async function main() {
   for (const [target, { drain, latency }] of webhooks) {
     if (drain) extra.push([`backlog drain (${target.label})`, `${drain.backlog} deliveries in ${(drain.drainMs / 1000).toFixed(2)} s; GET customer meanwhile ${Math.round(drain.api.rps)} req/s, p99 ${drain.api.p99} ms, ${drain.api.errors} errors`]);
     if (latency) extra.push([`change-to-delivery (${target.label})`, `${latency.earns} earns at ${LATENCY_RATE}/s: p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`]);
+  }
+  if (rounds > 1) {
+    for (const other of others) {
+      const perRound = scenarios.map((sc) => `${sc.name} ${ratios.get(`${other.label}:${sc.name}`)!.map((r) => `${Math.round(r * 100)}`).join('/')}`);
+      extra.push([`${other.label}, ${comparisons.find((c) => c.label === other.label)!.ratioLabel}, by round (%)`, perRound.join('; ')]);
+    }
   }
   for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
   if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
