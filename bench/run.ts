@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
+import { serverLogSummary } from './server-log';
 import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
@@ -233,6 +234,7 @@ async function main() {
       extra.push([`${other.label}, ${comparisons.find((c) => c.label === other.label)!.ratioLabel}, by round (%)`, perRound.join('; ')]);
     }
   }
+  for (const t of [main, ...others]) extra.push([`server warnings and errors (${t.label})`, serverLogSummary(t.process.logFile)]);
   for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
   if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
   if (extra.length) out.push('', extraTable('details', extra));
