@@ -73,7 +73,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   }
 
   const demo = await createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps, { webhooks, passUpdates });
+  const jobs = serverJobs(deps, { webhooks, passUpdates, checkpoints });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) if (job.catchUpAtStart !== false) await runJob(job, log);
   const scheduler = startJobs(jobs, log);

@@ -1,11 +1,10 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { latestVersion, migrate } from '../src/db/migrate';
 import type { MigrationStep } from '../src/db/migrations';
 import { scratchDatabases, userVersion } from './support/databases';
-import { maintainDatabase, openDatabase, type Db } from '../src/db/open';
+import { openDatabase, type Db } from '../src/db/open';
 
 // schema.sql is version 1; steps move a database one version at a time, each in a transaction.
 
@@ -100,21 +99,5 @@ describe('migrations', () => {
       assert.equal(version(db), latestVersion());
       db.close();
     }
-  });
-
-  it('the hourly maintenance folds the WAL back into the database file', () => {
-    const file = path.join(dir, 'maintained', 'wallet-loyalty.db');
-    const db = openDatabase(file);
-    // Keep the automatic checkpoint out of the way, so only maintainDatabase empties the WAL.
-    db.pragma('wal_autocheckpoint = 0');
-    const insert = db.prepare('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, 0)');
-    db.transaction(() => {
-      for (let i = 0; i < 500; i++) insert.run(`org_${i}`, 'x'.repeat(200));
-    })();
-    assert.ok(statSync(`${file}-wal`).size > 0);
-    maintainDatabase(db);
-    assert.equal(statSync(`${file}-wal`).size, 0);
-    assert.equal((db.prepare('SELECT count(*) AS n FROM orgs').get() as { n: number }).n, 500);
-    db.close();
   });
 });

@@ -29,6 +29,8 @@ import type { Db } from './open';
  * at a time. Now it never sleeps there; it copies for 17 to 27 ms about once a second at that load.
  */
 export interface WalCheckpointer {
+  /** Whether the thread keeps the WAL bounded now: begun, and neither failed nor stopped. */
+  running(): boolean;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ export interface CheckpointerOptions {
  * (SQLite's default, as when the thread fails): a start's first second writes little.
  */
 export function startWalCheckpointer(db: Db, file: string, log: Logger, options: CheckpointerOptions = {}): WalCheckpointer {
-  if (file === ':memory:') return { stop: async () => {} };
+  if (file === ':memory:') return { running: () => false, stop: async () => {} };
   const { intervalMs = 100, restartPages = RESTART_PAGES, delayMs = AFTER_START_MS } = options;
   let thread: WalCheckpointer | undefined;
   const wait = afterStart(() => {
@@ -95,6 +97,7 @@ export function startWalCheckpointer(db: Db, file: string, log: Logger, options:
     }
   }, delayMs);
   return {
+    running: () => thread?.running() ?? false,
     async stop() {
       wait.cancel();
       await thread?.stop();
@@ -124,14 +127,22 @@ function startThread(db: Db, file: string, log: Logger, intervalMs: number, rest
     }
     worker.postMessage('caught-up');
   });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let running = true;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      running = false;
+      resolve();
+    }),
+  );
   worker.once('error', (err) => {
+    running = false;
     log.error('database: the checkpoint thread failed; the server checkpoints on its own again', { err });
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
   });
   // It never keeps the process alive by itself.
   worker.unref();
   return {
+    running: () => running,
     async stop() {
       // Held again while it finishes: an unreferenced thread would let the process end (exit code
       // 13, a top-level await never settled) before the last checkpoint and the close.

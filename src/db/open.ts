@@ -25,19 +25,6 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
   db.pragma('cache_size = -4000');
 }
 
-/**
- * Hourly upkeep: folds the WAL back into the database file (so it cannot grow without bound on a
- * quiet machine) and refreshes the query planner's statistics.
- */
-export function maintainDatabase(db: Db): void {
-  // A sample of each index is enough for the planner: a full ANALYZE of a table with a million
-  // customers would hold the event loop for seconds.
-  db.pragma('analysis_limit = 1000');
-  // optimize first: the statistics it may write go to the WAL, which the checkpoint then empties.
-  db.pragma('optimize');
-  db.pragma('wal_checkpoint(TRUNCATE)');
-}
-
 /** The data folder or its database file cannot be used: a file where the folder belongs, no permission, not a database. */
 export class DatabaseOpenError extends Error {}
 
