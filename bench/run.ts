@@ -4,7 +4,7 @@
 // the table and the targets of issue 13 as ratios. It stops by itself.
 //
 //   --only <a,b,…>      scenarios (and phases: webhook drain, change-to-delivery latency, cold
-//                       start) whose name contains one of the texts
+//                       start, database maintenance) whose name contains one of the texts
 //   --duration <s>      seconds per measured run (8)       --warmup <s>  warm-up before each run (2)
 //   --connections <n>   concurrent connections (50)        --rounds <n>  repeat, report medians (1)
 //   --customers <n>     also run every scenario on a database filled with n customers, compared with empty
@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './bench-app';
 import { runLoad, type LoadResult } from './load';
+import { measureMaintenance, type MaintenanceMeasurement } from './maintenance';
 import { serverLogSummary } from './server-log';
 import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
@@ -54,7 +55,7 @@ const customers = number('customers', 0);
 const only = args.only?.toLowerCase().split(',').map((t) => t.trim()).filter(Boolean);
 const picked = (name: string) => !only || only.some((text) => name.toLowerCase().includes(text));
 const scenarios = SCENARIOS.filter((s) => picked(s.name));
-const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start') };
+const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start'), maintenance: picked('database maintenance') };
 if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart) throw new Error(`nothing matches --only "${args.only}"`);
 
 // A generous bound for the largest run: the bench must end by itself whatever happens.
@@ -201,6 +202,12 @@ async function main() {
   for (const t of [main, ...others]) await t.stop();
   for (const floor of floors.values()) await floor.stop();
   await receiver.stop();
+  // The hourly job held a big database's event loop for a second until round 14: it now runs in slices.
+  let maintenance: MaintenanceMeasurement | null = null;
+  if (filled && phases.maintenance) {
+    log(`database maintenance (${filled.label})`);
+    maintenance = await measureMaintenance(filled.process.dbFile);
+  }
 
   const comparisons: Comparison[] = [
     ...(filled ? [{ label: filledLabel, ratioLabel: 'of empty' }] : []),
@@ -234,6 +241,7 @@ async function main() {
       extra.push([`${other.label}, ${comparisons.find((c) => c.label === other.label)!.ratioLabel}, by round (%)`, perRound.join('; ')]);
     }
   }
+  if (maintenance) extra.push([`hourly database maintenance (${filledLabel})`, `${maintenance.slices} ANALYZE slices in ${Math.round(maintenance.totalMs)} ms; longest event-loop hold ${Math.round(maintenance.longestHoldMs)} ms`]);
   for (const t of [main, ...others]) extra.push([`server warnings and errors (${t.label})`, serverLogSummary(t.process.logFile)]);
   for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
   if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
