@@ -94,10 +94,14 @@ describe('the WAL checkpoint thread after a start', { timeout: 30_000 }, () => {
       assert.equal(autocheckpoint(db), 1000);
       await sleep(150);
       assert.equal(autocheckpoint(db), 1000, 'still the connection’s own, within the delay');
+      assert.equal(checkpoints.running(), false);
       await sleep(400);
       assert.equal(autocheckpoint(db), 0, 'the thread’s, once begun');
+      // The hourly maintenance then leaves the WAL to it (db/maintenance.ts).
+      assert.equal(checkpoints.running(), true);
     } finally {
       await checkpoints.stop();
+      assert.equal(checkpoints.running(), false, 'not after the stop');
       db.close();
     }
   });
