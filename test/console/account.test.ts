@@ -58,6 +58,8 @@ describe('console shell', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Corner Café & Bakery' }).count(), 1, 'the top bar shows the new name');
+    // The notice can show before the style sheet has loaded (seen once in a full run on a busy machine).
+    await page.waitForLoadState('load');
     assert.equal(await page.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor"), 'rgb(46, 125, 50)');
     const wallet = page.getByRole('region', { name: 'Wallet passes' });
     assert.match((await wallet.textContent())!, /Apple Wallet passes are not set up\. Set APPLE_PASS_TYPE_ID/);
