@@ -241,7 +241,7 @@ async function main() {
       extra.push([`${other.label}, ${comparisons.find((c) => c.label === other.label)!.ratioLabel}, by round (%)`, perRound.join('; ')]);
     }
   }
-  if (maintenance) extra.push([`hourly database maintenance (${filledLabel})`, `${maintenance.slices} ANALYZE slices in ${Math.round(maintenance.totalMs)} ms; longest event-loop hold ${Math.round(maintenance.longestHoldMs)} ms`]);
+  if (maintenance) extra.push([`hourly database maintenance (${filledLabel})`, `${maintenance.slices} ANALYZE slices in ${Math.round(maintenance.totalMs)} ms; longest event-loop hold ${Math.round(maintenance.longestHoldMs)} ms${maintenance.longestSlice ? ` (longest slice: ${maintenance.longestSlice.statement}, ${Math.round(maintenance.longestSlice.ms)} ms)` : ''}`]);
   for (const t of [main, ...others]) extra.push([`server warnings and errors (${t.label})`, serverLogSummary(t.process.logFile)]);
   for (const [target, times] of coldStarts) extra.push([`cold start (${target.label})`, times.map((t) => `${Math.round(t)} ms`).join(', ')]);
   if (baselinePeak !== undefined) extra.push(['peak RSS (baseline)', `${Math.round(baselinePeak)} MB (this bundle: ${Math.round(peakRssMb)} MB)`]);
