@@ -56,7 +56,8 @@ const only = args.only?.toLowerCase().split(',').map((t) => t.trim()).filter(Boo
 const picked = (name: string) => !only || only.some((text) => name.toLowerCase().includes(text));
 const scenarios = SCENARIOS.filter((s) => picked(s.name));
 const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start'), maintenance: picked('database maintenance') };
-if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart) throw new Error(`nothing matches --only "${args.only}"`);
+// The maintenance runs on the filled database only.
+if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart && !(phases.maintenance && customers > 0)) throw new Error(`nothing matches --only "${args.only}" (the database maintenance needs --customers)`);
 
 // A generous bound for the largest run: the bench must end by itself whatever happens.
 const servers = 1 + (customers ? 1 : 0) + (args.baseline ? 1 : 0);
@@ -128,7 +129,7 @@ async function main() {
   const setUp = (label: string, bundle: string, n: number) => setUpApp({ label, bundle, dataDir: path.join(dir, label), receiverUrl: receiver.url, customers: n, nodeArgs, log });
   const main = await setUp('empty', bundles.app, 0);
   const filledLabel = `at ${customers.toLocaleString('en-US')} customers`;
-  const filled = customers > 0 && scenarios.length > 0 ? await setUp(filledLabel, bundles.app, customers) : null;
+  const filled = customers > 0 && (scenarios.length > 0 || phases.maintenance) ? await setUp(filledLabel, bundles.app, customers) : null;
   const baseline = args.baseline ? await setUp('baseline', path.resolve(args.baseline), 0) : null;
   const others = [filled, baseline].filter((t): t is AppUnderTest => t !== null);
   const states = new Map<AppUnderTest, Map<Scenario, unknown>>([main, ...others].map((t) => [t, new Map()]));
