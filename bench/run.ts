@@ -57,7 +57,9 @@ const picked = (name: string) => !only || only.some((text) => name.toLowerCase()
 const scenarios = SCENARIOS.filter((s) => picked(s.name));
 const phases = { drain: picked('webhook drain'), latency: picked('change-to-delivery latency'), coldStart: picked('cold start'), maintenance: picked('database maintenance') };
 // The maintenance runs on the filled database only.
-if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart && !(phases.maintenance && customers > 0)) throw new Error(`nothing matches --only "${args.only}" (the database maintenance needs --customers)`);
+if (scenarios.length === 0 && !phases.drain && !phases.latency && !phases.coldStart && !(phases.maintenance && customers > 0)) {
+  throw new Error(phases.maintenance ? 'the database maintenance runs on the filled database: add --customers N' : `nothing matches --only "${args.only}"`);
+}
 
 // A generous bound for the largest run: the bench must end by itself whatever happens.
 const servers = 1 + (customers ? 1 : 0) + (args.baseline ? 1 : 0);
