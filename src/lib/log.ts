@@ -1,4 +1,6 @@
 // Structured JSON logs: one object per line on stdout (errors on stderr).
+import { isoTime } from './clock';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -36,7 +38,7 @@ function isoNow(): string {
   const ms = Date.now();
   if (ms !== isoMs) {
     isoMs = ms;
-    isoText = new Date(ms).toISOString();
+    isoText = isoTime(ms);
   }
   return isoText;
 }
