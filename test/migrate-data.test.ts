@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { latestVersion, migrate } from '../src/db/migrate';
+import { listedChecksAsComparisons } from '../src/db/listed-checks';
 import { migrations, type MigrationStep } from '../src/db/migrations';
 import { scratchDatabases, userVersion } from './support/databases';
 import type { Db } from '../src/db/open';
@@ -165,4 +166,74 @@ describe('data migrations', () => {
     assert.deepEqual(map().map((r) => (r as { customer_id: string }).customer_id).sort(), ['pu_a', 'pu_c', 'pu_d']);
     db.close();
   });
+
+  // Migration 15: each listed CHECK written as comparisons, the same values accepted and refused.
+  const listedChecks = [
+    { table: 'cards', column: 'pass_type', id: 'card_l', values: ['stamp_card', 'point_card', 'level_card', 'prepaid_card'] },
+    { table: 'customers', column: 'source', id: 'cus_l', values: ['api', 'scan', 'signup', 'console'] },
+    { table: 'transactions', column: 'source', id: 'tx_l', values: ['api', 'scan', 'signup', 'console'] },
+    { table: 'webhook_deliveries', column: 'status', id: 'del_l', values: ['pending', 'succeeded', 'failed'] },
+  ];
+
+  it('writes the CHECKs that list three values or more as comparisons, rows and refusals as they were', () => {
+    const step = stepNamed(/CHECK constraints that list values/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_l' });
+    db.exec(`
+      INSERT INTO customers (id, org_id, card_id, livemode, install_code, scan_code, pass_updated_at, created_at, updated_at, source)
+        VALUES ('cus_l', 'org_a', 'card_l', 1, 'i-l', 's-l', 1, 1, 1, 'signup');
+      INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, created_at)
+        VALUES ('tx_l', 'org_a', 'cus_l', 1, 'earn', 100, 100, 1, 'scan', 1);
+      INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at)
+        VALUES ('wh_l', 'org_a', 1, 'https://example.com/hook', '["*"]', 'active', 'whsec_l', 1, 1);
+      INSERT INTO events (id, org_id, livemode, type, customer_id, payload, created_at) VALUES ('evt_l', 'org_a', 1, 'balance.updated', 'cus_l', '{}', 1);
+      INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, next_attempt_at, created_at) VALUES ('del_l', 'wh_l', 'evt_l', 'pending', 1, 1);`);
+    const rowsBefore = listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id));
+    const schemaVersion = db.pragma('schema_version', { simple: true }) as number;
+
+    migrate(db);
+    assert.equal(version(db), latestVersion());
+    assert.deepEqual(listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id)), rowsBefore, 'no row changed');
+    assert.equal(db.pragma('schema_version', { simple: true }), schemaVersion + 1, 'other connections read the schema again');
+    for (const c of listedChecks) {
+      const sql = (db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(c.table) as { sql: string }).sql;
+      assert.ok(sql.includes(`CHECK (${c.values.map((v) => `${c.column} = '${v}'`).join(' OR ')})`), sql);
+      const set = db.prepare(`UPDATE ${c.table} SET ${c.column} = ? WHERE id = ?`);
+      for (const value of c.values) set.run(value, c.id);
+      for (const refused of ['', 'other', c.values[0]!.toUpperCase(), `${c.values[0]} `]) {
+        assert.throws(() => set.run(refused, c.id), /CHECK constraint failed/, `${c.table}.${c.column} = '${refused}'`);
+      }
+    }
+    assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+    db.close();
+  });
+
+  it('leaves no CHECK on a new database that lists three values or more', () => {
+    const db = freshDb();
+    migrate(db);
+    const listed = (db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as { name: string; sql: string }[])
+      .filter((t) => /CHECK \(\w+ IN \('[^']*'(, '[^']*'){2,}\)\)/.test(t.sql))
+      .map((t) => t.name);
+    assert.deepEqual(listed, []);
+    // Each written row builds no temporary B-tree for its CHECK (the reversal trigger's own query aside).
+    for (const c of listedChecks) {
+      const ops = db.prepare(`EXPLAIN UPDATE ${c.table} SET ${c.column} = ? WHERE id = ?`).all('x', 'y') as { opcode: string }[];
+      assert.deepEqual(ops.filter((o) => o.opcode === 'OpenEphemeral'), [], c.table);
+    }
+    db.close();
+  });
+});
+
+
+describe('listedChecksAsComparisons', () => {
+  const cases = [
+    { sql: "s TEXT CHECK (s IN ('a', 'b', 'c'))", want: "s TEXT CHECK (s = 'a' OR s = 'b' OR s = 'c')" },
+    { sql: "x INT, s TEXT NOT NULL CHECK (s IN ('api', 'scan', 'signup', 'console')),\n y INT", want: "x INT, s TEXT NOT NULL CHECK (s = 'api' OR s = 'scan' OR s = 'signup' OR s = 'console'),\n y INT" },
+    { sql: "m TEXT CHECK (m IN ('live', 'test'))", want: "m TEXT CHECK (m IN ('live', 'test'))", name: 'two values: SQLite compares them already' },
+    { sql: "a TEXT CHECK (a IN ('x', 'y', 'z')), b TEXT CHECK (b IN ('p', 'q', 'r'))", want: "a TEXT CHECK (a = 'x' OR a = 'y' OR a = 'z'), b TEXT CHECK (b = 'p' OR b = 'q' OR b = 'r')" },
+    { sql: "n INT CHECK (n IN (1, 2, 3))", want: "n INT CHECK (n IN (1, 2, 3))", name: 'numbers: none in this schema, left alone' },
+  ];
+  for (const c of cases) {
+    it(c.name ?? c.sql, () => assert.equal(listedChecksAsComparisons(c.sql), c.want));
+  }
 });

@@ -1,6 +1,7 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { consoleTablesSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
+import { rewriteListedChecks } from './listed-checks';
 import type { Db } from './open';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -311,6 +312,11 @@ ${slotsForgetTriggerSql()}
     // index (issue 13). Keyed by (created_at, customer_id) it lands at the end. The map is copied
     // (its numbers kept, so the full-text rows stay as they are); the customers are not rewritten.
     sql: searchRowsByTimeSql(),
+  },
+  {
+    version: 15,
+    name: 'CHECK constraints that list values checked by comparisons, without a temporary table per row',
+    run: rewriteListedChecks,
   },
 ];
 
