@@ -130,12 +130,16 @@ function createDeliveriesRepo(db: Db) {
                      AND (d.lease_until IS NULL OR d.lease_until <= @now))
      ORDER BY w.created_at, w.rowid`,
   );
+  // CROSS JOIN keeps the deliveries the outer loop, read in the index's order up to the limit,
+  // whatever the statistics say. Those the hourly maintenance takes of a new database (one endpoint,
+  // no delivery yet) had the planner start from the endpoints and sort the endpoint's whole due
+  // backlog at each claim: a 10,000-event backlog took 20 s to send instead of 4 (issue 13's bench).
   const dueOf = db.prepare<{ webhookId: string; now: number; inFlight: string; limit: number }, ClaimCandidate>(
     `SELECT d.id, d.webhook_id AS webhookId, d.event_id AS eventId, e.type AS eventType, d.attempt_count AS attemptCount,
             w.url, w.secret, e.payload
      FROM webhook_deliveries d INDEXED BY webhook_deliveries_queue
-       JOIN webhooks w ON w.id = d.webhook_id
-       JOIN events e ON e.id = d.event_id
+       CROSS JOIN webhooks w ON w.id = d.webhook_id
+       CROSS JOIN events e ON e.id = d.event_id
      WHERE d.webhook_id = @webhookId AND d.status = 'pending' AND d.next_attempt_at <= @now
        AND (d.lease_until IS NULL OR d.lease_until <= @now)
        AND d.id NOT IN (SELECT value FROM json_each(@inFlight))
