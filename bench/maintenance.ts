@@ -21,7 +21,8 @@ export interface MaintenanceMeasurement {
  * it, and that change of the schema can wait for the file system to write out what the servers
  * just wrote (a first CREATE TABLE on a freshly copied 1.4 GB database took 1.6 s here, 0.2 ms after
  * a sync). Runs 1 and 2 of round 14, which made it, measured holds of 334 and 191 ms. With the
- * table there: 27 to 83 ms measured alone (round 14), 79 to 268 ms right after round 15's full runs.
+ * table there: 27 to 83 ms measured alone (round 14), 79 to 268 ms right after round 15's full runs,
+ * 107 to 417 ms after round 16's.
  */
 function clearStatistics(file: string): void {
   const db = openDatabase(file);

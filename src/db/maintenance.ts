@@ -28,7 +28,7 @@ export interface MaintenanceResult {
  * database. ANALYZE counts every entry of each index it samples, ~20 to 36 ms an index of the
  * customers table there, whatever the analysis_limit; index by index, the longest hold was 34 to
  * 40 ms (37 slices, 0.27 s in all). Right after the bench's load the largest index's count took up
- * to 268 ms (round 15): one statement, which no finer slicing reaches.
+ * to 268 ms (round 15), 417 ms (round 16, a slower day): one statement, which no finer slicing reaches.
  *
  * The truncating checkpoint is left out while the thread runs: it waits for every reader and writer
  * to leave the WAL and syncs the database file, on the event loop; the thread already copies the WAL

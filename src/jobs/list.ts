@@ -41,7 +41,7 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
     // Not at start: after a bulk load or a migration, its first analysis of a million customers
-    // takes 0.25 to 1.8 s in all, in slices of up to 80 to 270 ms (issue 13's bench), which the
+    // takes 0.25 to 2.8 s in all, in slices of up to 80 to 420 ms (issue 13's bench), which the
     // start's first requests would wait for.
     {
       name: 'database-maintenance',
