@@ -224,7 +224,6 @@ describe('data migrations', () => {
   });
 });
 
-
 describe('listedChecksAsComparisons', () => {
   const cases = [
     { sql: "s TEXT CHECK (s IN ('a', 'b', 'c'))", want: "s TEXT CHECK (s = 'a' OR s = 'b' OR s = 'c')" },
