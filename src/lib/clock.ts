@@ -33,7 +33,8 @@ export function isoTime(ms: number): string {
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  return `${prefix}${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  return `${prefix}${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
 
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+/** A whole number from 0 to 99 in two digits (`7` → `07`). */
+export const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);

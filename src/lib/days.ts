@@ -3,6 +3,8 @@
 // in a zone; the start of a local day is found from its UTC offset, checked again once because a
 // daylight-saving change can move the offset between the guess and the answer.
 
+import { twoDigits } from './clock';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -29,7 +31,7 @@ function offsetAt(ms: number, timeZone: string): number {
 /** The local calendar date of an instant, `YYYY-MM-DD`. */
 export function localDate(ms: number, timeZone: string): string {
   const w = wallClock(ms, timeZone);
-  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+  return `${String(w.year).padStart(4, '0')}-${twoDigits(w.month)}-${twoDigits(w.day)}`;
 }
 
 /** The instant a local date begins (its first instant: a day that starts in a DST gap begins at the gap's end). */
@@ -60,6 +62,5 @@ export function localDayRange(ms: number, timeZone: string): { date: string; sta
 /** An instant as the shop's wall clock shows it: `YYYY-MM-DD HH:MM` (with `:SS` when `seconds`). */
 export function localDateTime(ms: number, timeZone: string, options: { seconds?: boolean } = {}): string {
   const w = wallClock(ms, timeZone);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${localDate(ms, timeZone)} ${two(w.hour)}:${two(w.minute)}${options.seconds ? `:${two(w.second)}` : ''}`;
+  return `${localDate(ms, timeZone)} ${twoDigits(w.hour)}:${twoDigits(w.minute)}${options.seconds ? `:${twoDigits(w.second)}` : ''}`;
 }
