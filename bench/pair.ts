@@ -27,7 +27,7 @@ import { runLoad, type LoadResult } from './load';
 import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { median } from './report';
-import type { LoadRequest, Scenario } from './scenario';
+import { requestsOf, type LoadRequest, type Scenario } from './scenario';
 
 const { values: args } = parseArgs({
   options: {
@@ -111,12 +111,11 @@ async function main() {
     states.set(app, byScenario);
     if (!byScenario.has(scenario)) byScenario.set(scenario, await scenario.prepare?.(app.bench));
     const state = byScenario.get(scenario);
-    let i = 0;
     return {
       label: app.label,
       url: app.bench.url,
       expectStatus: scenario.expectStatus,
-      next: () => scenario.request(app.bench, state, i++),
+      next: requestsOf(app.bench, scenario, state),
       cpuSeconds: () => app.process.cpuSeconds(),
       mainThreadCpuSeconds: () => app.process.mainThreadCpuSeconds(),
       settle: async () => void (await app.queueEmpty()),

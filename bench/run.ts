@@ -25,7 +25,7 @@ import { serverLogSummary } from './server-log';
 import { wholeNumber } from './options';
 import { buildBundles, FLOOR_REQUESTS, SERVER_NODE_FLAGS, startFloor, startReceiver, type FloorProcess } from './processes';
 import { extraTable, median, resultsTable, targetsTable, type Comparison, type Row } from './report';
-import type { LoadRequest, Scenario } from './scenario';
+import { requestsOf, type LoadRequest, type Scenario } from './scenario';
 import { SCENARIOS } from './scenarios';
 import { BACKLOG, judge, LATENCY_RATE } from './targets';
 import { measureDeliveryLatency, measureDrain, type DrainResult, type LatencyResult } from './webhook-phases';
@@ -108,9 +108,8 @@ async function runScenario(target: AppUnderTest, scenario: Scenario, states: Map
   const app = target.bench;
   if (!states.has(scenario)) states.set(scenario, await scenario.prepare?.(app));
   const state = states.get(scenario);
-  let i = 0;
   await target.queueEmpty();
-  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, () => scenario.request(app, state, i++), target.process);
+  const result: Measured = await measure(app.url, `${scenario.name} (${target.label})`, scenario.expectStatus, requestsOf(app, scenario, state), target.process);
   // What the load left in the webhook queue: how long the workers need for it after the load.
   if (target.pendingDeliveries() > 0) result.drainAfterS = (await target.queueEmpty()) / 1000;
   return result;

@@ -43,7 +43,7 @@ export interface BenchApp {
   org: BenchOrg;
   /** Credentials of the seed (admin email/password, staff PIN) for scenarios that sign in. */
   seed: typeof BENCH_SEED;
-  /** Unique per app instance and round: put it in ids a scenario creates, so reruns never collide. */
+  /** Unique per app instance: put it in ids a scenario creates, with the request's number (Scenario.request). */
   tag: string;
   /** The raw live key (all scopes). */
   liveKey: string;
@@ -72,10 +72,28 @@ export interface Scenario<State = any> {
   /** Once per app instance, before its warm-up: create what the requests need (customers, a session…). */
   prepare?(app: BenchApp): Promise<State>;
   /**
-   * The i-th request. i counts up across the warm-up and every measured run on this app instance,
-   * so an id built from `app.tag` and i is never sent twice.
+   * The i-th request. i counts up across the warm-up and every measured run on this app instance
+   * (requestsOf), so an id built from `app.tag` and i is never sent twice.
    */
   request(app: BenchApp, state: State, i: number): LoadRequest;
+}
+
+const sent = new WeakMap<BenchApp, Map<Scenario, number>>();
+
+/**
+ * The scenario's next requests on this app, numbered on from where its last run there stopped.
+ * Numbered from 0 at each run, the rounds after the first re-sent the first round's ids: the
+ * enrolment's round 2 and 3 matched customers it had created, and the earn with an
+ * Idempotency-Key replayed stored answers, both cheaper than what they claim to measure.
+ */
+export function requestsOf<State>(app: BenchApp, scenario: Scenario<State>, state: State): () => LoadRequest {
+  const counts = sent.get(app) ?? new Map<Scenario, number>();
+  sent.set(app, counts);
+  return () => {
+    const i = counts.get(scenario) ?? 0;
+    counts.set(scenario, i + 1);
+    return scenario.request(app, state, i);
+  };
 }
 
 /** A JSON body with its headers: the common case of a scenario's write. */
