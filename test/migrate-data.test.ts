@@ -191,8 +191,8 @@ describe('data migrations', () => {
     const rowsBefore = listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id));
     const schemaVersion = db.pragma('schema_version', { simple: true }) as number;
 
-    migrate(db);
-    assert.equal(version(db), latestVersion());
+    migrate(db, migrations.filter((s) => s.version <= step));
+    assert.equal(version(db), step);
     assert.deepEqual(listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id)), rowsBefore, 'no row changed');
     assert.equal(db.pragma('schema_version', { simple: true }), schemaVersion + 1, 'other connections read the schema again');
     for (const c of listedChecks) {
@@ -204,6 +204,31 @@ describe('data migrations', () => {
         assert.throws(() => set.run(refused, c.id), /CHECK constraint failed/, `${c.table}.${c.column} = '${refused}'`);
       }
     }
+    assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+    db.close();
+  });
+
+  it("rebuilds a customer's ledger index as (customer_id, created_at): the rows it finds, newest first, ties by row number", () => {
+    const step = stepNamed(/ledger index ends in the row number/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_l' });
+    const customer = insertCustomer(db, { cardId: 'card_l' });
+    const other = insertCustomer(db, { cardId: 'card_l' });
+    const insert = db.prepare(
+      `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, created_at)
+       VALUES (?, 'org_a', ?, 1, 'earn', 100, 100, 1, 'api', ?)`,
+    );
+    // Ids that sort against the row order, so an order by id shows.
+    for (const [id, who, at] of [['tx_c', customer, 5], ['tx_b', customer, 9], ['tx_z', other, 9], ['tx_a', customer, 9]] as const) insert.run(id, who, at);
+    const pageOf = () => (db.prepare(`SELECT id FROM transactions WHERE customer_id = ? ORDER BY created_at DESC, rowid DESC`).all(customer) as { id: string }[]).map((r) => r.id);
+    const indexSql = () => (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'transactions_customer'").get() as { sql: string }).sql;
+    assert.match(indexSql(), /\(customer_id, created_at DESC, id DESC\)/);
+    const before = pageOf();
+
+    migrate(db);
+    assert.match(indexSql(), /ON transactions \(customer_id, created_at\)$/);
+    assert.deepEqual(pageOf(), before);
+    assert.deepEqual(pageOf(), ['tx_a', 'tx_b', 'tx_c']);
     assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
     db.close();
   });

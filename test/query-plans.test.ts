@@ -105,6 +105,26 @@ describe('award reads per balance change and counter scan', () => {
   });
 });
 
+// A customer's history (the API's and the console's pages) and the counter's last undoable scan read
+// the ledger newest first, ties by row number: the customer's index walked backwards gives that
+// order itself. A sort there sorted each page's rows of equal time (migration 16).
+describe("a customer's ledger newest first", () => {
+  const cases = [
+    { name: 'the first page of the history', factory: ledgerRepo, match: /WHERE t\.customer_id = @customerId\s+ORDER BY/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\?\)/ },
+    { name: 'a later page of the history', factory: ledgerRepo, match: /t\.rowid < @seq/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at<\?\)/ },
+    { name: "the counter's last undoable scan", factory: counterRepo, match: /t\.staff_id = @staffId[\s\S]*ORDER BY/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\?\)/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: the customer's index backwards, no sort`, () => {
+      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
+      assert.equal(found.length, 1);
+      const { plan } = found[0]!;
+      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
+      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|SCAN/.test(d)), [], plan.join('\n'));
+    });
+  }
+});
+
 // The webhook worker's claim of an endpoint's due deliveries: the queue index's range in its order,
 // up to the claim's limit, whatever statistics the hourly maintenance has taken. A sort there reads
 // the endpoint's whole backlog at every claim.

@@ -318,6 +318,21 @@ ${slotsForgetTriggerSql()}
     name: 'CHECK constraints that list values checked by comparisons, without a temporary table per row',
     run: rewriteListedChecks,
   },
+  {
+    version: 16,
+    name: "a customer's ledger index ends in the row number its readers order by",
+    sql: `
+-- transactions_customer was (customer_id, created_at DESC, id DESC). Every read that walks it orders
+-- by (created_at DESC, rowid DESC): the id did not give that order, so each history page sorted its
+-- rows of equal time in a temporary B-tree, and it made the index half as large again (200,000 rows:
+-- 3,050 pages against 1,958). Each balance change writes an entry on a random page of this index
+-- (the customer's), so fewer, fuller pages are fewer to write (issue 13: 0.98 to 0.995 of the CPU
+-- per earn, paired). An index ends in the rowid, so (customer_id, created_at) walked backwards is
+-- exactly the order the reads ask for.
+DROP INDEX transactions_customer;
+CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
+`,
+  },
 ];
 
 /**
