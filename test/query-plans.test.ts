@@ -34,6 +34,19 @@ function plansOf(factory: (db: Db) => unknown, setUp?: (db: Db) => void): { sql:
   return result;
 }
 
+/** The plan of the one prepared statement whose SQL matches: it fails unless exactly one does. */
+function planMatching(plans: { sql: string; plan: string[] }[], match: RegExp): string[] {
+  const found = plans.filter((p) => match.test(p.sql));
+  assert.equal(found.length, 1);
+  return found[0]!.plan;
+}
+
+/** The plan has a step matching each of `uses`, and none matching `refused` (a sort, a scan). */
+function assertPlan(plan: string[], uses: RegExp[], refused: RegExp): void {
+  for (const step of uses) assert.ok(plan.some((d) => step.test(d)), plan.join('\n'));
+  assert.deepEqual(plan.filter((d) => refused.test(d)), [], plan.join('\n'));
+}
+
 describe('customer lookups by contact', () => {
   const plans = plansOf(customersRepo);
   const cases = [
@@ -44,11 +57,7 @@ describe('customer lookups by contact', () => {
   ];
   for (const c of cases) {
     it(`${c.name}: reads the rows with that contact through its index, already in order`, () => {
-      const found = plans.filter((p) => c.match.test(p.sql));
-      assert.equal(found.length, 1);
-      const { plan } = found[0]!;
-      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
-      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|^SCAN/.test(d)), [], plan.join('\n'));
+      assertPlan(planMatching(plans, c.match), [c.index], /TEMP B-TREE|^SCAN/);
     });
   }
 });
@@ -70,11 +79,7 @@ describe('wallet reads that run per install link and per batch of a card fan-out
   ];
   for (const c of cases) {
     it(`${c.name}: an index range, already in order`, () => {
-      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
-      assert.equal(found.length, 1);
-      const { plan } = found[0]!;
-      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
-      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|^SCAN/.test(d)), [], plan.join('\n'));
+      assertPlan(planMatching(plansOf(c.factory), c.match), [c.index], /TEMP B-TREE|^SCAN/);
     });
   }
 });
@@ -90,12 +95,7 @@ describe('award reads per balance change and counter scan', () => {
   ];
   for (const c of cases) {
     it(`${c.name}: the customer's rows in time order, each probed for a reversal`, () => {
-      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
-      assert.equal(found.length, 1);
-      const { plan } = found[0]!;
-      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
-      assert.ok(plan.some((d) => /SEARCH r USING INDEX transactions_reversal \(<expr>=\?\)/.test(d)), plan.join('\n'));
-      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|SCAN/.test(d)), [], plan.join('\n'));
+      assertPlan(planMatching(plansOf(c.factory), c.match), [c.index, /SEARCH r USING INDEX transactions_reversal \(<expr>=\?\)/], /TEMP B-TREE|SCAN/);
     });
   }
 
@@ -116,11 +116,7 @@ describe("a customer's ledger newest first", () => {
   ];
   for (const c of cases) {
     it(`${c.name}: the customer's index backwards, no sort`, () => {
-      const found = plansOf(c.factory).filter((p) => c.match.test(p.sql));
-      assert.equal(found.length, 1);
-      const { plan } = found[0]!;
-      assert.ok(plan.some((d) => c.index.test(d)), plan.join('\n'));
-      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|SCAN/.test(d)), [], plan.join('\n'));
+      assertPlan(planMatching(plansOf(c.factory), c.match), [c.index], /TEMP B-TREE|SCAN/);
     });
   }
 });
@@ -145,11 +141,8 @@ describe("the webhook worker's claim", () => {
   ];
   for (const s of statistics) {
     it(`${s.name}: the endpoint's queue in order, no sort`, () => {
-      const found = plansOf(deliveriesRepo, s.setUp).filter((p) => /ORDER BY d\.next_attempt_at, d\.rowid/.test(p.sql));
-      assert.equal(found.length, 1);
-      const { plan } = found[0]!;
-      assert.ok(plan.includes('SEARCH d USING INDEX webhook_deliveries_queue (webhook_id=? AND next_attempt_at<?)'), plan.join('\n'));
-      assert.deepEqual(plan.filter((d) => /TEMP B-TREE|SCAN d/.test(d)), [], plan.join('\n'));
+      const plan = planMatching(plansOf(deliveriesRepo, s.setUp), /ORDER BY d\.next_attempt_at, d\.rowid/);
+      assertPlan(plan, [/^SEARCH d USING INDEX webhook_deliveries_queue \(webhook_id=\? AND next_attempt_at<\?\)$/], /TEMP B-TREE|SCAN d/);
     });
   }
 });
