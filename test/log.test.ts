@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createLogger } from '../src/lib/log';
 
-// The default log writer gathers a turn's lines into one write (lib/log.ts): every line still
-// reaches stdout, in order, however the process ends, and errors are not written before earlier lines.
+// The default log writer gathers lines into one write (lib/log.ts): every line still reaches
+// stdout, in order, however the process ends, and errors are not written before earlier lines.
 
 const LOG_MODULE = path.resolve(import.meta.dirname, '../src/lib/log.ts');
 
@@ -37,6 +37,55 @@ describe('the log writer', () => {
       const expected = ['line 1', 'line 2', 'line 3', ...(c.ending.includes('line 4') ? ['line 4'] : [])];
       assert.deepEqual(result.stdout.map((l) => l.msg), expected);
       if (c.ending.includes("log.error")) assert.deepEqual(result.stderr.map((l) => l.msg), ['failed']);
+    });
+  }
+});
+
+// A process that keeps running (a server) still writes its lines: a few after a short wait, many
+// as soon as they fill the buffer, even while its event loop is busy. The script logs `logged`
+// lines, then stays alive (idle, or blocked in a loop) until the test has read `count` of them.
+function linesWhileRunning(logged: number, then: 'idle' | 'blocked', count = logged): Promise<string[]> {
+  const script = `
+    import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+    const log = createLogger('info');
+    for (let i = 1; i <= ${logged}; i++) log.info('line ' + i, { pad: 'x'.repeat(40) });
+    ${then === 'idle' ? 'setInterval(() => {}, 1000);' : 'for (;;);'}
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    // Far beyond the writer's wait: only a writer that holds lines until the end gets here.
+    const deadline = setTimeout(() => {
+      child.removeAllListeners('exit');
+      child.kill();
+      reject(new Error(`${out.split('\n').length - 1} of ${count} lines written while the process ran`));
+    }, 15_000);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the script ended (${code}) before writing ${count} lines: ${out.split('\n').length - 1} written`)));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const lines = out.split('\n').filter((l) => l.startsWith('{')).slice(0, count);
+      if (lines.length < count) return;
+      clearTimeout(deadline);
+      child.removeAllListeners('exit');
+      child.kill('SIGKILL');
+      resolve(lines.map((l) => (JSON.parse(l) as { msg: string }).msg));
+    });
+  });
+}
+
+describe('the log writer in a process that keeps running', () => {
+  const cases = [
+    { name: 'one line, then idle', logged: 1, then: 'idle', count: 1 },
+    { name: 'three lines, then idle', logged: 3, then: 'idle', count: 3 },
+    { name: '2,000 lines, then idle', logged: 2000, then: 'idle', count: 2000 },
+    // ~90 characters a line: 16 KiB gathered are written at once, whatever the event loop does.
+    { name: '2,000 lines, then a blocked event loop (the first 1,500 of them)', logged: 2000, then: 'blocked', count: 1500 },
+  ] as const;
+  for (const c of cases) {
+    it(`writes the lines in order without waiting for the end: ${c.name}`, async () => {
+      const expected = Array.from({ length: c.count }, (_, i) => `line ${i + 1}`);
+      assert.deepEqual(await linesWhileRunning(c.logged, c.then, c.count), expected);
     });
   }
 });

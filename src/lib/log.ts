@@ -49,17 +49,24 @@ function hasError(fields: Record<string, unknown>): boolean {
 }
 
 // Under load the server logs a line per request, and stdout on a file or a pipe is written
-// synchronously, one system call per line. Lines of one turn of the event loop are written together
-// instead, right after it (setImmediate), and before the process ends ('exit', also after an
-// uncaught error). A kill -9 loses at most the lines of the turn it interrupts, never data: the
-// database has committed before a line about it is logged. Errors are written at once, after
-// whatever waits, so the order of the lines holds.
+// synchronously, one system call per write. Lines are gathered and written together: FLUSH_AFTER_MS
+// after the first of them, at once when FLUSH_AT_CHARS have gathered, and before the process ends
+// ('exit', also after an uncaught error). A write after each turn of the event loop instead cost
+// 1.5 % of the CPU of a read of a customer under load (issue 13, round 19, paired). A kill -9
+// loses at most the lines of those last milliseconds, never data: the database has committed
+// before a line about it is logged. Errors are written at once, after whatever waits, so the order
+// of the lines holds.
+const FLUSH_AFTER_MS = 20;
+const FLUSH_AT_CHARS = 16_384;
 let pending = '';
-let flushScheduled = false;
+let flushTimer: NodeJS.Timeout | undefined;
 let flushesAtExit = false;
 
 function flush() {
-  flushScheduled = false;
+  if (flushTimer !== undefined) {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+  }
   if (pending === '') return;
   const out = pending;
   pending = '';
@@ -77,10 +84,9 @@ function defaultWrite(line: string, isError: boolean) {
     flushesAtExit = true;
     process.on('exit', flush);
   }
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flush);
-  }
+  if (pending.length >= FLUSH_AT_CHARS) flush();
+  // Unref'd: a process with nothing else to do ends, and 'exit' writes what waits.
+  else flushTimer ??= setTimeout(flush, FLUSH_AFTER_MS).unref();
 }
 
 // Errors serialise to {} by default; keep what helps an operator (stack stays in the log, never in a response).
