@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { createApiKey } from '../src/keys/service';
 import { revokeApiKey } from '../src/keys/admin';
 import { hashKey } from '../src/keys/key-format';
@@ -121,6 +122,50 @@ describe('API keys', () => {
     assert.equal(cli.code, 0, cli.stderr);
     assert.equal((await app.request('GET', '/api/v1/cards', { key: key.key })).status, 401);
     assert.equal((await app.request('GET', '/api/v1/cards', { key: org.keys.live })).status, 200, 'other keys still work');
+  });
+
+  // The gate remembers the last key of each connection (http/gate.ts). Behind a reverse proxy one
+  // connection carries many clients: each request must still be answered for its own key.
+  it('one kept-alive connection carrying several keys answers each request for its own key', async () => {
+    const other = seedStandardOrg(app, 'Next door');
+    const soonRevoked = createApiKey(app.deps, { orgId: org.orgId, deviceName: 'revoked mid-connection' });
+    const lastCharFlipped = org.keys.live.slice(0, -1) + (org.keys.live.endsWith('A') ? 'B' : 'A');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const cardsWith = (key: string) =>
+      new Promise<{ status: number; cardIds: string[] }>((resolve, reject) => {
+        const req = http.get(`${app.url}/api/v1/cards`, { agent, headers: { 'X-Api-Key': key } }, (res) => {
+          sockets.add(res.socket);
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => {
+            const body = JSON.parse(text) as unknown;
+            const cards = Array.isArray(body) ? (body as { cardId: string }[]) : [];
+            resolve({ status: res.statusCode!, cardIds: cards.map((card) => card.cardId).sort() });
+          });
+        });
+        req.on('error', reject);
+      });
+    const cardsOf = (o: StandardOrg) => Object.values(o.cards).sort();
+    const steps: { name: string; key: () => string; before?: () => void; status: number; cards?: () => string[] }[] = [
+      { name: 'the first key', key: () => org.keys.live, status: 200, cards: () => cardsOf(org) },
+      { name: 'another org\'s key', key: () => other.keys.live, status: 200, cards: () => cardsOf(other) },
+      { name: 'the first key again', key: () => org.keys.live, status: 200, cards: () => cardsOf(org) },
+      { name: 'the first key with its last character changed', key: () => lastCharFlipped, status: 401 },
+      { name: 'the first key after the wrong one', key: () => org.keys.live, status: 200, cards: () => cardsOf(org) },
+      { name: 'a key of the same org', key: () => soonRevoked.key, status: 200, cards: () => cardsOf(org) },
+      { name: 'that key once revoked', key: () => soonRevoked.key, before: () => revokeApiKey(app.deps, soonRevoked.id), status: 401 },
+    ];
+    try {
+      for (const step of steps) {
+        step.before?.();
+        const res = await cardsWith(step.key());
+        assert.equal(res.status, step.status, step.name);
+        if (step.cards) assert.deepEqual(res.cardIds, step.cards(), step.name);
+      }
+    } finally {
+      agent.destroy();
+    }
+    assert.equal(sockets.size, 1, 'every request went over one connection');
   });
 
   it('a key made without scopes has all six', async () => {

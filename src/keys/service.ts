@@ -44,14 +44,17 @@ export function createApiKey(
 // last_used_at is informational: refresh it at most once a minute, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** The key behind a raw `X-Api-Key`, or null when it is malformed, unknown or revoked. */
-export function authenticateKey(deps: KeyDeps, raw: string): ApiKeyRow | null {
+/**
+ * The key behind a raw `X-Api-Key`, or null when it is malformed, unknown or revoked. `digestOf`
+ * is hashKey, or a caller's memo of it (http/gate.ts, per connection); a malformed key is not hashed.
+ */
+export function authenticateKey(deps: KeyDeps, raw: string, digestOf: (raw: string) => string = hashKey): ApiKeyRow | null {
   const claimedMode = modeOfRawKey(raw);
   if (!claimedMode) return null;
   const repo = keysRepo(deps.db);
   // Found by its digest (an index or cache lookup, which a guess cannot steer: it would need
   // SHA-256 preimages), so the row's own digest is this one.
-  const row = repo.findActiveByHash(hashKey(raw));
+  const row = repo.findActiveByHash(digestOf(raw));
   if (!row || row.mode !== claimedMode) return null;
   const now = deps.clock.now();
   if (row.lastUsedAt === null || now - row.lastUsedAt >= TOUCH_INTERVAL_MS) {

@@ -14,6 +14,18 @@ export function sha256Hex(text: string): string {
   return oneShot ? oneShot('sha256', text, 'hex') : sha256(text).toString('hex');
 }
 
+/**
+ * Whether two texts of one length are equal, in time that depends only on that length: every
+ * character is compared, with no early exit. For a secret held in memory and compared with what a
+ * client sends; stored secrets are compared by digest (sameSecret).
+ */
+export function sameLengthTextEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
 /** Whether two secrets (or two stored digests) are equal, in time that depends on neither. */
 export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(sha256(given), sha256(expected));
