@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sameLengthTextEqual, sameSecret, sha256Hex } from '../src/lib/secrets';
 
-// The secret comparisons behind API keys, install codes and ApplePass tokens: by digest, and a
-// connection's last API key with its next as text, both in constant time.
+// The secret comparisons behind API keys, install codes, ApplePass tokens and CSRF tokens: by
+// digest, and a secret held in memory as text, both in constant time.
 
 describe('sameSecret', () => {
   const cases: { name: string; given: string; expected: string; same: boolean }[] = [

@@ -2,8 +2,8 @@ import crypto, { createHash, timingSafeEqual } from 'node:crypto';
 
 // Comparing secrets (API keys, install codes, ApplePass tokens) with what a client sent: by their
 // SHA-256 digests, in constant time. Digests have one length, so neither the content nor the length
-// of what a client sent shows in the response time. The one exception compares two texts sent on
-// one connection (its last API key with its next, http/gate.ts) as text, also in constant time.
+// of what a client sent shows in the response time. A secret held in memory (a connection's last API
+// key, http/gate.ts; a session's CSRF token, web/csrf.ts) is compared as text, also in constant time.
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 

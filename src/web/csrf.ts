@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Config } from '../config';
 import { ApiError } from '../lib/errors';
 import { randomToken } from '../lib/ids';
+import { sameLengthTextEqual } from '../lib/secrets';
 import { readCookie, setCookie } from './cookies';
 
 // Every state-changing request of the merchant pages passes two checks (decisions §8):
@@ -27,16 +27,10 @@ export function checkOrigin(ctx: Context, config: Pick<Config, 'publicUrl'>, als
   if (!allowed.has(origin)) throw forbidden(`a page of ${origin} cannot send this request`);
 }
 
-function sameToken(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** The token the request carries in the form or the X-CSRF-Token header must equal `expected`. */
 export function checkToken(ctx: Context, expected: string, formValue: string | undefined): void {
   const given = formValue || ctx.get('X-CSRF-Token');
-  if (!given || !sameToken(expected, given)) throw forbidden('the form has expired; reload the page and try again');
+  if (!given || !sameLengthTextEqual(expected, given)) throw forbidden('the form has expired; reload the page and try again');
 }
 
 /** The pre-session token for a public form: the cookie's value, set when the page is first shown. */
