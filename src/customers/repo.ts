@@ -1,6 +1,7 @@
 import { namespaceParams, type NamespaceParams } from '../db/namespace-params';
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
+import { viewStamp } from '../db/write-batch';
 import type { Customer, Namespace } from './model';
 
 // Rows are read as arrays (better-sqlite3's raw mode), in this column order: a row object with
@@ -80,19 +81,39 @@ function createCustomersRepo(db: Db) {
   const testOlderThan = db.prepare<[number], { id: string }>('SELECT id FROM customers WHERE livemode = 0 AND created_at < ?');
   const remove = db.prepare('DELETE FROM customers WHERE id = ?');
 
+  // The last customer read by one of the single-row finders, and the connection's view stamp then
+  // (db/write-batch.ts). One slot, not a WeakMap of every copy: an API request reads one customer,
+  // and weak keys cost the garbage collector more than the second read they would save.
+  const stampNow = viewStamp(db);
+  let lastRead: Customer | undefined;
+  let lastReadAt = Number.NaN;
+  const read = (row: RawCustomer | undefined): Customer | undefined => {
+    if (!row) return undefined;
+    lastRead = map(row);
+    lastReadAt = stampNow();
+    return lastRead;
+  };
+
   return {
     insert(c: Customer) {
       insert.run({ ...c, livemode: c.livemode ? 1 : 0, customFields: JSON.stringify(c.customFields) });
     },
-    findById: (n: Namespace, id: string) => mapOne(byId.get(ns(n, { id }))),
-    findByExternalId: (n: Namespace, externalId: string) => mapOne(byExternal.get(ns(n, { externalId }))),
+    findById: (n: Namespace, id: string) => read(byId.get(ns(n, { id }))),
+    findByExternalId: (n: Namespace, externalId: string) => read(byExternal.get(ns(n, { externalId }))),
     /** Up to 11 customers with this email (normalised) in the namespace, optionally on one card. */
     findByEmail: (n: Namespace, email: string, cardId?: string) =>
       (cardId ? byEmailOnCard.all(ns(n, { email, cardId })) : byEmail.all(ns(n, { email }))).map(map),
     findByPhone: (n: Namespace, phone: string, cardId?: string) =>
       (cardId ? byPhoneOnCard.all(ns(n, { phone, cardId })) : byPhone.all(ns(n, { phone }))).map(map),
     /** Across orgs and modes: for the wallet protocols, whose passes carry the passUserId. */
-    findByPassUserId: (id: string) => mapOne(byPassUserId.get(id)),
+    findByPassUserId: (id: string) => read(byPassUserId.get(id)),
+    /**
+     * The customer as stored now, or undefined when it is gone. That is `copy` itself when it is
+     * the last one this repo read by id, external id or passUserId, in the transaction still open,
+     * with nothing written on the connection since: the view stamp moves at every BEGIN, so an
+     * unchanged stamp means no transaction began since that read. Otherwise it is read again.
+     */
+    current: (copy: Customer) => (copy === lastRead && lastReadAt === stampNow() && db.inTransaction ? copy : read(byPassUserId.get(copy.id))),
     setExternalId(id: string, externalId: string | null, now: number) {
       setExternal.run({ id, externalId, now });
     },
@@ -113,10 +134,6 @@ function createCustomersRepo(db: Db) {
       remove.run(id);
     },
   };
-}
-
-function mapOne(row: RawCustomer | undefined): Customer | undefined {
-  return row && map(row);
 }
 
 export const customersRepo = perConnection(createCustomersRepo);

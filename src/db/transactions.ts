@@ -8,6 +8,8 @@ export interface TransactionHooks {
   beforeUse(): void;
   /** Called when a transaction function's transaction or savepoint rolled back. */
   rolledBack(): void;
+  /** Called before a BEGIN, COMMIT, ROLLBACK or ROLLBACK TO (not a SAVEPOINT or RELEASE, which change no row). */
+  boundary(): void;
 }
 
 /** The connection's own control statements, unguarded, for the one other user of them (write-batch.ts). */
@@ -44,13 +46,22 @@ export function installTransactions(db: Db, hooks: TransactionHooks): Transactio
   function run(mode: keyof typeof begin, fn: Fn, self: unknown, args: unknown[]): unknown {
     hooks.beforeUse();
     const nested = db.inTransaction;
-    (nested ? savepoint : begin[mode]).run();
+    if (nested) savepoint.run();
+    else {
+      hooks.boundary();
+      begin[mode].run();
+    }
     try {
       const result = fn.apply(self, args);
       if (result && typeof (result as PromiseLike<unknown>).then === 'function') throw new TypeError('Transaction function cannot return a promise');
-      (nested ? release : commit).run();
+      if (nested) release.run();
+      else {
+        hooks.boundary();
+        commit.run();
+      }
       return result;
     } catch (err) {
+      hooks.boundary();
       // SQLite may have rolled the whole transaction back already (disk full, I/O error).
       if (db.inTransaction) {
         if (nested) {

@@ -55,7 +55,7 @@ interface Batch {
   afterCommit: (() => void)[];
 }
 
-const installed = new WeakMap<Db, WriteBatches & { afterCommit(wake: () => void): boolean; rollbacks(): number; open(): object | null }>();
+const installed = new WeakMap<Db, WriteBatches & { afterCommit(wake: () => void): boolean; rollbacks(): number; open(): object | null; viewStamp(): number }>();
 
 /** The group commit of a connection opened by openDatabase. */
 export function writeBatches(db: Db): WriteBatches {
@@ -81,6 +81,18 @@ export function currentBatch(db: Db): object | null {
   return installed.get(db)?.open() ?? null;
 }
 
+/**
+ * The connection's view stamp: a number that changes whenever what the connection reads may
+ * change, before any statement that writes runs (and any exec or pragma), and at every BEGIN,
+ * COMMIT, ROLLBACK and ROLLBACK TO. Two reads inside one transaction with the same stamp between
+ * them read the same rows: while a transaction is open no other connection's commit shows to it
+ * (WAL reads one snapshot, and a write upgrades only if that snapshot is current). On a connection
+ * not opened by openDatabase the stamp is NaN, which equals nothing.
+ */
+export function viewStamp(db: Db): () => number {
+  return installed.get(db)?.viewStamp ?? (() => Number.NaN);
+}
+
 /** Queues `wake` for after the open batch ends; false when no batch is open (the caller's own transaction decides then). */
 export function afterBatchCommit(db: Db, wake: () => void): boolean {
   return installed.get(db)?.afterCommit(wake) ?? false;
@@ -94,6 +106,10 @@ export function afterBatchCommit(db: Db, wake: () => void): boolean {
 export function installWriteBatches(db: Db): void {
   let open: Batch | null = null;
   let rollbacks = 0;
+  let stamp = 0;
+  const viewMayChange = () => {
+    stamp++;
+  };
   /** Units running right now (synchronously, so 0 or 1, more only when nested). */
   let depth = 0;
 
@@ -102,7 +118,7 @@ export function installWriteBatches(db: Db): void {
     if (open && depth === 0) flush();
   };
   // The batch's own statements are the connection's unguarded ones (db/transactions.ts).
-  const { begin: beginModes, commit, rollback } = guardConnection(db, guard, () => rollbacks++);
+  const { begin: beginModes, commit, rollback } = guardConnection(db, guard, () => rollbacks++, viewMayChange);
   const begin = { read: beginModes.deferred, write: beginModes.immediate };
 
   function settle(batch: Batch, failure: Error | null): void {
@@ -124,6 +140,7 @@ export function installWriteBatches(db: Db): void {
       settle(batch, new BatchCommitError('the batch was rolled back by SQLite before its commit'));
       return;
     }
+    viewMayChange();
     try {
       commit.run();
     } catch (err) {
@@ -135,6 +152,7 @@ export function installWriteBatches(db: Db): void {
   }
 
   function openBatch(mode: Batch['mode']): Batch {
+    viewMayChange();
     begin[mode].run();
     let resolve!: () => void;
     let reject!: (err: Error) => void;
@@ -182,6 +200,7 @@ export function installWriteBatches(db: Db): void {
     },
     rollbacks: () => rollbacks,
     open: () => open,
+    viewStamp: () => stamp,
     afterCommit(wake) {
       if (!open) return false;
       open.afterCommit.push(wake);
@@ -191,27 +210,36 @@ export function installWriteBatches(db: Db): void {
 }
 
 const STATEMENT_METHODS = ['run', 'get', 'all', 'iterate'] as const;
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK)\b/i;
 
-/** Calls `guard` before anything runs SQL on the connection, and `rolledBack` when a transaction function fails. */
-function guardConnection(db: Db, guard: () => void, rolledBack: () => void): TransactionControl {
+/**
+ * Calls `guard` before anything runs SQL on the connection, `rolledBack` when a transaction
+ * function fails, and `viewMayChange` before anything that may change what the connection reads.
+ */
+function guardConnection(db: Db, guard: () => void, rolledBack: () => void, viewMayChange: () => void): TransactionControl {
   // Through the prototype at each call, so a wrapper installed there later (a test's) still runs.
   const prototype = Object.getPrototypeOf(db) as Db;
   db.prepare = ((source: string) => {
     const statement = prototype.prepare.call(db, source);
+    // An INSERT … RETURNING writes through get or all as well; SQLite counts BEGIN, COMMIT and
+    // ROLLBACK as read-only, but each starts another view of the data.
+    const writes = !statement.readonly || TRANSACTION_CONTROL.test(source);
     for (const name of STATEMENT_METHODS) {
       const method = statement[name] as (...args: unknown[]) => unknown;
       (statement as unknown as Record<string, unknown>)[name] = function guarded(this: unknown, ...args: unknown[]) {
         guard();
+        if (writes) viewMayChange();
         return method.apply(statement, args);
       };
     }
     return statement;
   }) as Db['prepare'];
-  const control = installTransactions(db, { beforeUse: guard, rolledBack });
+  const control = installTransactions(db, { beforeUse: guard, rolledBack, boundary: viewMayChange });
   for (const name of ['exec', 'pragma', 'backup', 'serialize', 'close'] as const) {
     const method = (db[name] as (...args: unknown[]) => unknown).bind(db);
     (db as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
       guard();
+      viewMayChange();
       return method(...args);
     };
   }

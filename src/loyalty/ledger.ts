@@ -17,7 +17,7 @@ export type LoyaltyDeps = WriteDeps;
 const MAX_HUNDREDTHS = MAX_UNITS * 100;
 
 export interface BalanceChangeInput {
-  /** Whose balance. Re-read inside the transaction, so a copy read earlier is harmless. */
+  /** Whose balance. Read again inside the transaction unless the repo proves this copy current, so a copy read earlier is harmless. */
   customer: Customer;
   /** The customer's own card (its type, limits and levels decide the rules). */
   card: Card;
@@ -66,8 +66,9 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   if (card.id !== input.customer.cardId) throw new Error(`changeBalance: card ${card.id} is not the card of customer ${input.customer.id}`);
   const customers = customersRepo(deps.db);
   const ledger = ledgerRepo(deps.db);
-  // The sweep may have removed a test customer since the caller looked it up.
-  const customer = customers.findByPassUserId(input.customer.id);
+  // The sweep may have removed a test customer since the caller looked it up, or another write
+  // changed its balance. The API's copy, read a moment ago in this transaction, is still current.
+  const customer = customers.current(input.customer);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
 
   const before = customer.balance;
