@@ -3,29 +3,33 @@ import type { Channel } from '../loyalty/repo';
 export type CustomerStatus = 'pending_install' | 'installed';
 export type CustomFieldValue = string | number | boolean;
 
-/** One person on one card. `balance` is hundredths and always equals the sum of its ledger rows. */
+/**
+ * One person on one card. `balance` is hundredths and always equals the sum of its ledger rows.
+ * Read-only: a copy is the row as it was read, and customersRepo's `current` hands a copy back
+ * as the stored row when nothing can have changed it since.
+ */
 export interface Customer {
-  id: string;
-  orgId: string;
-  cardId: string;
-  livemode: boolean;
-  externalId: string | null;
-  name: string | null;
-  email: string | null;
-  emailNorm: string | null;
-  phone: string | null;
-  phoneNorm: string | null;
-  customFields: Record<string, CustomFieldValue>;
-  status: CustomerStatus;
+  readonly id: string;
+  readonly orgId: string;
+  readonly cardId: string;
+  readonly livemode: boolean;
+  readonly externalId: string | null;
+  readonly name: string | null;
+  readonly email: string | null;
+  readonly emailNorm: string | null;
+  readonly phone: string | null;
+  readonly phoneNorm: string | null;
+  readonly customFields: Readonly<Record<string, CustomFieldValue>>;
+  readonly status: CustomerStatus;
   /** The channel that created the customer: the API, the counter, the sign-up form or the console. */
-  source: Channel;
-  installCode: string;
-  scanCode: string;
-  balance: number;
-  passVersion: number;
-  passUpdatedAt: number;
-  createdAt: number;
-  updatedAt: number;
+  readonly source: Channel;
+  readonly installCode: string;
+  readonly scanCode: string;
+  readonly balance: number;
+  readonly passVersion: number;
+  readonly passUpdatedAt: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
 }
 
 /** Where a customer is looked up: an org's live data or its test sandbox. */

@@ -67,7 +67,8 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const customers = customersRepo(deps.db);
   const ledger = ledgerRepo(deps.db);
   // The sweep may have removed a test customer since the caller looked it up, or another write
-  // changed its balance. The API's copy, read a moment ago in this transaction, is still current.
+  // changed its balance: the repo reads it again unless it can prove the copy current (the API's,
+  // read a moment before in this transaction, is).
   const customer = customers.current(input.customer);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
 
