@@ -2,6 +2,7 @@
 // callback nonces. Prepared once per connection. The pass-update queue has its own repo.
 import type { Db } from '../db/open';
 import { perConnection } from '../db/per-connection';
+import { createRowCache } from '../db/row-cache';
 
 export interface AppleRegistration {
   deviceLibraryId: string;
@@ -114,6 +115,13 @@ function createWalletRepo(db: Db) {
   );
   const googleSaved = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_google_objects WHERE customer_id = ? AND saved_at IS NOT NULL');
 
+  // Whether any pass is on a wallet at all, kept per connection (db/row-cache.ts): read again after
+  // this repo adds a registration or a save link, after another connection's commit, after a rollback.
+  const anyOnAWallet = db.prepare<[], { any: number }>(
+    'SELECT EXISTS (SELECT 1 FROM wallet_apple_registrations) OR EXISTS (SELECT 1 FROM wallet_google_objects) AS "any"',
+  );
+  const onAWallet = createRowCache<{ any: boolean }>(db);
+
   const insertNonce = db.prepare('INSERT OR IGNORE INTO wallet_google_nonces (nonce, expires_at, received_at) VALUES (@nonce, @expiresAt, @now)');
   const sweepNonces = db.prepare('DELETE FROM wallet_google_nonces WHERE expires_at < ?');
 
@@ -133,6 +141,7 @@ function createWalletRepo(db: Db) {
     },
     insertRegistration(reg: AppleRegistration, now: number) {
       insertRegistration.run({ ...reg, now });
+      onAWallet.changed();
     },
     updateDeviceToken(deviceLibraryId: string, pushToken: string, now: number) {
       updateDeviceToken.run({ deviceLibraryId, pushToken, now });
@@ -162,7 +171,13 @@ function createWalletRepo(db: Db) {
     },
     recordGoogleLink(row: { customerId: string; objectId: string; classId: string }, now: number) {
       upsertGoogle.run({ ...row, now });
+      onAWallet.changed();
     },
+    /**
+     * False only when no pass is on any wallet: no Apple device registered one and no Google save
+     * link was handed out. Removals are not announced: a stale true only costs the per-pass check.
+     */
+    anyPassOnAWallet: () => onAWallet.get('any', () => ({ any: anyOnAWallet.get()!.any === 1 }))!.any,
     /**
      * Records a save (`savedAt`) or del (null) callback; false when it is older than the event
      * applied last (Google delivers callbacks in any order; the signed expiry dates them).

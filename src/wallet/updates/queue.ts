@@ -25,9 +25,13 @@ type QueueDeps = Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>;
  *   Writes are serialised, so a change and a registration cannot miss each other.
  * - the push/PATCH row when an Apple device registered the pass or a Google save link was handed
  *   out (an object that may exist at Google). A link handed out later carries the balance of then.
+ * While no pass is on any wallet (an integration without wallets, a new sandbox) not even the
+ * pass's own registrations are looked up: that per-connection answer spares every balance change
+ * two index probes (issue 13).
  */
 export function queuePassUpdate(deps: QueueDeps, customerId: string): void {
   if (!deps.db.inTransaction) throw new Error('queuePassUpdate must run inside the transaction of the balance change');
+  if (!walletRepo(deps.db).anyPassOnAWallet()) return;
   const { apple, google } = passUpdatesRepo(deps.db).receivers(customerId);
   // The pass's new update sequence number is what devices' serial-number lists compare against.
   if (apple) walletRepo(deps.db).markPassChanged(customerId, deps.clock.now());
