@@ -84,10 +84,11 @@ export function currentBatch(db: Db): object | null {
 /**
  * The connection's view stamp: a number that changes whenever what the connection reads may
  * change, before any statement that writes runs (and any exec, pragma, backup, serialize or
- * close, which it does not look into), and at every BEGIN, COMMIT, ROLLBACK and ROLLBACK TO. Two reads inside one transaction with the same stamp between
- * them read the same rows: while a transaction is open no other connection's commit shows to it
- * (WAL reads one snapshot, and a write upgrades only if that snapshot is current). On a connection
- * not opened by openDatabase the stamp is NaN, which equals nothing.
+ * close, which it does not look into), and at every BEGIN, COMMIT, ROLLBACK and ROLLBACK TO.
+ * Two reads inside one transaction with the same stamp between them read the same rows: while a
+ * transaction is open no other connection's commit shows to it (WAL reads one snapshot, and a
+ * write upgrades only if that snapshot is current). On a connection not opened by openDatabase
+ * the stamp is NaN, which equals nothing.
  */
 export function viewStamp(db: Db): () => number {
   return installed.get(db)?.viewStamp ?? (() => Number.NaN);
