@@ -6,6 +6,7 @@ import { randomToken } from '../lib/ids';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../lib/errors';
 import { bindRoutes, sendJson } from './bind';
+import { dispatchRoutes } from './dispatch';
 import { setHeader } from './headers';
 import { limitAnonymous } from './gate';
 import { createRateLimiter } from './rate-limit';
@@ -43,7 +44,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
     ctx.set('Cache-Control', 'public, max-age=300');
     sendJson(ctx, 200, openApiDocument);
   });
-  app.use(api.routes());
+  app.use(dispatchRoutes(api));
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
   app.use(walletRouter(deps, limiter, wallet).routes());
