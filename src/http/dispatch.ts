@@ -1,5 +1,4 @@
-import type Router from '@koa/router';
-import type { Layer } from '@koa/router';
+import type { default as Router, Layer } from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 
 /**
