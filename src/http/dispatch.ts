@@ -21,11 +21,13 @@ export function dispatchRoutes(router: Router): Middleware {
       throw new Error(`dispatchRoutes takes routes with one handler each; ${String(layer.path)} is not one`);
     }
   }
-  return (ctx: Context, next: Next) => {
+  const dispatch = (ctx: Context, next: Next) => {
     const path = ctx.path;
     const layers = router.match(path, ctx.method).pathAndMethod;
     return layers.length === 0 ? next() : runFrom(ctx, layers, 0, path, next);
   };
+  // As on router.routes()'s middleware: what is mounted can be walked (test/openapi.test.ts does).
+  return Object.assign(dispatch, { router });
 }
 
 function runFrom(ctx: Context, layers: Layer[], at: number, path: string, next: Next): unknown {
