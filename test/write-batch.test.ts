@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { wakeAfterCommit } from '../src/db/after-commit';
 import { openDatabase, type Db } from '../src/db/open';
+import { transactionRefusingFirst } from '../src/db/transactions';
 import { BatchCommitError, writeBatches } from '../src/db/write-batch';
 import { cardsRepo } from '../src/cards/repo';
 import { createRowCache } from '../src/db/row-cache';
@@ -93,6 +94,75 @@ describe('write batches on a connection', () => {
     next.write(() => insert('next'));
     await next.settled();
     assert.deepEqual(rows(), ['next']);
+  });
+
+  // transactionRefusingFirst: a balance change's transaction, with no savepoint inside a batch.
+  const insertRefusingFirst = (names: string[], failAfter: number | null) =>
+    transactionRefusingFirst(db, () => {
+      names.forEach((name, i) => {
+        if (i === failAfter) throw new Error('refused');
+        db.prepare('INSERT INTO items (name) VALUES (?)').run(name);
+      });
+      if (failAfter === names.length) throw new Error('failed after writing');
+    });
+
+  it('a refusing-first write that refuses before writing leaves the rest of its batch standing', async () => {
+    const kept = writeBatches(db).unit();
+    kept.write(() => insert('kept'));
+    const refused = writeBatches(db).unit();
+    assert.throws(() => refused.write(() => insertRefusingFirst(['never'], 0)), /refused/);
+    // A statement that fails (here on the primary key) changed nothing either.
+    const clash = writeBatches(db).unit();
+    assert.throws(() => clash.write(() => insertRefusingFirst(['kept'], null)), /UNIQUE/);
+    const after = writeBatches(db).unit();
+    after.write(() => insertRefusingFirst(['after'], null));
+    await Promise.all([kept.settled(), refused.settled(), clash.settled(), after.settled()]);
+    assert.deepEqual(rows(), ['after', 'kept']);
+  });
+
+  it('a refusing-first write that fails after writing rolls the whole batch back, and the next batch goes on', async () => {
+    const before = writeBatches(db).unit();
+    before.write(() => insert('before'));
+    const failing = writeBatches(db).unit();
+    assert.throws(() => failing.write(() => insertRefusingFirst(['half', 'never'], 2)), /failed after writing/);
+    // Even when the caller swallows the error, the half-written change is not kept.
+    const swallowed = writeBatches(db).unit();
+    swallowed.write(() => {
+      try {
+        insertRefusingFirst(['other-half'], 1);
+      } catch {
+        // a caller that goes on
+      }
+    });
+    // A unit that comes after the failure starts a new batch rather than joining the doomed one.
+    const later = writeBatches(db).unit();
+    later.write(() => insert('later'));
+    await assert.rejects(before.settled()!, BatchCommitError);
+    await assert.rejects(failing.settled()!, BatchCommitError);
+    await assert.rejects(swallowed.settled()!, BatchCommitError);
+    await later.settled();
+    assert.deepEqual(rows(), ['later']);
+    assert.equal(db.inTransaction, false);
+  });
+
+  it('a refusing-first write inside a transaction function spoils it: it rolls back even if the error is caught', () => {
+    assert.throws(
+      () =>
+        db.transaction(() => {
+          insert('outer');
+          try {
+            insertRefusingFirst(['half'], 1);
+          } catch {
+            // swallowed
+          }
+        })(),
+      /rolled back: a write in it failed after writing part of its rows/,
+    );
+    assert.deepEqual(rows(), []);
+    // Outside any transaction it is a transaction of its own, all or nothing.
+    assert.throws(() => insertRefusingFirst(['alone', 'too'], 2), /failed after writing/);
+    insertRefusingFirst(['alone'], null);
+    assert.deepEqual(rows(), ['alone']);
   });
 
   it('anything outside a unit commits the open batch first, so it never sees or joins uncommitted rows', async () => {

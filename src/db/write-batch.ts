@@ -12,7 +12,9 @@ type Db = Database.Database;
  * - The first request of a turn opens it (BEGIN IMMEDIATE for a write, DEFERRED for a read); each
  *   write still runs in its own synchronous transaction function, which db/transactions.ts turns
  *   into a savepoint, so it lands whole or not at all (its ledger row, balance, events and deliveries
- *   together), and a refusal rolls back only its own savepoint.
+ *   together), and a refusal rolls back only its own savepoint. A balance change takes no savepoint
+ *   (transactionRefusingFirst): it refuses before it writes, and should it fail after writing, the
+ *   whole batch rolls back instead of committing.
  * - After the turn (setImmediate) one COMMIT writes each touched page once. Only then do the
  *   requests answer: no client hears of a write that a kill -9 could still lose. Should the commit
  *   fail, every request of that batch answers 500 and nothing of it was written.
@@ -119,7 +121,8 @@ export function installWriteBatches(db: Db): void {
     if (open && depth === 0) flush();
   };
   // The batch's own statements are the connection's unguarded ones (db/transactions.ts).
-  const { begin: beginModes, commit, rollback } = guardConnection(db, guard, () => rollbacks++, viewMayChange);
+  const control = guardConnection(db, guard, () => rollbacks++, viewMayChange);
+  const { begin: beginModes, commit, rollback } = control;
   const begin = { read: beginModes.deferred, write: beginModes.immediate };
 
   function settle(batch: Batch, failure: Error | null): void {
@@ -142,6 +145,12 @@ export function installWriteBatches(db: Db): void {
       return;
     }
     viewMayChange();
+    const spoiled = control.spoiled();
+    if (spoiled) {
+      rollback.run();
+      settle(batch, new BatchCommitError(`the batch was rolled back: a write in it failed after writing part of its rows (${spoiled.message})`, { cause: spoiled }));
+      return;
+    }
     try {
       commit.run();
     } catch (err) {
@@ -154,6 +163,7 @@ export function installWriteBatches(db: Db): void {
 
   function openBatch(mode: Batch['mode']): Batch {
     viewMayChange();
+    control.beginAfresh();
     begin[mode].run();
     let resolve!: () => void;
     let reject!: (err: Error) => void;
@@ -175,7 +185,8 @@ export function installWriteBatches(db: Db): void {
   function inBatch<T>(mode: Batch['mode'], fn: () => T, joined: Batch[]): T {
     // Inside another connection user's own transaction (nothing here opens one around a unit): run as is.
     if (!open && db.inTransaction) return fn();
-    if (open && open.mode === 'read' && mode === 'write') flush();
+    // A batch spoiled by a write that failed half way will roll back: nothing more joins it.
+    if (open && ((open.mode === 'read' && mode === 'write') || control.spoiled())) flush();
     const batch = open ?? openBatch(mode);
     if (!joined.includes(batch)) joined.push(batch);
     depth++;
@@ -227,20 +238,32 @@ function guardConnection(db: Db, guard: () => void, rolledBack: () => void, view
     const writes = !statement.readonly || TRANSACTION_CONTROL.test(source);
     for (const name of STATEMENT_METHODS) {
       const method = statement[name] as (...args: unknown[]) => unknown;
-      (statement as unknown as Record<string, unknown>)[name] = function guarded(this: unknown, ...args: unknown[]) {
-        guard();
-        if (writes) viewMayChange();
-        return method.apply(statement, args);
-      };
+      (statement as unknown as Record<string, unknown>)[name] = writes
+        ? function guarded(this: unknown, ...args: unknown[]) {
+            guard();
+            viewMayChange();
+            // An iterator writes as it is read: counted at once.
+            if (name === 'iterate') writesSoFar++;
+            const result = method.apply(statement, args);
+            writesSoFar++;
+            return result;
+          }
+        : function guarded(this: unknown, ...args: unknown[]) {
+            guard();
+            return method.apply(statement, args);
+          };
     }
     return statement;
   }) as Db['prepare'];
-  const control = installTransactions(db, { beforeUse: guard, rolledBack, boundary: viewMayChange });
+  let writesSoFar = 0;
+  const control = installTransactions(db, { beforeUse: guard, rolledBack, boundary: viewMayChange, writesSoFar: () => writesSoFar });
   for (const name of ['exec', 'pragma', 'backup', 'serialize', 'close'] as const) {
     const method = (db[name] as (...args: unknown[]) => unknown).bind(db);
     (db as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
       guard();
       viewMayChange();
+      // Counted before: an exec may fail after some of its statements ran.
+      writesSoFar++;
       return method(...args);
     };
   }

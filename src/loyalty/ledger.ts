@@ -3,6 +3,7 @@ import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { emitEvent } from '../events/outbox';
 import type { EventEnvelope } from '../events/types';
+import { transactionRefusingFirst } from '../db/transactions';
 import type { WriteDeps } from '../deps';
 import { badRequest, notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -54,11 +55,13 @@ export interface BalanceChangeResult {
  * below zero, the card's earning limits on awards — then writes the ledger row and the balance
  * together and emits the events. A refusal throws before anything is written.
  *
- * Called inside a caller's transaction (an idempotent request) it joins it as a savepoint; the
- * outbox wakes the delivery worker once the outermost transaction has committed.
+ * Called inside a caller's transaction (an idempotent request, a write batch) it joins it with no
+ * savepoint of its own (db/transactions.ts transactionRefusingFirst): it refuses before it writes,
+ * and a failure after it wrote rolls back the whole transaction. The outbox wakes the delivery
+ * worker once the outermost transaction has committed.
  */
 export function changeBalance(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
-  return deps.db.transaction(() => apply(deps, input))();
+  return transactionRefusingFirst(deps.db, () => apply(deps, input));
 }
 
 function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
