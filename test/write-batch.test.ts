@@ -165,6 +165,74 @@ describe('write batches on a connection', () => {
     assert.deepEqual(rows(), ['alone']);
   });
 
+  // Queued writes: run one after another just before the batch commits.
+  it('runs queued writes in order just before the commit, after the turn; each promise carries its result or refusal', async () => {
+    const ran: string[] = [];
+    const queue = (name: string, refuse = false) => {
+      const unit = writeBatches(db).unit();
+      const result = unit.queueWrite(() =>
+        db.transaction(() => {
+          ran.push(name);
+          insert(name);
+          if (refuse) throw new Error(`refused ${name}`);
+          return name.toUpperCase();
+        })(),
+      );
+      return { unit, result };
+    };
+    const first = queue('q1');
+    const refused = queue('q2', true);
+    const last = queue('q3');
+    assert.deepEqual(ran, [], 'nothing runs when it is queued');
+    assert.equal(db.inTransaction, true, 'the batch is open, waiting for the turn to end');
+    await Promise.resolve();
+    assert.deepEqual(ran, [], 'nor in a microtask of the turn');
+    assert.equal(await first.result, 'Q1');
+    assert.deepEqual(ran, ['q1', 'q2', 'q3'], 'in the order they were queued');
+    await assert.rejects(refused.result, /refused q2/);
+    assert.equal(await last.result, 'Q3');
+    await Promise.all([first.unit.settled(), refused.unit.settled(), last.unit.settled()]);
+    assert.deepEqual(rows(), ['q1', 'q3'], 'the refusal rolled back alone');
+  });
+
+  it('a queued write that spoils the batch fails it; the writes queued after it never run', async () => {
+    const before = writeBatches(db).unit();
+    const beforeResult = before.queueWrite(() => insert('before'));
+    const failing = writeBatches(db).unit();
+    const failingResult = failing.queueWrite(() => insertRefusingFirst(['half'], 1));
+    let ranAfter = false;
+    const after = writeBatches(db).unit();
+    const afterResult = after.queueWrite(() => {
+      ranAfter = true;
+      insert('after');
+    });
+    await beforeResult;
+    await assert.rejects(failingResult, /failed after writing/);
+    await assert.rejects(afterResult, BatchCommitError);
+    assert.equal(ranAfter, false);
+    for (const unit of [before, failing, after]) await assert.rejects(unit.settled()!, BatchCommitError);
+    assert.deepEqual(rows(), []);
+    const next = writeBatches(db).unit();
+    await next.queueWrite(() => insert('next'));
+    await next.settled();
+    assert.deepEqual(rows(), ['next']);
+  });
+
+  it('anything outside a unit runs the queued writes and commits them before it goes on', async () => {
+    const unit = writeBatches(db).unit();
+    const queued = unit.queueWrite(() => insert('queued'));
+    insert('outside');
+    assert.deepEqual(rows(), ['outside', 'queued']);
+    assert.equal(db.inTransaction, false);
+    await queued;
+    await unit.settled();
+    // Inside a transaction of another user of the connection a queued write runs at once, in it.
+    db.transaction(() => {
+      void writeBatches(db).unit().queueWrite(() => insert('inside'));
+      assert.equal((db.prepare("SELECT count(*) AS n FROM items WHERE name = 'inside'").get() as { n: number }).n, 1);
+    })();
+  });
+
   it('anything outside a unit commits the open batch first, so it never sees or joins uncommitted rows', async () => {
     const unit = writeBatches(db).unit();
     unit.write(() => insert('batched'));

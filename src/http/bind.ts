@@ -22,14 +22,15 @@ export function sendJson(ctx: Context, status: number, json: string): void {
 /**
  * Registers each definition with the full check order of decisions §7 in front of its handler.
  * The database work runs in the turn's batch (db/write-batch.ts: group commit), and the answer
- * waits until that batch has committed.
+ * waits until that batch has committed. A read runs at once; a write is queued, and runs with the
+ * turn's other writes just before their commit.
  */
 export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, defs: readonly RouteDef[]): void {
   for (const def of defs) {
     const method = def.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     router[method](def.path, async (ctx: Context) => {
       const unit = writeBatches(deps.db).unit();
-      const inBatch = def.method === 'GET' ? unit.read : unit.write;
+      const inBatch: InBatch = def.method === 'GET' ? { now: unit.read, soon: unit.read } : { now: unit.write, soon: unit.queueWrite };
       try {
         await handle(ctx, def, deps, limiter, inBatch);
       } finally {
@@ -41,8 +42,14 @@ export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, 
   }
 }
 
-async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateLimiter, inBatch: <T>(fn: () => T) => T): Promise<void> {
-  const auth = inBatch(() => authenticate(ctx, deps, limiter, def.scope));
+/** A request's database work: `now` for its checks, `soon` for what it came to do. */
+interface InBatch {
+  now<T>(fn: () => T): T;
+  soon<T>(fn: () => T): T | Promise<T>;
+}
+
+async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateLimiter, inBatch: InBatch): Promise<void> {
+  const auth = inBatch.now(() => authenticate(ctx, deps, limiter, def.scope));
 
   const idempotencyKey = def.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
   const scope = idempotencyKey && { orgId: auth.orgId, livemode: auth.livemode, method: def.method, route: def.path, key: idempotencyKey };
@@ -62,13 +69,13 @@ async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateL
     if (idempotencyKey) checkIdempotencyKey(idempotencyKey);
 
     if (scope) {
-      const reply = inBatch(() => runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown }));
+      const reply = await inBatch.soon(() => runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown }));
       if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
       sendJson(ctx, reply.status, reply.body);
       return;
     }
     // An async handler (webhook URL checks) has only its first synchronous part in the batch.
-    const reply = await inBatch(() => def.handle(input));
+    const reply = await inBatch.soon(() => def.handle(input));
     sendJson(ctx, reply.status, JSON.stringify(reply.body));
   } finally {
     release?.();
