@@ -218,6 +218,27 @@ describe('write batches on a connection', () => {
     assert.deepEqual(rows(), ['next']);
   });
 
+  it('a queued read runs at the end of the turn too, after the work queued before it in its batch', async () => {
+    const writer = writeBatches(db).unit();
+    const written = writer.queueWrite(() => insert('w'));
+    const reader = writeBatches(db).unit();
+    let ran = false;
+    const read = reader.queueRead(() => {
+      ran = true;
+      return (db.prepare('SELECT name FROM items').all() as { name: string }[]).map((r) => r.name);
+    });
+    await Promise.resolve();
+    assert.equal(ran, false);
+    assert.deepEqual(await read, ['w'], 'it joined the write batch, after the write queued before it');
+    await Promise.all([written, writer.settled(), reader.settled()]);
+    // Alone, reads share a read batch.
+    const alone = [writeBatches(db).unit(), writeBatches(db).unit()];
+    const counts = alone.map((unit) => unit.queueRead(() => (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n));
+    assert.deepEqual(await Promise.all(counts), [1, 1]);
+    await Promise.all(alone.map((unit) => unit.settled()));
+    assert.equal(db.inTransaction, false);
+  });
+
   it('anything outside a unit runs the queued writes and commits them before it goes on', async () => {
     const unit = writeBatches(db).unit();
     const queued = unit.queueWrite(() => insert('queued'));

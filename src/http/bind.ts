@@ -22,15 +22,15 @@ export function sendJson(ctx: Context, status: number, json: string): void {
 /**
  * Registers each definition with the full check order of decisions §7 in front of its handler.
  * The database work runs in the turn's batch (db/write-batch.ts: group commit), and the answer
- * waits until that batch has committed. A read runs at once; a write is queued, and runs with the
- * turn's other writes just before their commit.
+ * waits until that batch has committed. Its checks run at once; what it came to do is queued, and
+ * runs with the turn's other requests' work just before their commit.
  */
 export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, defs: readonly RouteDef[]): void {
   for (const def of defs) {
     const method = def.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     router[method](def.path, async (ctx: Context) => {
       const unit = writeBatches(deps.db).unit();
-      const inBatch: InBatch = def.method === 'GET' ? { now: unit.read, soon: unit.read } : { now: unit.write, soon: unit.queueWrite };
+      const inBatch: InBatch = def.method === 'GET' ? { now: unit.read, soon: unit.queueRead } : { now: unit.write, soon: unit.queueWrite };
       try {
         await handle(ctx, def, deps, limiter, inBatch);
       } finally {
@@ -45,7 +45,7 @@ export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, 
 /** A request's database work: `now` for its checks, `soon` for what it came to do. */
 interface InBatch {
   now<T>(fn: () => T): T;
-  soon<T>(fn: () => T): T | Promise<T>;
+  soon<T>(fn: () => T): Promise<T>;
 }
 
 async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateLimiter, inBatch: InBatch): Promise<void> {
