@@ -23,7 +23,7 @@ type Db = Database.Database;
  *   batch answers 500 and nothing of it was written.
  * - Wake-ups (db/after-commit.ts) wait for that commit, so no worker sends what is not committed.
  * - Anything else that touches the connection while a batch is open (a worker's transaction, a
- *   console page, a scheduled job, the CLI code paths) runs its queued writes and commits the batch
+ *   console page, a scheduled job, the CLI code paths) runs its queued work and commits the batch
  *   first: outside a unit the connection behaves exactly as without batches, and never sees
  *   uncommitted rows.
  *
@@ -50,7 +50,10 @@ export interface BatchUnit {
    * a BatchCommitError and never runs. settled() still tells whether it was committed.
    */
   queueWrite<T>(fn: () => T): Promise<T>;
-  /** Queues `fn` as queueWrite does, for the open batch or a new read batch: a read of a customer took 0.83 of the CPU run at once. */
+  /**
+   * Queues `fn` as queueWrite does, for the open batch (after the work queued before it), or a new
+   * read batch: a read of a customer took 0.82 of the CPU it took run at once.
+   */
   queueRead<T>(fn: () => T): Promise<T>;
   /**
    * Resolves once every batch this unit ran in has ended; rejects if a write batch among them
@@ -71,11 +74,11 @@ interface Batch {
   resolve(): void;
   reject(err: Error): void;
   afterCommit: (() => void)[];
-  /** The queued writes that have not run yet, in order. */
-  queue: QueuedWrite[];
+  /** The requests' queued work that has not run yet, in order. */
+  queue: QueuedWork[];
 }
 
-interface QueuedWrite {
+interface QueuedWork {
   fn: () => unknown;
   resolve(value: unknown): void;
   reject(err: unknown): void;
@@ -161,7 +164,7 @@ export function installWriteBatches(db: Db): void {
     for (const wake of batch.afterCommit) wake();
   }
 
-  /** True while flush runs the queued writes: their statements never end the batch they run in. */
+  /** True while flush runs the queued work: its statements never end the batch they run in. */
   let flushing = false;
 
   function flush(): void {
@@ -193,11 +196,11 @@ export function installWriteBatches(db: Db): void {
     flushing = true;
     depth++;
     try {
-      // A queued write may queue another: it runs in this batch too.
+      // Queued work may queue more: it runs in this batch too.
       for (let i = 0; i < batch.queue.length; i++) {
         const job = batch.queue[i]!;
         if (!db.inTransaction || control.spoiled()) {
-          job.reject(new BatchCommitError('the batch was lost before this write ran: it was not run'));
+          job.reject(new BatchCommitError("the batch was lost before this request's work ran: it was not run"));
           continue;
         }
         try {
