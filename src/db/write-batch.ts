@@ -318,9 +318,8 @@ function guardConnection(db: Db, guard: () => void, rolledBack: () => void, view
         ? function guarded(this: unknown, ...args: unknown[]) {
             guard();
             viewMayChange();
-            // An iterator writes as it is read: counted at once.
-            if (name === 'iterate') writesSoFar++;
             const result = method.apply(statement, args);
+            // Counted as the call returns: for an iterator, before any of its rows is read.
             writesSoFar++;
             return result;
           }
