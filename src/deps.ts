@@ -2,7 +2,7 @@
 // of hooks through which one feature reacts to another's change without importing it. main.ts
 // wires the hooks (changeHooks there); the tests and the bench take them from the same function.
 import type { Config } from './config';
-import type { Db } from './db/open';
+import type { Db } from './db/connection';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/log';
 

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
-import { startWalCheckpointer } from './db/checkpoints';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -50,7 +49,6 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const checkpoints = startWalCheckpointer(db, config.dbFile, log);
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
@@ -67,13 +65,12 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       s.once('error', reject);
     });
   } catch (err) {
-    await checkpoints.stop();
     db.close();
     throw err;
   }
 
   const demo = await createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps, { webhooks, passUpdates, checkpoints });
+  const jobs = serverJobs(deps, { webhooks, passUpdates });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) if (job.catchUpAtStart !== false) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -106,7 +103,6 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         // After the last request: attempts in flight finish (bounded) and are recorded before the
         // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
         await Promise.all([webhooks.stop(), passUpdates.stop()]);
-        await checkpoints.stop();
         db.close();
       })();
       return stopping;

@@ -1,38 +1,35 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startJobs, type Job } from '../src/jobs/jobs';
+import cron from 'node-cron';
+import { runJob, startJobs, type Job } from '../src/jobs/jobs';
+import { serverJobs } from '../src/jobs/list';
+import { NO_WORKERS, startTestApp } from './support/app';
 import { silentLogger } from './support/fakes';
 
-// The schedule begins a moment after the start (lib/after-start.ts), so that loading node-cron and
-// ICU's date data does not hold the first requests. These tests run the real node-cron, with a
-// short delay, on its every-second schedule.
+// The schedule is node-cron's; what is ours is the list of jobs and that a failing job is logged,
+// never thrown. No test here waits for the wall clock.
 
-function everySecond(): Job & { runs: number } {
-  const job = { name: 'count', schedule: '* * * * * *', runs: 0, run: () => (job.runs += 1) };
-  return job;
-}
-
-describe('startJobs', { timeout: 15_000 }, () => {
-  it('runs nothing during the delay, then keeps each job to its schedule until stopped', async () => {
-    const job = everySecond();
-    const scheduler = startJobs([job], silentLogger, 1_300);
-    // 1.15 s holds a second's turn, when a schedule begun at once would have run the job.
-    await sleep(1_150);
-    assert.equal(job.runs, 0, 'nothing runs before the delay is over');
-    await sleep(2_500);
-    assert.ok(job.runs >= 2, `an every-second job ran ${job.runs} times in the 2.35 s after the delay`);
-    await scheduler.stop();
-    const atStop = job.runs;
-    await sleep(1_200);
-    assert.equal(job.runs, atStop, 'a stopped schedule runs no more');
+describe('the server jobs', () => {
+  it('each has a unique name and a schedule node-cron accepts', async () => {
+    const app = await startTestApp();
+    try {
+      const jobs = serverJobs(app.deps, NO_WORKERS);
+      assert.ok(jobs.length >= 7);
+      assert.equal(new Set(jobs.map((j) => j.name)).size, jobs.length);
+      for (const job of jobs) assert.ok(cron.validate(job.schedule), `${job.name}: ${job.schedule}`);
+      const scheduler = startJobs(jobs, silentLogger);
+      await scheduler.stop();
+    } finally {
+      await app.close();
+    }
   });
 
-  it('a stop during the delay means the schedule never begins', async () => {
-    const job = everySecond();
-    const scheduler = startJobs([job], silentLogger, 200);
-    await scheduler.stop();
-    await sleep(1_500);
-    assert.equal(job.runs, 0);
+  it('a job that fails is logged and does not throw', async () => {
+    const errors: unknown[] = [];
+    const log = { ...silentLogger, error: (msg: string, fields?: Record<string, unknown>) => errors.push({ msg, fields }) };
+    const failing: Job = { name: 'broken', schedule: '* * * * *', run: () => Promise.reject(new Error('boom')) };
+    await runJob(failing, log);
+    assert.equal(errors.length, 1);
+    assert.match(JSON.stringify(errors[0]), /broken/);
   });
 });

@@ -8,7 +8,6 @@ import { customersRepo } from '../src/customers/repo';
 import { purgeRepo } from '../src/customers/purge-repo';
 import { openDatabase, type Db } from '../src/db/open';
 import { ledgerRepo } from '../src/loyalty/repo';
-import { walletRepo } from '../src/wallet/repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { statementsPreparedBy } from './support/databases';
@@ -62,13 +61,19 @@ describe('customer lookups by contact', () => {
   }
 });
 
-describe('wallet reads that run per install link and per batch of a card fan-out', () => {
+describe('reads that run per install link, per scan and per batch of a card fan-out', () => {
   const cases = [
     {
       name: 'the customers of an install-code selector',
-      factory: walletRepo,
+      factory: customersRepo,
       match: /install_code >= @from/,
       index: /USING INDEX sqlite_autoindex_customers_\d \(install_code>\? AND install_code<\?\)/,
+    },
+    {
+      name: 'the customers of a scan-code selector',
+      factory: customersRepo,
+      match: /scan_code >= @from/,
+      index: /USING INDEX sqlite_autoindex_customers_\d \(scan_code>\? AND scan_code<\?\)/,
     },
     {
       name: "a slice of a card's customers after a position",
@@ -128,7 +133,7 @@ describe("the webhook worker's claim", () => {
   const statistics = [
     { name: 'no statistics (a new database)', setUp: () => {} },
     {
-      // What the first hourly maintenance of a new server analyzed (issue 13's bench): the endpoints,
+      // What the first hourly maintenance of a new server analyzes: the endpoints,
       // keys and cards it had read, not the deliveries' table, empty then.
       name: "the statistics of a new server's first maintenance (one endpoint, none of the deliveries)",
       setUp: (db: Db) => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
-import { maintainDatabase } from '../src/db/maintenance';
+import { optimizeDatabase } from '../src/db/maintenance';
 import { startServer, type RunningServer } from '../src/main';
 import { walletRepo } from '../src/wallet/repo';
 import { passUpdatesRepo } from '../src/wallet/updates/repo';
@@ -60,7 +60,7 @@ describe('startServer (main.ts) wires the features together', { timeout: 30_000 
     server = await startServer(loadConfig({ DATA_DIR: dir, PORT: '0' }), { log: silentLogger });
     const statistics = () => (server.db.prepare('SELECT count(*) AS n FROM sqlite_stat1').get() as { n: number }).n;
     assert.equal(statistics(), 0, 'the start ran no ANALYZE');
-    await maintainDatabase(server.db, { checkpointThread: true });
+    optimizeDatabase(server.db);
     assert.ok(statistics() > 0, 'the hourly maintenance does');
   });
 });

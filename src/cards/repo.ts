@@ -1,6 +1,5 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { createRowCache } from '../db/row-cache';
 import { DEFAULT_SIGNUP_FIELDS, type Card, type CardLogo, type CardLogoMeta } from './model';
 
 interface RawCard {
@@ -84,22 +83,16 @@ function createCardsRepo(db: Db) {
     design: text(card.design),
   });
 
-  // Every API request on a customer reads its card; the console is where cards change (db/row-cache.ts).
-  const byIdCache = createRowCache<Card>(db);
-
   return {
     insert(card: Card) {
-      byIdCache.changed();
       insert.run(columns(card));
     },
     /** Writes every configurable column of the card (id, org and creation time stay). */
     update(card: Card) {
       const { orgId: _org, createdAt: _created, ...rest } = columns(card);
-      byIdCache.changed();
       update.run(rest);
     },
     touch(id: string, updatedAt: number) {
-      byIdCache.changed();
       touch.run({ id, updatedAt });
     },
     /** Customers per card of the org, live and test apart (cards without customers are absent). */
@@ -126,18 +119,14 @@ function createCardsRepo(db: Db) {
     },
     /** True when there was a logo to remove. */
     removeLogo: (cardId: string) => deleteLogo.run(cardId).changes > 0,
-    /** The card (frozen: callers share it). */
     findById(id: string): Card | undefined {
-      return byIdCache.get(id, () => {
-        const row = byId.get(id);
-        return row && map(row);
-      });
+      const row = byId.get(id);
+      return row && map(row);
     },
     listForOrg(orgId: string): Card[] {
       return ofOrg.all(orgId).map(map);
     },
     updateQuestions(id: string, questions: Card['questions'], updatedAt: number) {
-      byIdCache.changed();
       setQuestions.run({ id, questions: JSON.stringify(questions), updatedAt });
     },
   };

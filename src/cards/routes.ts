@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ApiError } from '../lib/errors';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../routing/route';
 import { CardIdParams, CardResource, PatchCardBody } from './schemas';
 import { cardResource, listCards, setIdentifierQuestion } from './service';
 

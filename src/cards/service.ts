@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
@@ -73,7 +74,7 @@ const passFacing = (card: Card) => JSON.stringify([card.name, card.passType, car
  * what passes show changed, every installed pass is refreshed (onChange.cardChanged).
  */
 export function updateCard(deps: WriteDeps, orgId: string, cardId: string, config: CardConfigInput): Card {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const before = getOrgCard(deps, orgId, cardId);
     const repo = cardsRepo(deps.db);
     if (config.passType !== before.passType) {
@@ -89,28 +90,28 @@ export function updateCard(deps: WriteDeps, orgId: string, cardId: string, confi
     repo.update(card);
     if (passFacing(card) !== passFacing(before)) deps.onChange.cardChanged(deps, card.id);
     return card;
-  })();
+  });
 }
 
 /** Stores the card's logo (checked by prepareLogo), replacing any other; passes show it. */
 export function setCardLogo(deps: WriteDeps, orgId: string, cardId: string, logo: CardLogo): void {
-  deps.db.transaction(() => {
+  inTransaction(deps.db, () => {
     getOrgCard(deps, orgId, cardId);
     const now = deps.clock.now();
     cardsRepo(deps.db).setLogo(cardId, logo, now);
     cardsRepo(deps.db).touch(cardId, now);
     deps.onChange.cardChanged(deps, cardId);
-  })();
+  });
 }
 
 /** Removes the card's logo: passes go back to the mark drawn in the card's colours. */
 export function removeCardLogo(deps: WriteDeps, orgId: string, cardId: string): void {
-  deps.db.transaction(() => {
+  inTransaction(deps.db, () => {
     getOrgCard(deps, orgId, cardId);
     if (!cardsRepo(deps.db).removeLogo(cardId)) return;
     cardsRepo(deps.db).touch(cardId, deps.clock.now());
     deps.onChange.cardChanged(deps, cardId);
-  })();
+  });
 }
 
 /** Customers per card of the org, live and test apart (0 for a card without any). */
@@ -136,7 +137,7 @@ export function listCards(deps: CardDeps, orgId: string): Card[] {
 
 /** Makes one question the customer identifier (or clears it), replacing any other in the same write. */
 export function setIdentifierQuestion(deps: CardDeps, orgId: string, cardId: string, key: string | null): Card {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const card = getOrgCard(deps, orgId, cardId);
     let chosen: string | null = null;
     if (key !== null) {
@@ -153,7 +154,7 @@ export function setIdentifierQuestion(deps: CardDeps, orgId: string, cardId: str
     const now = deps.clock.now();
     cardsRepo(deps.db).updateQuestions(card.id, questions, now);
     return { ...card, questions, updatedAt: now };
-  })();
+  });
 }
 
 /** The card as the API shows it: amounts back in units. */

@@ -1,5 +1,5 @@
 import type { Card, PassType } from '../cards/model';
-import type { Channel } from '../loyalty/repo';
+import type { Channel } from '../lib/changes';
 
 // How the console writes numbers, amounts and times for a shop owner: amounts in the card's own
 // units (stamps, points, store credit in money), times on the shop's clock (the org's time zone).

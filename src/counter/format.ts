@@ -1,6 +1,6 @@
 import type { Card } from '../cards/model';
 import type { LedgerRow } from '../loyalty/repo';
-import type { Channel } from '../loyalty/repo';
+import type { Channel } from '../lib/changes';
 
 // How the counter says amounts and entries: "4 stamps", "+20 points", "Free coffee redeemed".
 // Amounts are hundredths; stamp, point and level cards count whole units, store credit cents.

@@ -1,30 +1,22 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 import { notReversedSql } from '../db/reversals';
-import { LIMIT_BOUND } from '../db/limit';
 
-// What the counter reads beyond the customers' and the ledger's own repos: a pass's scan code
-// across modes (to tell a test pass from an unknown one), the staff's search, the daily award
-// counts the owner's caps are checked against, and which of a member's rows may still be undone.
+// What the counter reads beyond the customers' and the ledger's own repos: the staff's search,
+// the daily award counts the owner's caps are checked against, and which of a member's rows may
+// still be undone.
 
 /** An award that was reversed no longer counts (the transactions_reversal index answers this). */
 const NOT_REVERSED = notReversedSql('t');
 
-export interface ScanMatch {
-  id: string;
-  orgId: string;
-  livemode: boolean;
-}
-
 function createCounterRepo(db: Db) {
-  const byScanCode = db.prepare<[string], { id: string; org_id: string; livemode: number }>('SELECT id, org_id, livemode FROM customers WHERE scan_code = ?');
   // Exact matches on the keys (email, phone, external id, scan code) or a part of the name. The
   // name test reads every customer of the namespace: a shop's list, thousands at most.
   const search = db.prepare<{ orgId: string; livemode: number; text: string; lower: string; email: string | null; phone: string | null; limit: number }, { id: string }>(
     `SELECT id FROM customers
      WHERE org_id = @orgId AND livemode = @livemode
        AND (external_id = @text OR scan_code = @text OR email_norm = @email OR phone_norm = @phone OR instr(lower(coalesce(name, '')), @lower) > 0)
-     ORDER BY name IS NULL, name COLLATE NOCASE, created_at ${LIMIT_BOUND}`,
+     ORDER BY name IS NULL, name COLLATE NOCASE, created_at LIMIT @limit`,
   );
   const staffAwards = db.prepare<{ orgId: string; livemode: number; staffId: string; start: number; end: number }, { n: number }>(
     `SELECT count(*) AS n FROM transactions t
@@ -47,11 +39,6 @@ function createCounterRepo(db: Db) {
   );
 
   return {
-    /** The customer holding this scan code, in any org and mode (scan codes are unique). */
-    findByScanCode(code: string): ScanMatch | undefined {
-      const row = byScanCode.get(code);
-      return row && { id: row.id, orgId: row.org_id, livemode: row.livemode === 1 };
-    },
     search(q: { orgId: string; livemode: boolean; text: string; email: string | null; phone: string | null; limit: number }): string[] {
       return search.all({ ...q, livemode: q.livemode ? 1 : 0, lower: q.text.toLowerCase() }).map((r) => r.id);
     },

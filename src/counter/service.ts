@@ -1,13 +1,16 @@
+import { inTransaction } from '../db/transaction';
 import type { Card, Level } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
+import { findCustomerByScanCode } from '../customers/secret-codes';
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import type { BalanceChangeResult } from '../loyalty/ledger';
-import { ledgerRepo, type LedgerEntry, type StaffRef } from '../loyalty/repo';
+import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
+import type { StaffRef } from '../lib/changes';
 import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
 import { counterRepo } from './repo';
@@ -43,7 +46,7 @@ function cardOf(deps: Pick<AppDeps, 'db'>, customer: Customer): Card {
 export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string): Customer {
   const code = raw.trim();
   if (!code) throw badRequest('CODE_MISSING', 'scan a pass or type its code first');
-  const match = code.length <= 200 ? counterRepo(deps.db).findByScanCode(code) : undefined;
+  const match = findCustomerByScanCode(deps.db, code);
   if (!match || match.orgId !== n.orgId) {
     throw notFound('UNKNOWN_CODE', 'no customer has this code. Check the code, or search by name, phone or email');
   }
@@ -55,9 +58,7 @@ export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: str
         : 'this is a test pass: it belongs to test data, not to a real customer. Switch the counter to test data to try it out',
     );
   }
-  const customer = customersRepo(deps.db).findById(n, match.id);
-  if (!customer) throw notFound('UNKNOWN_CODE', 'no customer has this code');
-  return customer;
+  return match;
 }
 
 export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, passUserId: string): Customer {
@@ -70,7 +71,7 @@ export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, passUserId
 export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string): Customer[] {
   const text = raw.trim().slice(0, 200);
   if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', 'type at least 2 characters, or scan the pass');
-  if (counterRepo(deps.db).findByScanCode(text)) return [customerByCode(deps, n, text)];
+  if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, text)];
   const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizePhone(text), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
 }
@@ -139,11 +140,11 @@ function checkDailyCaps(deps: Pick<AppDeps, 'db' | 'clock'>, actor: CounterActor
 
 /** An award at the counter: stamps on stamp cards, points (or store credit) on the others. */
 export function awardAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, basis: EarnBasis, idempotencyKey: string): BalanceChangeResult {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     checkDailyCaps(deps, actor, customer);
     const type = cardOf(deps, customer).passType === 'stamp_card' ? 'stamps' : 'points';
     return earn(deps, { customer, source: 'scan', staff: actor.staff, idempotencyKey, type, basis });
-  })();
+  });
 }
 
 export function redeemAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, what: { type: 'reward' } | { type: 'points'; amount: number }, idempotencyKey: string): BalanceChangeResult {
@@ -157,7 +158,7 @@ export function redeemAtCounter(deps: AppDeps, actor: CounterActor, customer: Cu
  * anything else in the console, where it is attributed to them).
  */
 export function undoAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, transactionId: string, idempotencyKey: string): BalanceChangeResult {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const row = ledgerRepo(deps.db).find(customer.id, transactionId);
     if (!row) throw notFound('TRANSACTION_NOT_FOUND', 'there is no such entry for this customer');
     if (row.source !== 'scan' || row.staffId !== actor.staff.id) {
@@ -174,5 +175,5 @@ export function undoAtCounter(deps: AppDeps, actor: CounterActor, customer: Cust
       }
       throw err;
     }
-  })();
+  });
 }

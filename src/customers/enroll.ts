@@ -1,16 +1,18 @@
+import { inTransaction } from '../db/transaction';
 import { decimalsFor, type Card } from '../cards/model';
 import { getOrgCard } from '../cards/service';
 import type { Config } from '../config';
 import type { WriteDeps } from '../deps';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { emitEvent } from '../events/outbox';
 import { conflict, validationFailed } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { randomToken, secretCode } from '../lib/ids';
+import { randomToken } from '../lib/ids';
+import { newSecretCode } from './secret-codes';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
 import { changeBalance, channelData } from '../loyalty/ledger';
-import type { Channel, StaffRef } from '../loyalty/repo';
+import type { Channel, StaffRef } from '../lib/changes';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
 import { findByEmail, findByPhone } from './refs';
@@ -122,8 +124,8 @@ function createCustomer(
     customFields: fields,
     status: 'pending_install',
     source: channel,
-    installCode: secretCode(32),
-    scanCode: secretCode(24),
+    installCode: newSecretCode(),
+    scanCode: newSecretCode(),
     balance: 0,
     passVersion: 1,
     passUpdatedAt: now,
@@ -158,7 +160,7 @@ export interface EnrollOptions {
 }
 
 export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollRequest, options: EnrollOptions): EnrollResult {
-  return deps.db.transaction((): EnrollResult => {
+  return inTransaction(deps.db, (): EnrollResult => {
     const card = getOrgCard(deps, n.orgId, req.cardId);
     const opening = openingBalance(card, req.initialPoints);
     const fields = req.customFields ? validateCustomFields(card, req.customFields) : {};
@@ -188,5 +190,5 @@ export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollReques
       installUrl: installUrl(deps.config, customer),
       status: customer.status,
     };
-  })();
+  });
 }

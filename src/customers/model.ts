@@ -1,4 +1,4 @@
-import type { Channel } from '../loyalty/repo';
+import type { Channel } from '../lib/changes';
 
 export type CustomerStatus = 'pending_install' | 'installed';
 export type CustomFieldValue = string | number | boolean;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 
 // What a test customer owns beyond its own row, for the 30-day sweep. Ledger rows cascade from

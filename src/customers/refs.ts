@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../lib/errors';
 import { maskEmail, maskPhone, normalizeEmail, normalizePhone, phoneFromUrl } from '../lib/contact';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Customer, Namespace } from './model';
 import { customersRepo } from './repo';
 

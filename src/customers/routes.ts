@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../routing/route';
 import { enrollCustomer } from './enroll';
 import { customerResource } from './resource';
 import { CustomerResource, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';

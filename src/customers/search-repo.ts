@@ -1,8 +1,7 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import type { Channel } from '../loyalty/repo';
+import type { Channel } from '../lib/changes';
 import type { CustomerStatus, Namespace } from './model';
-import { LIMIT_BOUND } from '../db/limit';
 import type { NamespaceParams } from '../db/namespace-params';
 import { ns } from './repo';
 
@@ -76,7 +75,7 @@ export function listSql(byCard: boolean, direction: Direction | null): string {
   const where = byCard ? 'c.card_id = @cardId AND c.livemode = @livemode AND +c.org_id = @orgId' : 'c.org_id = @orgId AND c.livemode = @livemode';
   const edge = direction === 'older' ? 'AND (c.created_at, c.rowid) < (@createdAt, @seq)' : direction === 'newer' ? 'AND (c.created_at, c.rowid) > (@createdAt, @seq)' : '';
   const order = direction === 'newer' ? 'ASC' : 'DESC';
-  return `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c WHERE ${where} ${edge} ORDER BY c.created_at ${order}, c.rowid ${order} ${LIMIT_BOUND}`;
+  return `SELECT c.rowid AS seq, ${COLUMNS} FROM customers c WHERE ${where} ${edge} ORDER BY c.created_at ${order}, c.rowid ${order} LIMIT @limit`;
 }
 
 /**
@@ -89,7 +88,7 @@ export function searchSql(direction: Direction | null): string {
   return `SELECT s.rowid AS seq, ${COLUMNS}
      FROM customer_search s JOIN customer_search_rows r ON r.seq = s.rowid JOIN customers c ON c.id = r.customer_id
      WHERE customer_search MATCH @match AND c.org_id = @orgId AND c.livemode = @livemode ${edge}
-     ORDER BY s.rowid ${order} ${LIMIT_BOUND}`;
+     ORDER BY s.rowid ${order} LIMIT @limit`;
 }
 
 function createCustomerSearchRepo(db: Db) {
@@ -122,14 +121,14 @@ function createCustomerSearchRepo(db: Db) {
       const set = o.cardId ? lists.card : lists.all;
       const params = ns(n, { limit: o.limit, ...(o.cardId ? { cardId: o.cardId } : {}) });
       if (!o.at) return set.first.all(params).map(map);
-      const rows = set[o.at.direction].all(Object.assign({}, params, o.at.position)).map(map);
+      const rows = set[o.at.direction].all({ ...params, ...o.at.position }).map(map);
       return o.at.direction === 'newer' ? rows.reverse() : rows;
     },
     /** Up to `limit` customers the full-text query `match` finds in the namespace, newest first; `at` as in newest. */
     matching(n: Namespace, o: { match: string; limit: number; at?: { direction: Direction; seq: number } }): CustomerListItem[] {
       const params = ns(n, { match: o.match, limit: o.limit });
       if (!o.at) return searches.first.all(params).map(map);
-      const rows = searches[o.at.direction].all(Object.assign({}, params, { seq: o.at.seq })).map(map);
+      const rows = searches[o.at.direction].all({ ...params, seq: o.at.seq }).map(map);
       return o.at.direction === 'newer' ? rows.reverse() : rows;
     },
     /** The customer whose scan code or passUserId this is, in the namespace. */

@@ -1,6 +1,7 @@
+import { inTransaction } from '../db/transaction';
 import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { phoneFromUrl } from '../lib/contact';
@@ -69,7 +70,7 @@ export interface PatchResult {
  * equal to the stored one is not written and not listed in `updated`.
  */
 export function updateCustomer(deps: CustomerDeps, n: Namespace, ref: string, patch: { externalCustomerId?: string; customFields?: Record<string, unknown> }): PatchResult {
-  return deps.db.transaction((): PatchResult => {
+  return inTransaction(deps.db, (): PatchResult => {
     const { customer, card } = getCustomerByRef(deps, n, ref);
     const repo = customersRepo(deps.db);
     const fields = patch.customFields ? mergeCustomFields(customer.customFields, validateCustomFields(card, patch.customFields)) : null;
@@ -90,5 +91,5 @@ export function updateCustomer(deps: CustomerDeps, n: Namespace, ref: string, pa
       updated.push('customFields');
     }
     return { passUserId: customer.id, externalCustomerId: nextId ?? customer.externalId, cardId: customer.cardId, updated };
-  })();
+  });
 }

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import type { Namespace } from './model';
@@ -29,10 +30,11 @@ export function assertRoomForTestCustomer(db: Db, n: Namespace): void {
 export function sweepTestCustomers(deps: { db: Db; clock: Clock }): number {
   const customers = customersRepo(deps.db);
   const purge = purgeRepo(deps.db);
-  const remove = deps.db.transaction((id: string) => {
-    purge.removeTestCustomerEvents(id);
-    customers.remove(id);
-  });
+  const remove = (id: string) =>
+    inTransaction(deps.db, () => {
+      purge.removeTestCustomerEvents(id);
+      customers.remove(id);
+    });
   const ids = customers.testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);
   for (const id of ids) remove(id);
   return ids.length;

@@ -53,7 +53,7 @@ INSERT INTO customer_search (rowid, scope, name, email, external, phone)
  *
  * A customer's row is found by (created_at, customer_id), which the update trigger follows should
  * either ever change: a new customer's entry lands at the end of that index. Keyed by the
- * passUserId alone, which is random, it took a random page per enrolment (issue 13).
+ * passUserId alone, which is random, it took a random page per enrolment.
  */
 function searchRowsTableSql(table = 'customer_search_rows'): string {
   return `

@@ -1,5 +1,6 @@
+import { inTransaction } from './transaction';
 import { embeddedAsset } from '../lib/embedded-assets';
-import type { Db } from './open';
+import type { Db } from './connection';
 import { migrations as defaultSteps, type MigrationStep } from './migrations';
 
 const BASE_VERSION = 1;
@@ -23,21 +24,21 @@ export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: 
   }
   if (from === 0) {
     const schema = embeddedAsset('schema.sql').text(); // inside the bundle; from disk under tsx
-    db.transaction(() => {
+    inTransaction(db, () => {
       db.exec(schema);
       db.pragma(`user_version = ${BASE_VERSION}`);
-    })();
+    });
   }
   const ordered = [...steps].sort((a, b) => a.version - b.version);
   for (const step of ordered) {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (step.version <= current) continue;
     if (step.version !== current + 1) throw new Error(`Migration step ${step.version} (${step.name}) does not follow version ${current}`);
-    db.transaction(() => {
+    inTransaction(db, () => {
       if ('sql' in step) db.exec(step.sql);
       else step.run(db);
       db.pragma(`user_version = ${step.version}`);
-    })();
+    });
   }
   return { from, to: db.pragma('user_version', { simple: true }) as number };
 }

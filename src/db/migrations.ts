@@ -2,7 +2,7 @@ import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { consoleTablesSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
 import { rewriteListedChecks } from './listed-checks';
-import type { Db } from './open';
+import type { Db } from './connection';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
 // here moves a database from `version - 1` to `version` and runs in its own transaction.
@@ -273,8 +273,7 @@ DROP INDEX customers_install_selector;
 
 -- A card's fan-out walks its customers in (livemode, created_at, id) order, where a new customer
 -- lands at the end of its card's range. In id order (customers_card_id), each new customer went
--- to a random page: at a million customers, a page read and a page written per enrolment (issue
--- 13). The id only orders customers created in the same millisecond, and unlike the rowid it is
+-- to a random page: at a million customers, a page read and a page written per enrolment. The id only orders customers created in the same millisecond, and unlike the rowid it is
 -- kept through a VACUUM. The fan-out's position becomes those three values, and a fan-out in
 -- progress starts over in the new order (a pass it queued already is queued again, which only
 -- sends its update once more).
@@ -309,7 +308,7 @@ ${slotsForgetTriggerSql()}
     version: 14,
     name: "the search index's row map in enrolment order",
     // Each enrolment wrote the map's entry keyed by the random passUserId: a random page of its
-    // index (issue 13). Keyed by (created_at, customer_id) it lands at the end. The map is copied
+    // index. Keyed by (created_at, customer_id) it lands at the end. The map is copied
     // (its numbers kept, so the full-text rows stay as they are); the customers are not rewritten.
     sql: searchRowsByTimeSql(),
   },
@@ -326,8 +325,7 @@ ${slotsForgetTriggerSql()}
 -- by (created_at DESC, rowid DESC): the id did not give that order, so each history page sorted its
 -- rows of equal time in a temporary B-tree, and it made the index half as large again (200,000 rows:
 -- 3,050 pages against 1,958). Each balance change writes an entry on a random page of this index
--- (the customer's), so fewer, fuller pages are fewer to write (issue 13: 0.98 to 0.995 of the CPU
--- per earn, paired). An index ends in the rowid, so (customer_id, created_at) walked backwards is
+-- (the customer's), so fewer, fuller pages are fewer to write. An index ends in the rowid, so (customer_id, created_at) walked backwards is
 -- exactly the order the reads ask for.
 DROP INDEX transactions_customer;
 CREATE INDEX transactions_customer ON transactions (customer_id, created_at);

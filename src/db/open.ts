@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Db } from './connection';
 import { migrate } from './migrate';
-import { installWriteBatches } from './write-batch';
 
-export type Db = Database.Database;
+export type { Db } from './connection';
 
 export interface OpenOptions {
   /** NORMAL survives a process crash in WAL mode; FULL also survives power loss at some write cost. */
@@ -16,13 +16,14 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
+  // At least 5 s, as Litestream asks of an application that shares the database with it: a write
+  // waits while Litestream (or the CLI in another process) briefly holds a lock.
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
-  // better-sqlite3 builds SQLite with a 16 MB page cache per connection, which a busy server
-  // filled within seconds: 18 MB of its ~120 MB under the earn load. 4 MB holds the pages a
-  // request touches again (index interiors, the tails the ledger and outbox append to); the rest
-  // come from the OS page cache (issue 13's bench: the same rates, 15 MB less memory).
-  db.pragma('cache_size = -4000');
+  // Checkpoints are SQLite's own: passive, every 1000 pages, inside a commit. They never truncate
+  // the WAL file, so a burst of writes could leave it large on disk; past 64 MB it is cut back to
+  // that size after the next checkpoint that empties it. Under Litestream, Litestream checkpoints.
+  db.pragma('journal_size_limit = 67108864');
 }
 
 /** The data folder or its database file cannot be used: a file where the folder belongs, no permission, not a database. */
@@ -35,9 +36,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     db = new Database(file);
     applyPragmas(db, options);
-    // Before anything prepares a statement: each one must commit an open batch before it runs;
-    // transaction functions begin IMMEDIATE (db/transactions.ts says why).
-    installWriteBatches(db);
   } catch (err) {
     db?.close();
     throw new DatabaseOpenError((err as Error).message, { cause: err });

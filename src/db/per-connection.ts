@@ -1,4 +1,4 @@
-import type { Db } from './open';
+import type { Db } from './connection';
 
 /** Wraps a repo factory so its statements are prepared once per connection, then reused. */
 export function perConnection<T>(factory: (db: Db) => T): (db: Db) => T {

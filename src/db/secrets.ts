@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './open';
+import type { Db } from './connection';
 import { perConnection } from './per-connection';
 
 // Secrets the server makes for itself on first use and keeps with its data (the staff PIN pepper).

@@ -1,6 +1,5 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { LIMIT_BOUND } from '../db/limit';
 
 export interface EventRow {
   id: string;
@@ -28,7 +27,7 @@ function createEventsRepo(db: Db) {
        SELECT e.rowid FROM orgs o CROSS JOIN events e ON e.org_id = o.id AND e.livemode IN (0, 1)
        WHERE e.created_at < @cutoff
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
-       ${LIMIT_BOUND})`,
+       LIMIT @limit)`,
   );
   return {
     /** Removes up to `limit` events created before `cutoff` that no delivery refers to; returns how many. */

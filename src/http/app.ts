@@ -6,10 +6,8 @@ import { randomToken } from '../lib/ids';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../lib/errors';
 import { bindRoutes, sendJson } from './bind';
-import { dispatchRoutes } from './dispatch';
-import { setHeader } from './headers';
-import { limitAnonymous } from './gate';
-import { createRateLimiter } from './rate-limit';
+import { limitAnonymous } from '../routing/rate-limited';
+import { createRateLimiter } from '../routing/rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
@@ -35,7 +33,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
 
   const api = new Router({ prefix: '/api' });
   bindRoutes(api, deps, limiter, defs);
-  // Built at its first request, not at start: some 10 ms of every cold start, for a document few ask for.
+  // Built at its first request: few clients ever ask for it.
   let openApiDocument: string | undefined;
   api.get('/openapi.json', (ctx) => {
     limitAnonymous(ctx, deps, limiter);
@@ -44,7 +42,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
     ctx.set('Cache-Control', 'public, max-age=300');
     sendJson(ctx, 200, openApiDocument);
   });
-  app.use(dispatchRoutes(api));
+  app.use(api.routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
   app.use(walletRouter(deps, limiter, wallet).routes());
@@ -120,9 +118,9 @@ function requestLogAndErrors(deps: AppDeps) {
     const started = process.hrtime.bigint();
     const requestId = `req_${randomToken(16)}`;
     ctx.state.requestId = requestId;
-    setHeader(ctx, 'X-Request-Id', requestId);
+    ctx.set('X-Request-Id', requestId);
     // /api answers hold customer data and install links: no browser, proxy or CDN may keep one.
-    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) setHeader(ctx, 'Cache-Control', 'no-store');
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     try {
       // HTTP/1.1 requires Host (RFC 9112 §3.2); createHttpServer leaves this check to us so the
       // refusal has the JSON body. HTTP/1.0 may omit it.

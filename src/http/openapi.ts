@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ERROR_SCHEMAS, errorSchemaOf } from './error-schemas';
-import { NO_BODY, type AnySchema, type RouteDef } from './route';
+import { NO_BODY, type AnySchema, type RouteDef } from '../routing/route';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { ApiError, validationFailed } from '../lib/errors';
 import { sha256Hex } from '../lib/secrets';
@@ -101,7 +102,7 @@ export function runIdempotent(
     throw new ApiError(409, 'IDEMPOTENCY_KEY_IN_USE', { detail: 'a request with this Idempotency-Key is still running' });
   }
   try {
-    return deps.db.transaction(() => {
+    return inTransaction(deps.db, () => {
       const reply = handler();
       if (reply && typeof (reply as unknown as PromiseLike<unknown>).then === 'function') {
         throw new Error('an idempotent handler must be synchronous: its write and the stored response share one transaction');
@@ -109,7 +110,7 @@ export function runIdempotent(
       const body = JSON.stringify(reply.body);
       repo.save(scope, { fingerprint, status: reply.status, body, createdAt: now });
       return { status: reply.status, body, replayed: false };
-    })();
+    });
   } catch (err) {
     if (err instanceof ApiError && err.status < 500 && !NOT_KEPT.has(err.status)) {
       // The write rolled back; keep the refusal so a retry gets the same answer.

@@ -1,5 +1,4 @@
-import type { ScheduledTask } from 'node-cron';
-import { afterStart, AFTER_START_MS } from '../lib/after-start';
+import cron from 'node-cron';
 import type { Logger } from '../lib/log';
 
 /** One background job: a name for the logs, a cron schedule, and the work. */
@@ -25,24 +24,11 @@ export async function runJob(job: Job, log: Logger): Promise<void> {
   }
 }
 
-/**
- * Keeps the jobs to their schedules from `delayMs` on, not at once (lib/after-start.ts says why).
- * Nothing falls behind meanwhile: the start's catch-up run has just done what was due, and the most
- * frequent job runs once a second. stop() ends them, or the wait.
- */
-export function startJobs(jobs: readonly Job[], log: Logger, delayMs = AFTER_START_MS): { stop(): Promise<void> } {
-  let tasks: ScheduledTask[] = [];
-  let stopped = false;
-  const begin = async () => {
-    const { default: cron } = await import('node-cron');
-    if (stopped) return;
-    tasks = jobs.map((job) => cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }));
-  };
-  const wait = afterStart(() => void begin().catch((err: unknown) => log.error('the job schedule did not start', { err })), delayMs);
+/** Keeps the jobs to their schedules until stop() ends them. */
+export function startJobs(jobs: readonly Job[], log: Logger): { stop(): Promise<void> } {
+  const tasks = jobs.map((job) => cron.schedule(job.schedule, () => runJob(job, log), { name: job.name, noOverlap: true }));
   return {
     async stop() {
-      stopped = true;
-      wait.cancel();
       await Promise.all(tasks.map((task) => task.stop()));
     },
   };

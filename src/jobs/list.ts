@@ -1,5 +1,4 @@
-import type { WalCheckpointer } from '../db/checkpoints';
-import { maintainDatabase } from '../db/maintenance';
+import { optimizeDatabase } from '../db/maintenance';
 import type { AppDeps } from '../deps';
 import { sweepTestCustomers } from '../customers/test-mode';
 import { sweepIdempotencyKeys } from '../idempotency/service';
@@ -16,7 +15,6 @@ import { sweepFailures } from '../web/throttle';
 export interface ServerWorkers {
   webhooks: Pick<DeliveryWorker, 'sweep'>;
   passUpdates: Pick<PassUpdateWorker, 'wake'>;
-  checkpoints: Pick<WalCheckpointer, 'running'>;
 }
 
 /** Every scheduled job of the server, in one list. */
@@ -40,17 +38,7 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
-    // Not at start: after a bulk load or a migration, its first analysis of a million customers
-    // takes 0.25 to 2.8 s in all, in slices of up to 80 to 420 ms (issue 13's bench), which the
-    // start's first requests would wait for.
-    {
-      name: 'database-maintenance',
-      schedule: '17 * * * *',
-      catchUpAtStart: false,
-      run: async () => {
-        const { analyzed, walEmptied } = await maintainDatabase(deps.db, { checkpointThread: workers.checkpoints.running() });
-        return { analyzed: analyzed.length, walEmptied };
-      },
-    },
+    // Not at start: the planner's statistics can wait for their hour.
+    { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => optimizeDatabase(deps.db) },
   ];
 }

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { isoTime } from '../lib/clock';
@@ -36,9 +37,9 @@ export function getApiKey(deps: { db: Db }, keyId: string, orgId?: string): List
 
 /** Revokes a key at once: the next request made with it is answered 401. `orgId` as in getApiKey. */
 export function revokeApiKey(deps: { db: Db; clock: Clock }, keyId: string, orgId?: string): ListedKey {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     getApiKey(deps, keyId, orgId);
     if (!keysRepo(deps.db).revoke(keyId, deps.clock.now())) throw new ApiError(409, 'KEY_ALREADY_REVOKED', { detail: keyId });
     return getApiKey(deps, keyId, orgId);
-  })();
+  });
 }

@@ -1,6 +1,5 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { createRowCache } from '../db/row-cache';
 import type { Mode, Scope } from './scopes';
 
 export interface ApiKeyRow {
@@ -53,22 +52,15 @@ function createKeysRepo(db: Db) {
   const ofOrg = db.prepare<[string], RawRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = @at WHERE id = @id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL');
-  // Every API request authenticates, and keys hardly ever change. Unknown and revoked keys are
-  // never cached, so guessing cannot fill it; revocation holds from the next request, also when
-  // the CLI revokes from another process (db/row-cache.ts).
-  const active = createRowCache<ApiKeyRow>(db);
 
   return {
     insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>) {
-      active.changed();
       insert.run({ ...row, scopes: JSON.stringify(row.scopes) });
     },
     /** The key with this hash unless it is revoked. */
     findActiveByHash(hash: string): ApiKeyRow | undefined {
-      return active.get(hash, () => {
-        const row = byHash.get(hash);
-        return row && row.revoked_at === null ? map(row) : undefined;
-      });
+      const row = byHash.get(hash);
+      return row && row.revoked_at === null ? map(row) : undefined;
     },
     findById(id: string): ApiKeyRow | undefined {
       const row = byId.get(id);
@@ -77,13 +69,11 @@ function createKeysRepo(db: Db) {
     list(orgId?: string): ApiKeyRow[] {
       return (orgId ? ofOrg.all(orgId) : all.all()).map(map);
     },
-    /** Records when a key was last used (informational, so the cached row is simply replaced). */
-    touch(row: ApiKeyRow, at: number) {
-      touch.run({ id: row.id, at });
-      active.replace(row.keyHash, { ...row, lastUsedAt: at });
+    /** Records when a key was last used (informational). */
+    touch(id: string, at: number) {
+      touch.run({ id, at });
     },
     revoke(id: string, at: number): boolean {
-      active.changed();
       return revoke.run({ id, at }).changes === 1;
     },
   };

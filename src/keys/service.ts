@@ -3,7 +3,7 @@ import { newId } from '../lib/ids';
 import { generateRawKey, hashKey, keyHint, modeOfRawKey } from './key-format';
 import { keysRepo, type ApiKeyRow } from './repo';
 import { SCOPES, type Mode, type Scope } from './scopes';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 
 export interface KeyDeps {
   db: Db;
@@ -44,29 +44,25 @@ export function createApiKey(
 // last_used_at is informational: refresh it at most once a minute, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * The key behind a raw `X-Api-Key`, or null when it is malformed, unknown or revoked. `digestOf`
- * is hashKey, or a caller's memo of it (http/gate.ts, per connection); a malformed key is not hashed.
- */
-export function authenticateKey(deps: KeyDeps, raw: string, digestOf: (raw: string) => string = hashKey): ApiKeyRow | null {
+/** The key behind a raw `X-Api-Key`, or null when it is malformed, unknown or revoked. */
+export function authenticateKey(deps: KeyDeps, raw: string): ApiKeyRow | null {
   const claimedMode = modeOfRawKey(raw);
   if (!claimedMode) return null;
   const repo = keysRepo(deps.db);
-  // Found by its digest (an index or cache lookup, which a guess cannot steer: it would need
-  // SHA-256 preimages), so the row's own digest is this one.
-  const row = repo.findActiveByHash(digestOf(raw));
+  // Found by its digest (an index lookup, which a guess cannot steer: it would need SHA-256
+  // preimages), so the row's own digest is this one.
+  const row = repo.findActiveByHash(hashKey(raw));
   if (!row || row.mode !== claimedMode) return null;
   const now = deps.clock.now();
   if (row.lastUsedAt === null || now - row.lastUsedAt >= TOUCH_INTERVAL_MS) {
-    touchQuietly(() => repo.touch(row, now));
+    touchQuietly(() => repo.touch(row.id, now));
   }
   return row;
 }
 
 /**
- * The informational last_used_at write. A read request runs in a read transaction
- * (db/write-batch.ts), which cannot take the write lock while another connection holds it (the
- * CLI in another process): then the touch waits for a later request instead of failing this one.
+ * The informational last_used_at write. Should another process hold the write lock past the busy
+ * timeout (the CLI's long import), the touch waits for a later request instead of failing this one.
  */
 function touchQuietly(write: () => void): void {
   try {

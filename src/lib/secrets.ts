@@ -1,18 +1,15 @@
-import crypto, { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 // Comparing secrets (API keys, install codes, ApplePass tokens) with what a client sent: by their
 // SHA-256 digests, in constant time. Digests have one length, so neither the content nor the length
-// of what a client sent shows in the response time. A secret held in memory (a connection's last API
-// key, http/gate.ts; a session's CSRF token, web/csrf.ts) is compared as text, also in constant time.
+// of what a client sent shows in the response time. A secret held in memory (a session's CSRF
+// token, web/csrf.ts) is compared as text, also in constant time.
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
-// Node's one-shot digest (20.12 and later) costs a fraction of a Hash object; every API request hashes its key.
-const oneShot = typeof crypto.hash === 'function' ? crypto.hash : null;
-
 /** SHA-256 of the UTF-8 text as 64 hex characters: what we store instead of a secret. */
 export function sha256Hex(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : sha256(text).toString('hex');
+  return sha256(text).toString('hex');
 }
 
 /**

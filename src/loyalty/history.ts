@@ -1,5 +1,5 @@
 import type { Customer } from '../customers/model';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { validationFailed } from '../lib/errors';
 import { isoTime } from '../lib/clock';
 import { fromHundredths } from '../lib/money';

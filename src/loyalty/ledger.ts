@@ -3,14 +3,15 @@ import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { emitEvent } from '../events/outbox';
 import type { EventEnvelope } from '../events/types';
-import { transactionRefusingFirst } from '../db/transactions';
+import { inTransaction } from '../db/transaction';
 import type { WriteDeps } from '../deps';
 import { badRequest, notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { fromHundredths, MAX_UNITS } from '../lib/money';
 import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
-import { ledgerRepo, type Channel, type LedgerDetails, type LedgerKind, type LedgerRow, type StaffRef } from './repo';
+import { ledgerRepo, type LedgerDetails, type LedgerRow } from './repo';
+import type { Channel, LedgerKind, StaffRef } from '../lib/changes';
 
 /** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
 export type LoyaltyDeps = WriteDeps;
@@ -18,7 +19,7 @@ export type LoyaltyDeps = WriteDeps;
 const MAX_HUNDREDTHS = MAX_UNITS * 100;
 
 export interface BalanceChangeInput {
-  /** Whose balance. Read again inside the transaction unless the repo proves this copy current, so a copy read earlier is harmless. */
+  /** Whose balance. Read again inside the transaction, so a copy read earlier is harmless. */
   customer: Customer;
   /** The customer's own card (its type, limits and levels decide the rules). */
   card: Card;
@@ -53,15 +54,11 @@ export interface BalanceChangeResult {
  * The one way a balance changes, whatever the channel (API, counter scan, sign-up, console). In one
  * synchronous transaction it applies the rules — whole units off prepaid, the 1e9-unit cap, never
  * below zero, the card's earning limits on awards — then writes the ledger row and the balance
- * together and emits the events. A refusal throws before anything is written.
- *
- * Called inside a caller's transaction (an idempotent request, a write batch) it joins it with no
- * savepoint of its own (db/transactions.ts transactionRefusingFirst): it refuses before it writes,
- * and a failure after it wrote rolls back the whole transaction. The outbox wakes the delivery
- * worker once the outermost transaction has committed.
+ * together and emits the events. A refusal throws before anything is written. Called inside a
+ * caller's transaction (an idempotent request) it is a savepoint of that transaction. The outbox wakes the delivery worker once the outermost transaction has committed.
  */
 export function changeBalance(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
-  return transactionRefusingFirst(deps.db, () => apply(deps, input));
+  return inTransaction(deps.db, () => apply(deps, input));
 }
 
 function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
@@ -70,9 +67,8 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const customers = customersRepo(deps.db);
   const ledger = ledgerRepo(deps.db);
   // The sweep may have removed a test customer since the caller looked it up, or another write
-  // changed its balance: the repo reads it again unless it can prove the copy current (the API's,
-  // read a moment before in this transaction, is).
-  const customer = customers.current(input.customer);
+  // changed its balance: the balance is the one read inside this transaction.
+  const customer = customers.findByPassUserId(input.customer.id);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
 
   const before = customer.balance;
@@ -158,11 +154,9 @@ function emitBalanceEvents(
   const { customer, card } = e;
   const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
     emitEvent(deps, { orgId: customer.orgId, livemode: customer.livemode, type, customerId: customer.id, data });
-  // Each payload written out, not `{ ...who, cardType }`: in Node 20's V8 a key added to an object
-  // made by a spread takes a slow path, ~1 µs each time (issue 13). Spreads last are fine.
   const who = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id };
   const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change), ...e.origin };
-  const withCardType = () => ({ externalCustomerId: who.externalCustomerId, passUserId: who.passUserId, cardId: who.cardId, cardType: card.passType, ...amounts });
+  const withCardType = () => ({ ...who, cardType: card.passType, ...amounts });
 
   const events: EventEnvelope[] = [];
   if (e.rewardRedeemed) events.push(emit('reward.redeemed', withCardType()));

@@ -1,17 +1,7 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 import { notReversedSql } from '../db/reversals';
-import { LIMIT_BOUND } from '../db/limit';
-
-/** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
-export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
-export type Channel = 'api' | 'scan' | 'signup' | 'console';
-
-/** The staff member at the counter who made a change (decisions §8); on counter rows only. */
-export interface StaffRef {
-  id: string;
-  name: string;
-}
+import type { Channel, LedgerKind } from '../lib/changes';
 
 /**
  * What a row remembers about how its change was worked out, amounts in hundredths like every
@@ -120,12 +110,12 @@ function createLedgerRepo(db: Db) {
   const firstPage = db.prepare<{ customerId: string; limit: number }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
      WHERE t.customer_id = @customerId
-     ORDER BY t.created_at DESC, t.rowid DESC ${LIMIT_BOUND}`,
+     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
   );
   const nextPage = db.prepare<{ customerId: string; limit: number; createdAt: number; seq: number }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id
      WHERE t.customer_id = @customerId AND (t.created_at < @createdAt OR (t.created_at = @createdAt AND t.rowid < @seq))
-     ORDER BY t.created_at DESC, t.rowid DESC ${LIMIT_BOUND}`,
+     ORDER BY t.created_at DESC, t.rowid DESC LIMIT @limit`,
   );
 
   return {

@@ -1,5 +1,5 @@
 import { resolveCustomer } from '../customers/refs';
-import { defineRoute, type Auth, type RouteInput } from '../http/route';
+import { defineRoute, type Auth, type RouteInput } from '../routing/route';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { balanceObject } from './balance';
 import { listTransactions } from './history';
@@ -80,7 +80,7 @@ export const loyaltyRoutes = [
       const base = apiOperation(input);
       const result = body.type === 'points' ? redeem(input.deps, { type: 'points', amount: toHundredths(body.amount), ...base }) : redeem(input.deps, { type: 'reward', ...base });
       const reward = result.transaction.details && 'reward' in result.transaction.details ? { reward: result.transaction.details.reward.name } : {};
-      return { status: 201, body: Object.assign(reply(result), reward) };
+      return { status: 201, body: { ...reply(result), ...reward } };
     },
   }),
   defineRoute({

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 
 export interface OrgRow {

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
@@ -42,19 +43,19 @@ export function createAdmin(deps: OrgDeps, input: { orgId: string; email: string
 }
 
 export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, name);
     return getOrg(deps, orgId);
-  })();
+  });
 }
 
 /** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
 export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string }): OrgRow {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
     writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone });
     return getOrg(deps, orgId);
-  })();
+  });
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { isHttpUrl } from '../lib/validation';
 import { orgsRepo } from './repo';
 
@@ -7,8 +7,8 @@ import { orgsRepo } from './repo';
 // a stored document written by an older release (missing a part) still reads whole. Features that
 // need a setting add it to this schema; the console's settings page edits them.
 
-// Both asked at first use, not at load: the first Intl call loads ICU's zone data, some 20 ms of
-// every start of the server that no API request needs (issue 13).
+// Both asked at first use, not at load: the first Intl call loads ICU's zone data, which no API
+// request needs.
 let zones: { list: readonly string[]; known: ReadonlySet<string> } | undefined;
 function knownZones() {
   if (!zones) {

@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction';
 import * as v from 'valibot';
 import { createCard, type CardDeps } from '../cards/service';
 import { createApiKey } from '../keys/service';
@@ -75,7 +76,7 @@ export async function hashSeedPasswords(file: SeedFileInput): Promise<SeedPasswo
  * with admins needs their hashes from hashSeedPasswords first.
  */
 export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: SeedPasswordHashes = []): SeedResult {
-  return deps.db.transaction(() => ({
+  return inTransaction(deps.db, () => ({
     orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
       orgSeed.admins.forEach((admin, a) => {
@@ -94,5 +95,5 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
       });
       return { orgId: org.id, cards, keys };
     }),
-  }))();
+  }));
 }

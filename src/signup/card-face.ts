@@ -1,5 +1,5 @@
 import type { Card } from '../cards/model';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { readColor, type Rgb } from '../lib/colors';
 import { fromHundredths } from '../lib/money';
 import { orgAccent, readableOn, themeCss } from '../web/theme';

@@ -1,9 +1,10 @@
+import { inTransaction } from '../db/transaction';
 import type { Card } from '../cards/model';
 import type { Config } from '../config';
 import { enrollCustomer, type EnrollDeps } from '../customers/enroll';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
 import { idempotencyRepo, type IdempotencyScope } from '../idempotency/repo';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
@@ -82,10 +83,10 @@ class Rehearsal extends Error {}
  */
 function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number): void {
   try {
-    deps.db.transaction(() => {
+    inTransaction(deps.db, () => {
       enroll(deps, n, card, { ...request, email: null, phone: null }, scope, now);
       throw new Rehearsal();
-    })();
+    });
   } catch (err) {
     if (!(err instanceof Rehearsal)) throw err;
   }
@@ -98,7 +99,7 @@ function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: Sig
  */
 export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, submission: string | null): SignupOutcome {
   const n: Namespace = { orgId: card.orgId, livemode: true };
-  return deps.db.transaction((): SignupOutcome => {
+  return inTransaction(deps.db, (): SignupOutcome => {
     const now = deps.clock.now();
     const scope = submission ? submissionScope(n, card.id, submission) : null;
     const earlier = scope ? earlierSend(deps.db, n, now, scope) : undefined;
@@ -108,12 +109,12 @@ export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, sub
       return { kind: 'already_member' };
     }
     return { kind: 'created', installPath: enroll(deps, n, card, request, scope, now) };
-  })();
+  });
 }
 
 export type SignupSettings = OrgSettings['signup'];
 
 /** The consent text and privacy link of the org's sign-up forms (console settings). */
 export function saveSignupSettings(deps: { db: Db }, orgId: string, signup: SignupSettings): SignupSettings {
-  return deps.db.transaction(() => writeOrgSettings(deps.db, orgId, { signup }).signup)();
+  return inTransaction(deps.db, () => writeOrgSettings(deps.db, orgId, { signup }).signup);
 }

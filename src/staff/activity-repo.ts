@@ -1,7 +1,7 @@
 import type { PassType } from '../cards/model';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import type { LedgerKind } from '../loyalty/repo';
+import type { LedgerKind } from '../lib/changes';
 
 /** Counter ledger rows of one staff member, one local day, one kind and one card type, summed. */
 export interface ActivityCell {

@@ -1,9 +1,9 @@
 import type { PassType } from '../cards/model';
 import type { Namespace } from '../customers/model';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { addDays, localDate, startOfLocalDate } from '../lib/days';
-import type { LedgerKind } from '../loyalty/repo';
+import type { LedgerKind } from '../lib/changes';
 import { activityRepo } from './activity-repo';
 import { staffRepo } from './repo';
 

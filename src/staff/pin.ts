@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { serverSecret } from '../db/secrets';
 
 /**

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { ApiError, notFound } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -25,12 +26,12 @@ function freePinHash(deps: StaffDeps, orgId: string, pin: string, exceptId?: str
 }
 
 export function createStaff(deps: StaffDeps, orgId: string, input: StaffInputValue): Staff {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const now = deps.clock.now();
     const id = newId('stf');
     staffRepo(deps.db).insert({ id, orgId, name: input.name, pinHash: freePinHash(deps, orgId, input.pin), now });
     return staffRepo(deps.db).find(orgId, id)!;
-  })();
+  });
 }
 
 export function getStaff(deps: { db: Db }, orgId: string, id: string): Staff {
@@ -44,28 +45,28 @@ export function listStaff(deps: { db: Db }, orgId: string): Staff[] {
 }
 
 export function changeStaffPin(deps: StaffDeps, orgId: string, id: string, pin: string): Staff {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     getStaff(deps, orgId, id);
     staffRepo(deps.db).setPin(id, freePinHash(deps, orgId, pin, id), deps.clock.now());
     return getStaff(deps, orgId, id);
-  })();
+  });
 }
 
 export function renameStaff(deps: StaffDeps, orgId: string, id: string, name: string): Staff {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     getStaff(deps, orgId, id);
     staffRepo(deps.db).setName(id, name, deps.clock.now());
     return getStaff(deps, orgId, id);
-  })();
+  });
 }
 
 /** A disabled member's counter session stops working at once: every counter request re-reads the status. */
 export function setStaffStatus(deps: StaffDeps, orgId: string, id: string, status: Staff['status']): Staff {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const staff = getStaff(deps, orgId, id);
     if (staff.status !== status) staffRepo(deps.db).setStatus(id, status, deps.clock.now());
     return getStaff(deps, orgId, id);
-  })();
+  });
 }
 
 /** The active staff member of the org with this PIN, or undefined. The caller throttles failures. */

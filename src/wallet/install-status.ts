@@ -1,7 +1,7 @@
 // decisions §2: a customer is `installed` while any wallet holds the pass (an Apple device
 // registration or a saved Google object) and `pending_install` otherwise.
 import { customersRepo } from '../customers/repo';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { walletRepo } from './repo';
 

@@ -1,8 +1,7 @@
 // The only SQL for wallet passes: per-pass tokens, Apple registrations, Google objects and
 // callback nonces. Prepared once per connection. The pass-update queue has its own repo.
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { createRowCache } from '../db/row-cache';
 
 export interface AppleRegistration {
   deviceLibraryId: string;
@@ -54,12 +53,6 @@ type RegKey = { deviceLibraryId: string; passTypeId: string; customerId: string 
 function createWalletRepo(db: Db) {
   const insertToken = db.prepare('INSERT OR IGNORE INTO wallet_passes (customer_id, auth_token, created_at) VALUES (@customerId, @token, @now)');
   const tokenOf = db.prepare<[string], { auth_token: string }>('SELECT auth_token FROM wallet_passes WHERE customer_id = ?');
-
-  // The codes that start with the selector: a range of the install_code UNIQUE index, [selector,
-  // the selector with its last character one higher). The caller compares the whole code.
-  const bySelector = db.prepare<{ from: string; below: string }, { id: string; install_code: string }>(
-    'SELECT id, install_code FROM customers WHERE install_code >= @from AND install_code < @below LIMIT 16',
-  );
 
   const findRegistration = db.prepare<RegKey, RawRegistration>(
     `SELECT * FROM wallet_apple_registrations
@@ -115,12 +108,6 @@ function createWalletRepo(db: Db) {
   );
   const googleSaved = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM wallet_google_objects WHERE customer_id = ? AND saved_at IS NOT NULL');
 
-  // Whether any pass is on a wallet at all, kept per connection (db/row-cache.ts): read again after
-  // this repo adds a registration or a save link, after another connection's commit, after a rollback.
-  const anyOnAWallet = db.prepare<[], { any: number }>(
-    'SELECT EXISTS (SELECT 1 FROM wallet_apple_registrations) OR EXISTS (SELECT 1 FROM wallet_google_objects) AS "any"',
-  );
-  const onAWallet = createRowCache<{ any: boolean }>(db);
 
   const insertNonce = db.prepare('INSERT OR IGNORE INTO wallet_google_nonces (nonce, expires_at, received_at) VALUES (@nonce, @expiresAt, @now)');
   const sweepNonces = db.prepare('DELETE FROM wallet_google_nonces WHERE expires_at < ?');
@@ -132,8 +119,6 @@ function createWalletRepo(db: Db) {
       return tokenOf.get(customerId)!.auth_token;
     },
     authToken: (customerId: string) => tokenOf.get(customerId)?.auth_token,
-    customersWithInstallSelector: (selector: string) =>
-      bySelector.all({ from: selector, below: selector.slice(0, -1) + String.fromCharCode(selector.charCodeAt(selector.length - 1) + 1) }).map((r) => ({ id: r.id, installCode: r.install_code })),
 
     findRegistration: (key: RegKey) => {
       const row = findRegistration.get(key);
@@ -141,7 +126,6 @@ function createWalletRepo(db: Db) {
     },
     insertRegistration(reg: AppleRegistration, now: number) {
       insertRegistration.run({ ...reg, now });
-      onAWallet.changed();
     },
     updateDeviceToken(deviceLibraryId: string, pushToken: string, now: number) {
       updateDeviceToken.run({ deviceLibraryId, pushToken, now });
@@ -171,13 +155,11 @@ function createWalletRepo(db: Db) {
     },
     recordGoogleLink(row: { customerId: string; objectId: string; classId: string }, now: number) {
       upsertGoogle.run({ ...row, now });
-      onAWallet.changed();
     },
     /**
      * False only when no pass is on any wallet: no Apple device registered one and no Google save
      * link was handed out. Removals are not announced: a stale true only costs the per-pass check.
      */
-    anyPassOnAWallet: () => onAWallet.get('any', () => ({ any: anyOnAWallet.get()!.any === 1 }))!.any,
     /**
      * Records a save (`savedAt`) or del (null) callback; false when it is older than the event
      * applied last (Google delivers callbacks in any order; the signed expiry dates them).

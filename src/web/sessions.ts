@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { randomToken } from '../lib/ids';
 import { sessionsRepo, type SessionKind, type SessionRow } from './sessions-repo';

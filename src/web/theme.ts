@@ -1,5 +1,5 @@
 import { cardsRepo } from '../cards/repo';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { readOrgSettings } from '../orgs/settings';
 import { parseColor, type Rgb } from '../lib/colors';
 

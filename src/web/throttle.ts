@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { throttleRepo } from './throttle-repo';
 
@@ -32,7 +33,7 @@ export function lockedForSeconds(deps: ThrottleDeps, buckets: string[]): number 
 /** Counts one failure in each bucket; one past its limit is locked. Returns the lock in seconds (0 when none). */
 export function recordFailure(deps: ThrottleDeps, entries: { bucket: string; policy: ThrottlePolicy }[]): number {
   const now = deps.clock.now();
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     let longest = 0;
     for (const { bucket, policy } of entries) {
       const repo = throttleRepo(deps.db);
@@ -44,14 +45,14 @@ export function recordFailure(deps: ThrottleDeps, entries: { bucket: string; pol
       if (lockedUntil && lockedUntil > now) longest = Math.max(longest, Math.ceil((lockedUntil - now) / 1000));
     }
     return longest;
-  })();
+  });
 }
 
 /** A success clears the account's (or device's) own count; address buckets keep theirs. */
 export function clearFailures(deps: ThrottleDeps, buckets: string[]): void {
-  deps.db.transaction(() => {
+  inTransaction(deps.db, () => {
     for (const bucket of buckets) throttleRepo(deps.db).remove(bucket);
-  })();
+  });
 }
 
 /** The hourly sweep: windows long over and locks long expired carry no information. */

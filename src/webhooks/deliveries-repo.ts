@@ -1,6 +1,5 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { LIMIT_BOUND } from '../db/limit';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -105,7 +104,7 @@ function createDeliveriesRepo(db: Db) {
   );
   const ofWebhook = db.prepare<{ webhookId: string; limit: number }, RawDelivery>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-     WHERE d.webhook_id = @webhookId ORDER BY d.created_at DESC, d.rowid DESC ${LIMIT_BOUND}`,
+     WHERE d.webhook_id = @webhookId ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`,
   );
   const attemptsOf = db.prepare<[string], RawAttempt>(
     'SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
@@ -144,7 +143,7 @@ function createDeliveriesRepo(db: Db) {
        AND (d.lease_until IS NULL OR d.lease_until <= @now)
        AND d.id NOT IN (SELECT value FROM json_each(@inFlight))
      ORDER BY d.next_attempt_at, d.rowid
-     ${LIMIT_BOUND}`,
+     LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id = @id');
   const leaseMany = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id IN (SELECT value FROM json_each(@ids))');
@@ -160,7 +159,7 @@ function createDeliveriesRepo(db: Db) {
     `DELETE FROM webhook_deliveries WHERE rowid IN (
        SELECT d.rowid FROM webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id
        WHERE d.created_at < @cutoff AND d.status != 'pending'
-       ${LIMIT_BOUND})`,
+       LIMIT @limit)`,
   );
   const finish = db.prepare(
     `UPDATE webhook_deliveries

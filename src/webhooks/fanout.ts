@@ -1,4 +1,4 @@
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { deliveriesRepo } from './deliveries-repo';

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import { eventsRepo } from '../events/repo';
 import type { Clock } from '../lib/clock';
 import { deliveriesRepo } from './deliveries-repo';
@@ -20,8 +21,8 @@ const MAX_BATCHES = 4;
  */
 export function sweepWebhookHistory(deps: { db: Db; clock: Clock }): { deliveries: number; events: number } {
   const cutoff = deps.clock.now() - WEBHOOK_HISTORY_DAYS * 24 * 3_600_000;
-  const removeDeliveries = deps.db.transaction(() => deliveriesRepo(deps.db).deleteFinishedBefore(cutoff, BATCH));
-  const removeEvents = deps.db.transaction(() => eventsRepo(deps.db).deleteUnreferencedBefore(cutoff, BATCH));
+  const removeDeliveries = () => inTransaction(deps.db, () => deliveriesRepo(deps.db).deleteFinishedBefore(cutoff, BATCH));
+  const removeEvents = () => inTransaction(deps.db, () => eventsRepo(deps.db).deleteUnreferencedBefore(cutoff, BATCH));
   const drain = (batch: () => number): number => {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES; i++) {

@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { deliveriesRepo, type DeliveryStatus } from './deliveries-repo';
 import { nextAttemptAt } from './policy';
@@ -53,13 +54,13 @@ function writeAttempt(deps: RecordDeps, retryDelaysMs: readonly number[], attemp
  * cannot be written fails alone (its Error in the result) while the others are recorded.
  */
 export function recordAttempts(deps: RecordDeps, retryDelaysMs: readonly number[], attempts: readonly FinishedAttempt[]): (DeliveryStatus | null | Error)[] {
-  return deps.db.transaction(() =>
+  return inTransaction(deps.db, () =>
     attempts.map((attempt) => {
       try {
-        return deps.db.transaction(() => writeAttempt(deps, retryDelaysMs, attempt))();
+        return inTransaction(deps.db, () => writeAttempt(deps, retryDelaysMs, attempt));
       } catch (err) {
         return err instanceof Error ? err : new Error(String(err));
       }
     }),
-  )();
+  );
 }

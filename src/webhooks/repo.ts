@@ -1,7 +1,6 @@
 import { namespaceParams, type NamespaceParams } from '../db/namespace-params';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { createRowCache } from '../db/row-cache';
 
 /** A webhook endpoint as stored. `events` is a list of event types or ["*"]. */
 export interface WebhookRow {
@@ -63,13 +62,8 @@ function createWebhooksRepo(db: Db) {
 
   const active = db.prepare<[], string>("SELECT id FROM webhooks WHERE status = 'active'").pluck();
 
-  // Every event asks who takes it, and the delivery worker which endpoints are active after every
-  // commit; endpoints change only through this repo (db/row-cache.ts).
-  const subscribersOf = createRowCache<readonly string[]>(db);
-
   return {
     insert(row: WebhookRow) {
-      subscribersOf.changed();
       insert.run({ ...row, livemode: row.livemode ? 1 : 0, events: JSON.stringify(row.events) });
     },
     find(orgId: string, livemode: boolean, id: string): WebhookRow | undefined {
@@ -87,26 +81,23 @@ function createWebhooksRepo(db: Db) {
       return count.get(namespaceParams(orgId, livemode))!.n;
     },
     update(row: Pick<WebhookRow, 'id' | 'url' | 'events' | 'status' | 'updatedAt'>) {
-      subscribersOf.changed();
       update.run({ ...row, events: JSON.stringify(row.events) });
     },
     /** True when it was active until now. */
     disable(id: string, updatedAt: number): boolean {
-      subscribersOf.changed();
       return disable.run({ id, updatedAt }).changes === 1;
     },
     /** Its deliveries and their attempts go with it (ON DELETE CASCADE). */
     remove(id: string) {
-      subscribersOf.changed();
       remove.run(id);
     },
-    /** Every active endpoint's id, of all orgs and modes (frozen: callers share it). */
-    activeIds(): readonly string[] {
-      return subscribersOf.get('*active', () => active.all())!;
+    /** Every active endpoint's id, of all orgs and modes. */
+    activeIds(): string[] {
+      return active.all();
     },
-    /** The active endpoints of the org and mode that take this event type (frozen: callers share it). */
-    subscribers(orgId: string, livemode: boolean, type: string): readonly string[] {
-      return subscribersOf.get(`${orgId} ${livemode} ${type}`, () => subscribers.all(namespaceParams(orgId, livemode, { type })).map((r) => r.id))!;
+    /** The active endpoints of the org and mode that take this event type. */
+    subscribers(orgId: string, livemode: boolean, type: string): string[] {
+      return subscribers.all(namespaceParams(orgId, livemode, { type })).map((r) => r.id);
     },
   };
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../routing/route';
 import { WEBHOOK_HISTORY_DAYS } from './history';
 import {
   CreatedWebhookResource,

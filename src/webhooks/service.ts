@@ -1,4 +1,5 @@
-import type { Db } from '../db/open';
+import { inTransaction } from '../db/transaction';
+import type { Db } from '../db/connection';
 import type { Config } from '../config';
 import { ApiError, notFound, validationFailed } from '../lib/errors';
 import { isoTime, type Clock } from '../lib/clock';
@@ -43,7 +44,7 @@ async function refuseBlockedUrl(deps: WebhookWriteDeps, url: string | undefined)
 
 export async function createWebhook(deps: WebhookWriteDeps, owner: Owner, input: { url: string; events: string[] }): Promise<WebhookRow> {
   await refuseBlockedUrl(deps, input.url);
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const repo = webhooksRepo(deps.db);
     if (repo.count(owner.orgId, owner.livemode) >= MAX_WEBHOOKS_PER_MODE) {
       throw new ApiError(400, 'WEBHOOK_LIMIT_REACHED', {
@@ -64,7 +65,7 @@ export async function createWebhook(deps: WebhookWriteDeps, owner: Owner, input:
     };
     repo.insert(row);
     return row;
-  })();
+  });
 }
 
 export function listWebhooks(deps: WebhookDeps, owner: Owner): WebhookRow[] {
@@ -90,7 +91,7 @@ export async function updateWebhook(
   patch: { url?: string; events?: string[]; status?: WebhookRow['status'] },
 ): Promise<WebhookRow> {
   await refuseBlockedUrl(deps, patch.url);
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const current = findOwned(deps, owner, id);
     const next = {
       url: patch.url ?? current.url,
@@ -103,16 +104,16 @@ export async function updateWebhook(
     webhooksRepo(deps.db).update({ id, ...next, updatedAt: now });
     if (current.status === 'active' && next.status === 'disabled') deliveriesRepo(deps.db).failPending(id);
     return { ...current, ...next, updatedAt: now };
-  })();
+  });
 }
 
 /** Removes the endpoint with its deliveries; answers the record as it was. */
 export function deleteWebhook(deps: WebhookDeps, owner: Owner, id: string): WebhookRow {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const current = findOwned(deps, owner, id);
     webhooksRepo(deps.db).remove(id);
     return current;
-  })();
+  });
 }
 
 export interface DeliveryView {
@@ -136,7 +137,7 @@ export function listDeliveries(deps: WebhookDeps, owner: Owner, webhookId: strin
  * the worker after this commits.
  */
 export function replayDelivery(deps: WebhookDeps, owner: Owner, deliveryId: string): DeliveryView {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const repo = deliveriesRepo(deps.db);
     const original = repo.findInScope(owner.orgId, owner.livemode, deliveryId);
     if (!original) throw notFound('DELIVERY_NOT_FOUND', deliveryId);
@@ -148,7 +149,7 @@ export function replayDelivery(deps: WebhookDeps, owner: Owner, deliveryId: stri
     const id = newId('wd');
     repo.insert({ id, webhookId: original.webhookId, eventId: original.eventId, now: deps.clock.now(), replayOf: original.id });
     return { delivery: repo.findById(id)!, attempts: [] };
-  })();
+  });
 }
 
 // --- What the API shows ---

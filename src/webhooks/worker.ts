@@ -1,6 +1,7 @@
+import { inTransaction } from '../db/transaction';
 import { setMaxListeners } from 'node:events';
 import type { Config } from '../config';
-import type { Db } from '../db/open';
+import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import { deliveriesRepo, type ClaimCandidate, type DeliveryStatus } from './deliveries-repo';
@@ -100,7 +101,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
    * (deliveries-repo.ts), so a claim costs the same with ten rows waiting or a hundred thousand.
    */
   function claim(): ClaimCandidate[] {
-    return deps.db.transaction(() => {
+    return inTransaction(deps.db, () => {
       const now = deps.clock.now();
       const full = [...perWebhook].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
       const endpoints = repo.endpointsWithDue(now, full);
@@ -116,7 +117,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
         now + leaseMs(timeoutMs),
       );
       return taken;
-    })();
+    });
   }
 
   function sweep(): number {
@@ -153,11 +154,11 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
     let statuses: (DeliveryStatus | null | Error)[] = [];
     let claimed: ClaimCandidate[] = [];
     try {
-      deps.db.transaction(() => {
+      inTransaction(deps.db, () => {
         statuses = recordAttempts(deps, retryDelaysMs, batch.map((f) => f.attempt));
         for (const f of batch) release(f.delivery);
         if (state === 'running' && inFlight.size < maxInFlight) claimed = claim();
-      })();
+      });
     } catch (err) {
       // Nothing was written; the attempts' leases make a later sweep send them again.
       for (const f of batch) if (inFlight.has(f.delivery.id)) release(f.delivery);

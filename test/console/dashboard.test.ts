@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { enrollCustomer } from '../../src/customers/enroll';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
-import type { Channel, StaffRef } from '../../src/loyalty/repo';
+import type { Channel, StaffRef } from '../../src/lib/changes';
 import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { sweepTestCustomers } from '../../src/customers/test-mode';

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { applyPragmas } from '../../src/db/open';
 import { migrate } from '../../src/db/migrate';
 import { migrations } from '../../src/db/migrations';
-import { findCustomerByInstallCode, MIN_INSTALL_CODE_LENGTH } from '../../src/wallet/install-code';
+import { findCustomerByInstallCode } from '../../src/wallet/install-code';
+import { MIN_CODE_LENGTH } from '../../src/customers/secret-codes';
 import { walletRepo } from '../../src/wallet/repo';
 import { randomToken } from '../../src/lib/ids';
 
@@ -46,13 +47,13 @@ test('install codes are found by their selector and compared whole', () => {
   assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ', 'card_1')?.id, 'cus_1');
   assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ', 'card_2'), undefined);
   assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XY'), undefined, 'same selector, different code');
-  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ'.slice(0, MIN_INSTALL_CODE_LENGTH - 1)), undefined);
+  assert.equal(findCustomerByInstallCode(db, 'abcdefgh12345678XYZ'.slice(0, MIN_CODE_LENGTH - 1)), undefined);
   assert.equal(findCustomerByInstallCode(db, undefined), undefined);
 });
 
-test('install codes made in the same second are each found, however many share their first characters', () => {
-  // Codes lead with their second (lib/ids secretCode), and an import enrols thousands in one. Here
-  // 20 codes share their first 8 characters: a selector that short would read 16 of them and miss 4.
+test('install codes that share their selector are each found', () => {
+  // Codes made before codes were wholly random lead with the second they were made, and an import
+  // made many in one second: 20 codes here share their first 8 characters.
   const db = versionOneDatabase();
   migrate(db);
   const insert = db.prepare(

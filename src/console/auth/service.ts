@@ -1,4 +1,5 @@
-import type { Db } from '../../db/open';
+import { inTransaction } from '../../db/transaction';
+import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../lib/password';
 import { orgsRepo, type AdminRow } from '../../orgs/repo';
@@ -50,7 +51,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
 
 async function setPassword(deps: AuthDeps, adminId: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  deps.db.transaction(() => orgsRepo(deps.db).setAdminPassword(adminId, hash))();
+  inTransaction(deps.db, () => orgsRepo(deps.db).setAdminPassword(adminId, hash));
 }
 
 export type PasswordChangeOutcome = { ok: true } | { ok: false; field: 'current'; message: string };
@@ -74,9 +75,9 @@ export async function changePassword(
     return { ok: false, field: 'current', message: 'This is not your current password.' };
   }
   const hash = await hashPassword(input.next);
-  deps.db.transaction(() => {
+  inTransaction(deps.db, () => {
     orgsRepo(deps.db).setAdminPassword(input.admin.id, hash);
     endOtherAdminSessions(deps, input.admin.id, input.sessionId);
-  })();
+  });
   return { ok: true };
 }

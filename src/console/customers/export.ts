@@ -1,7 +1,7 @@
 import type { Card } from '../../cards/model';
 import type { CustomerListItem } from '../../customers/search-repo';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { levelFor } from '../../loyalty/balance';
 import type { ConsoleContext } from '../context';
 import { channelLabel, currencyOf, formatSortableTime, unitOf } from '../format';

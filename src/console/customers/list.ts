@@ -1,7 +1,7 @@
 import type { Namespace } from '../../customers/model';
 import { exactCodeOf, searchMatch } from '../../customers/search';
 import { customerSearchRepo, type CustomerListItem, type Direction } from '../../customers/search-repo';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
 
 // The customer list as the console pages through it: the whole namespace newest first, or what a

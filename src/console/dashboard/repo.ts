@@ -1,8 +1,8 @@
 import type { Customer, Namespace } from '../../customers/model';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { perConnection } from '../../db/per-connection';
 import { notReversedSql } from '../../db/reversals';
-import type { Channel } from '../../loyalty/repo';
+import type { Channel } from '../../lib/changes';
 
 // The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 9, kept by
 // triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a

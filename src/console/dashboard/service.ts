@@ -1,9 +1,9 @@
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Namespace } from '../../customers/model';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { addDays, localDate, startOfLocalDate } from '../../lib/days';
-import type { Channel } from '../../loyalty/repo';
+import type { Channel } from '../../lib/changes';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
 import { staffRepo } from '../../staff/repo';
 import { CHANNELS, channelLabel, currencyOf, unitOf, type Unit } from '../format';

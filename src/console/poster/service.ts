@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Config } from '../../config';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
 import { signupUrl } from '../../signup/service';
 

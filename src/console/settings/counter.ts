@@ -1,3 +1,4 @@
+import { inTransaction } from '../../db/transaction';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as v from 'valibot';
@@ -65,7 +66,7 @@ export function bindCounterSettings(router: Router, deps: AppDeps, page: (ctx: C
     const typed = { lockAfterMinutes: field(form, 'lockAfterMinutes'), staffDailyAwardCap: field(form, 'staffDailyAwardCap'), customerDailyAwardCap: field(form, 'customerDailyAwardCap') };
     const parsed = parseForm(CounterForm, typed);
     if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
-    deps.db.transaction(() => writeOrgSettings(deps.db, c.org.id, { counter: { ...readOrgSettings(deps.db, c.org.id).counter, ...parsed.value } }))();
+    inTransaction(deps.db, () => writeOrgSettings(deps.db, c.org.id, { counter: { ...readOrgSettings(deps.db, c.org.id).counter, ...parsed.value } }));
     ctx.status = 303;
     ctx.redirect('/console/settings?counterSaved=1#counter-settings');
   });

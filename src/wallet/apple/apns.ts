@@ -1,13 +1,7 @@
 // Apple Wallet pass update pushes: an empty-payload HTTP/2 POST per device token, authenticated by
 // the pass certificate as TLS client certificate. A plain node:http2 client, because APNs
 // libraries insist on APNs-environment OIDs that Pass Type ID certificates may not carry.
-import type { ClientHttp2Session, ClientHttp2Stream, OutgoingHttpHeaders } from 'node:http2';
-
-type Http2 = typeof import('node:http2');
-// Loaded at the first push: a server without Apple Wallet never needs node:http2, and loading it
-// was some 10 ms of every start (issue 13's cold start).
-let http2Module: Promise<Http2> | undefined;
-const loadHttp2 = () => (http2Module ??= import('node:http2'));
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
 
 export const APNS_PRODUCTION_URL = 'https://api.push.apple.com';
 
@@ -58,7 +52,7 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
 
   // One session for all pushes (APNs asks for long-lived connections); a new one when APNs has
   // closed it (GOAWAY, idle timeout, network error).
-  function currentSession(http2: Http2): ClientHttp2Session {
+  function currentSession(): ClientHttp2Session {
     if (session && !session.closed && !session.destroyed) return session;
     const fresh = http2.connect(url, {
       cert: options.cert,
@@ -96,14 +90,12 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
     });
   }
 
-  async function send(headers: OutgoingHttpHeaders): Promise<ApnsResult> {
-    const http2 = await loadHttp2();
-    // close() may have come while it loaded: open no session after it.
+  function send(headers: OutgoingHttpHeaders): Promise<ApnsResult> {
     if (closed) throw new Error('APNs client is closed');
     return new Promise<ApnsResult>((resolve, reject) => {
       let stream: ClientHttp2Stream;
       try {
-        stream = currentSession(http2).request(headers);
+        stream = currentSession().request(headers);
       } catch (err) {
         // ERR_HTTP2_GOAWAY_SESSION / ERR_HTTP2_INVALID_SESSION: nothing was sent.
         reject(new RefusedError(`APNs session unusable: ${(err as Error).message}`));

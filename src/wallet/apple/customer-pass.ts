@@ -1,8 +1,9 @@
 // One customer's signed Apple pass, as served by the install page and by the web service.
+import { inTransaction } from '../../db/transaction';
 import type { Card } from '../../cards/model';
 import type { Config } from '../../config';
 import type { Customer } from '../../customers/model';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
@@ -24,7 +25,7 @@ export const webServiceUrl = (config: Readonly<Config>) => `${config.publicUrl}/
 
 /** The pass's ApplePass token: 32 random base62 characters, made once and then kept forever. */
 export function passAuthToken(deps: PassDeps, customerId: string): string {
-  return deps.db.transaction(() => walletRepo(deps.db).ensureAuthToken(customerId, randomToken(32), deps.clock.now()))();
+  return inTransaction(deps.db, () => walletRepo(deps.db).ensureAuthToken(customerId, randomToken(32), deps.clock.now()));
 }
 
 /** When what the pass shows last changed: the customer's data or the card's design and name. */

@@ -1,10 +1,11 @@
 // The rules behind Apple Wallet's pass web service: who may act for a pass, what a registration
 // changes, which passes a device must fetch, and when its copy is current. The protocol itself
 // (paths, headers, status codes) is wallet/http/apple-routes.ts.
+import { inTransaction } from '../../db/transaction';
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import { customersRepo } from '../../customers/repo';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/log';
 import { sameSecret } from '../../lib/secrets';
@@ -33,7 +34,7 @@ export function passTokenMatches(db: Db, serial: string, token: string): boolean
 export function registerDevice(deps: { db: Db; clock: Clock }, registration: DeviceRegistration, pushToken: string): 'created' | 'existing' {
   const { db, clock } = deps;
   const key = { deviceLibraryId: registration.deviceLibraryId, passTypeId: registration.passTypeId, customerId: registration.serial };
-  return db.transaction(() => {
+  return inTransaction(db, () => {
     const repo = walletRepo(db);
     const now = clock.now();
     repo.updateDeviceToken(registration.deviceLibraryId, pushToken, now);
@@ -44,17 +45,17 @@ export function registerDevice(deps: { db: Db; clock: Clock }, registration: Dev
     repo.markPassChanged(registration.serial, now);
     refreshInstallStatus(db, clock, registration.serial);
     return 'created' as const;
-  })();
+  });
 }
 
 /** Removes the registration (if any); a pass no wallet holds any more is pending install again. */
 export function unregisterDevice(deps: { db: Db; clock: Clock }, registration: DeviceRegistration): void {
   const { db, clock } = deps;
-  db.transaction(() => {
+  inTransaction(db, () => {
     if (walletRepo(db).deleteRegistration({ deviceLibraryId: registration.deviceLibraryId, passTypeId: registration.passTypeId, customerId: registration.serial })) {
       refreshInstallStatus(db, clock, registration.serial);
     }
-  })();
+  });
 }
 
 /**
@@ -67,7 +68,7 @@ export function unregisterDevice(deps: { db: Db; clock: Clock }, registration: D
  */
 export function passesUpdatedSince(db: Db, deviceLibraryId: string, passTypeId: string, since: number | undefined): { serialNumbers: string[]; lastUpdated: string } | undefined {
   const repo = walletRepo(db);
-  const { sequence, passes } = db.transaction(() => ({ sequence: repo.updateSequence(), passes: repo.devicePasses(deviceLibraryId, passTypeId) }))();
+  const { sequence, passes } = inTransaction(db, () => ({ sequence: repo.updateSequence(), passes: repo.devicePasses(deviceLibraryId, passTypeId) }));
   // A tag above anything this database handed out (it was restored from a backup) tells nothing
   // about what the device holds: list every pass rather than hide changes from it.
   const updated = since === undefined || since > sequence ? passes : passes.filter((p) => p.sequence > since);

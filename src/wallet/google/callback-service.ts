@@ -1,5 +1,6 @@
 // What a Google Wallet save/delete callback changes: verified, acted on once per nonce, in the
 // order Google's events happened. The protocol (path, status codes) is wallet/http/google-routes.ts.
+import { inTransaction } from '../../db/transaction';
 import type { AppDeps } from '../../deps';
 import { refreshInstallStatus } from '../install-status';
 import { walletRepo } from '../repo';
@@ -38,7 +39,7 @@ export async function receiveGoogleCallback(deps: CallbackDeps, google: GoogleWa
 
 function applyCallback(deps: CallbackDeps, message: GoogleCallbackMessage): CallbackOutcome {
   const { db, clock } = deps;
-  return db.transaction((): CallbackOutcome => {
+  return inTransaction(db, (): CallbackOutcome => {
     const repo = walletRepo(db);
     const now = clock.now();
     // Google retries and may deliver twice: act on each nonce once.
@@ -53,5 +54,5 @@ function applyCallback(deps: CallbackDeps, message: GoogleCallbackMessage): Call
     if (message.eventType === 'save') queuePassResend(deps, object.customerId);
     refreshInstallStatus(db, clock, object.customerId);
     return 'applied';
-  })();
+  });
 }

@@ -1,7 +1,7 @@
 // The Google class's programLogo, which Google fetches from us (cardLogoUrl): the card's uploaded
 // logo on its background, or the default mark drawn in the card's colours, like the Apple pass icon.
 import { cardsRepo } from '../../cards/repo';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { defaultPassImages } from '../apple/default-images';
 import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
 import { parseColor } from '../../lib/colors';

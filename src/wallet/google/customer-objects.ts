@@ -1,5 +1,6 @@
 // One customer's Google Wallet loyalty object and its card's class, the save link that carries
 // both, and the PATCH body that follows a balance change.
+import { inTransaction } from '../../db/transaction';
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import { logoVersion } from '../logo-images';
@@ -65,7 +66,7 @@ const textModules = (content: PassContent): TextModule[] => content.details.map(
 export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: Card, customer: Customer): string {
   const { classId, objectId } = googleIds(google.issuerId, card, customer);
   const content = passContent(card, customer, organizationName(deps.db, card));
-  deps.db.transaction(() => walletRepo(deps.db).recordGoogleLink({ customerId: customer.id, objectId, classId }, deps.clock.now()))();
+  inTransaction(deps.db, () => walletRepo(deps.db).recordGoogleLink({ customerId: customer.id, objectId, classId }, deps.clock.now()));
 
   const { publicUrl, installBaseUrl } = deps.config;
   const loyaltyClass = cardLoyaltyClass(deps, google.issuerId, card, customer.livemode);

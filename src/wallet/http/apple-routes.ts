@@ -5,9 +5,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as v from 'valibot';
-import { readJsonBody } from '../../http/body';
-import { limitAnonymous } from '../../http/gate';
-import type { RateLimiter } from '../../http/rate-limit';
+import { readJsonBody } from '../../routing/json-body';
+import { limitAnonymous } from '../../routing/rate-limited';
+import type { RateLimiter } from '../../routing/rate-limit';
 import type { AppleCredentials } from '../apple/credentials';
 import {
   latestPass,

@@ -1,13 +1,13 @@
 // Google Wallet's side: the save/delete callback that moves the customer's status, and the class
 // logo Google fetches from us. The rules are in wallet/google/callback-service.ts and class-logo.ts.
 import type Router from '@koa/router';
-import { limitAnonymous } from '../../http/gate';
-import type { RateLimiter } from '../../http/rate-limit';
+import { limitAnonymous } from '../../routing/rate-limited';
+import type { RateLimiter } from '../../routing/rate-limit';
 import { receiveGoogleCallback } from '../google/callback-service';
 import type { Context } from 'koa';
 import { classLogoPng, passLogoPng } from '../google/class-logo';
 import type { WalletDeps } from './deps';
-import { readBodyText } from '../../http/body';
+import { readBodyText } from '../../routing/json-body';
 
 export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   router.post('/wallet/google/callback', async (ctx) => {

@@ -2,7 +2,7 @@
 // callback. Bound explicitly, so `grep` finds each path in its file.
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
-import type { RateLimiter } from '../../http/rate-limit';
+import type { RateLimiter } from '../../routing/rate-limit';
 import type { WalletServices } from '../services';
 import { bindAppleWebService } from './apple-routes';
 import type { WalletDeps } from './deps';

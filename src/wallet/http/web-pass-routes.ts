@@ -3,8 +3,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { cardsRepo } from '../../cards/repo';
-import { limitAnonymous } from '../../http/gate';
-import type { RateLimiter } from '../../http/rate-limit';
+import { limitAnonymous } from '../../routing/rate-limited';
+import type { RateLimiter } from '../../routing/rate-limit';
 import { isoTime } from '../../lib/clock';
 import { organizationName } from '../apple/customer-pass';
 import { findCustomerByInstallCode } from '../install-code';

@@ -1,8 +1,7 @@
 // SQL of the card-level update rows (tables wallet_card_fanouts and wallet_class_updates): what a
 // card change leaves for the pass-update worker, one row per card however many customers it has.
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { perConnection } from '../../db/per-connection';
-import { LIMIT_BOUND } from '../../db/limit';
 
 /** How far a card's fan-out got: the last customer done, in (livemode, createdAt, customerId) order. */
 export interface FanoutPosition {
@@ -49,7 +48,7 @@ function createCardUpdatesRepo(db: Db) {
             (EXISTS (SELECT 1 FROM wallet_apple_registrations r WHERE r.customer_id = c.id)
              OR EXISTS (SELECT 1 FROM wallet_google_objects g WHERE g.customer_id = c.id)) AS held
      FROM customers c WHERE c.card_id = @cardId AND (c.livemode, c.created_at, c.id) > (@livemode, @createdAt, @customerId)
-     ORDER BY c.livemode, c.created_at, c.id ${LIMIT_BOUND}`,
+     ORDER BY c.livemode, c.created_at, c.id LIMIT @limit`,
   );
 
   const upsertClass = db.prepare(
@@ -60,7 +59,7 @@ function createCardUpdatesRepo(db: Db) {
   const dueClasses = db.prepare<{ now: number; limit: number }, RawClassUpdate>(
     `SELECT card_id, generation, attempts FROM wallet_class_updates
      WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-     ORDER BY next_attempt_at, rowid ${LIMIT_BOUND}`,
+     ORDER BY next_attempt_at, rowid LIMIT @limit`,
   );
   const leaseClass = db.prepare('UPDATE wallet_class_updates SET lease_until = @leaseUntil WHERE card_id = @cardId');
   const completeClass = db.prepare('DELETE FROM wallet_class_updates WHERE card_id = @cardId AND generation = @generation');
@@ -99,11 +98,11 @@ function createCardUpdatesRepo(db: Db) {
       const rows = dueClasses.all({ now, limit });
       for (const row of rows) leaseClass.run({ cardId: row.card_id, leaseUntil });
       return rows.map((r) => ({ cardId: r.card_id, generation: r.generation, attempts: r.attempts }));
-    }),
+    }).immediate,
     /** Deletes the row unless the card changed again meanwhile; then it only drops the lease. */
     completeClass: db.transaction((cardId: string, generation: number, now: number) => {
       if (completeClass.run({ cardId, generation }).changes === 0) releaseClass.run({ cardId, now });
-    }),
+    }).immediate,
     failClass(cardId: string, nextAttemptAt: number | null, error: string, now: number) {
       failClass.run({ cardId, nextAttemptAt, error: error.slice(0, 500), now });
     },

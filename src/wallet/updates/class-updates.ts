@@ -2,7 +2,7 @@
 // logo live on the class, so one PATCH reaches every saved pass of it. After commit, outside any
 // transaction, like the pass updates; the worker retries a failure with the same backoff.
 import { cardsRepo } from '../../cards/repo';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import type { Config } from '../../config';
 import { cardClassPatch, cardLoyaltyClass } from '../google/customer-objects';
 import type { GoogleTokenSource } from '../google/oauth';

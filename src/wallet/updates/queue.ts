@@ -1,5 +1,6 @@
 // The wallet's share of a balance change (main.ts subscribes it to onChange.balanceChanged) and of
 // a card change (onChange.cardChanged), and the resend after a Google save.
+import { inTransaction } from '../../db/transaction';
 import { wakeAfterCommit } from '../../db/after-commit';
 import type { WriteDeps } from '../../deps';
 import { walletRepo } from '../repo';
@@ -25,13 +26,9 @@ type QueueDeps = Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>;
  *   Writes are serialised, so a change and a registration cannot miss each other.
  * - the push/PATCH row when an Apple device registered the pass or a Google save link was handed
  *   out (an object that may exist at Google). A link handed out later carries the balance of then.
- * While no pass is on any wallet (an integration without wallets, a new sandbox) not even the
- * pass's own registrations are looked up: that per-connection answer spares every balance change
- * two index probes (issue 13).
  */
 export function queuePassUpdate(deps: QueueDeps, customerId: string): void {
   if (!deps.db.inTransaction) throw new Error('queuePassUpdate must run inside the transaction of the balance change');
-  if (!walletRepo(deps.db).anyPassOnAWallet()) return;
   const { apple, google } = passUpdatesRepo(deps.db).receivers(customerId);
   // The pass's new update sequence number is what devices' serial-number lists compare against.
   if (apple) walletRepo(deps.db).markPassChanged(customerId, deps.clock.now());
@@ -77,7 +74,7 @@ export const FANOUT_BATCH = 500;
  * nothing and repeats nothing that committed. False when no card change is pending.
  */
 export function expandCardChange(deps: QueueDeps, batchSize = FANOUT_BATCH): boolean {
-  return deps.db.transaction(() => {
+  return inTransaction(deps.db, () => {
     const repo = cardUpdatesRepo(deps.db);
     const pending = repo.nextFanout();
     if (!pending) return false;
@@ -86,5 +83,5 @@ export function expandCardChange(deps: QueueDeps, batchSize = FANOUT_BATCH): boo
     if (slice.length < batchSize) repo.removeFanout(pending.cardId);
     else repo.advanceFanout(pending.cardId, slice[slice.length - 1]!.position, deps.clock.now());
     return true;
-  })();
+  });
 }

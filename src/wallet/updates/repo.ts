@@ -1,8 +1,7 @@
 // SQL of the durable pass-update queue (table wallet_pass_updates), and the question whether
 // anything could receive an update of a pass at all.
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import { perConnection } from '../../db/per-connection';
-import { LIMIT_BOUND } from '../../db/limit';
 
 export interface PassUpdateRow {
   customerId: string;
@@ -44,7 +43,7 @@ function createPassUpdatesRepo(db: Db) {
   const due = db.prepare<{ now: number; limit: number }, RawRow>(
     `SELECT * FROM wallet_pass_updates
      WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-     ORDER BY next_attempt_at, rowid ${LIMIT_BOUND}`,
+     ORDER BY next_attempt_at, rowid LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE wallet_pass_updates SET lease_until = @leaseUntil WHERE customer_id = @customerId');
   const complete = db.prepare('DELETE FROM wallet_pass_updates WHERE customer_id = @customerId AND generation = @generation');
@@ -71,13 +70,13 @@ function createPassUpdatesRepo(db: Db) {
       const rows = due.all({ now, limit }).map(map);
       for (const row of rows) lease.run({ customerId: row.customerId, leaseUntil });
       return rows.map((row) => ({ ...row, leaseUntil }));
-    }),
+    }).immediate,
     /** Deletes the row unless a newer change arrived meanwhile; then it only drops the lease. */
     complete: db.transaction((customerId: string, generation: number, now: number): 'done' | 'requeued' => {
       if (complete.run({ customerId, generation }).changes > 0) return 'done';
       release.run({ customerId, now });
       return 'requeued';
-    }),
+    }).immediate,
     releaseLease(customerId: string, now: number) {
       release.run({ customerId, now });
     },

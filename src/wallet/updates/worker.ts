@@ -4,10 +4,11 @@
 // again", so sending one twice after a partial failure is harmless. A card change arrives as one
 // card-level row: the worker expands it into per-pass rows a batch at a time (queue.ts
 // expandCardChange) and sends the card's Google classes their new name, colour and logo.
+import { inTransaction } from '../../db/transaction';
 import { cardsRepo } from '../../cards/repo';
 import type { Config } from '../../config';
 import { customersRepo } from '../../customers/repo';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/log';
 import { createApnsClient, isDeadRegistration, type ApnsClient, type ApnsClientOptions } from '../apple/apns';
@@ -117,9 +118,9 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   }
 
   function dropDeadToken(pushToken: string, passTypeId: string): void {
-    db.transaction(() => {
+    inTransaction(db, () => {
       for (const customerId of walletRepo(db).deleteRegistrationsByToken(pushToken, passTypeId)) refreshInstallStatus(db, clock, customerId);
-    })();
+    });
     log.info('wallet: APNs reports a dead device; registration removed', { passTypeId });
   }
 
@@ -151,7 +152,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   async function processRow(row: PassUpdateRow): Promise<boolean> {
     if (!customersRepo(db).findByPassUserId(row.customerId)) {
       // Deleted customers take their rows with them; this only covers a race with the deletion.
-      db.transaction(() => queue.remove(row.customerId))();
+      inTransaction(db, () => queue.remove(row.customerId));
       return true;
     }
     const errors = [...(await pushApple(row.customerId)), ...(await patchGoogle(row.customerId))];
@@ -161,7 +162,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
       return true;
     }
     const delay = retryDelayMs(row.attempts + 1);
-    db.transaction(() => queue.fail(row.customerId, delay === null ? null : now + delay, errors.join('; '), now))();
+    inTransaction(db, () => queue.fail(row.customerId, delay === null ? null : now + delay, errors.join('; '), now));
     log.warn('wallet: pass update failed', { customerId: row.customerId, attempt: row.attempts + 1, retryInMs: delay, errors });
     return false;
   }
@@ -172,7 +173,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     const now = clock.now();
     if (errors.length === 0) return cardQueue.completeClass(row.cardId, row.generation, now);
     const delay = retryDelayMs(row.attempts + 1);
-    db.transaction(() => cardQueue.failClass(row.cardId, delay === null ? null : now + delay, errors.join('; '), now))();
+    inTransaction(db, () => cardQueue.failClass(row.cardId, delay === null ? null : now + delay, errors.join('; '), now));
     log.warn('wallet: card class update failed', { cardId: row.cardId, attempt: row.attempts + 1, retryInMs: delay, errors });
   }
 
@@ -193,7 +194,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
         for (const [i, row] of batch.entries()) {
           if (stopped) {
             // Hand the rest back at once instead of leaving them leased until the lease expires.
-            db.transaction(() => batch.slice(i).forEach((r) => queue.releaseLease(r.customerId, clock.now())))();
+            inTransaction(db, () => batch.slice(i).forEach((r) => queue.releaseLease(r.customerId, clock.now())));
             return result;
           }
           const ok = await processRow(row);

@@ -1,0 +1,15 @@
+// What every feature may say about a change to a customer: which channel made it, the staff
+// member at the counter, and the kind of ledger row. Shared types, so no feature imports another's
+// internals to name them.
+
+/** Which channel made a change (decisions §8): the ledger row's `source`, the events' `data.source`. */
+export type Channel = 'api' | 'scan' | 'signup' | 'console';
+
+/** The staff member at the counter who made a change (decisions §8); on counter rows only. */
+export interface StaffRef {
+  id: string;
+  name: string;
+}
+
+/** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
+export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
