@@ -1,7 +1,8 @@
+import http from 'node:http';
+import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ConnectionOptions } from 'node:tls';
-import { createHttp1Client, type Http1Exchange, type Http1Target } from './http1-client';
 import { hostOf } from '../lib/url-host';
 import { BlockedAddressError, blockedKind, guardedLookup } from './address-guard';
 
@@ -24,111 +25,163 @@ export interface SendOutcome {
   durationMs: number;
 }
 
-/** How long an idle connection is kept for the next attempt: below the 5 s Node servers keep one open. */
-const IDLE_SOCKET_MS = 4_000;
-/** Idle connections kept per receiver origin: the worker sends at most PER_ENDPOINT (8) at once to an endpoint. */
-const MAX_IDLE_PER_ORIGIN = 16;
-/** Parsed webhook URLs kept; a longer list is dropped and parsed again. */
-const MAX_TARGETS = 1_000;
-
 export interface WebhookSender {
   post(request: SendRequest): Promise<SendOutcome>;
-  /** Closes every kept connection (the worker stops). */
+  /** Closes every kept connection and ends the attempts still waiting (the worker stops). */
   close(): void;
 }
 
 /**
- * Sends attempts over kept-alive connections per receiver origin (http1-client.ts): at a steady
- * rate or through a backlog, an attempt is one request on an open socket (and for https, no new
- * TLS handshake) instead of a connection set up and torn down each time. The worker bounds how
- * many attempts go to one endpoint at once. An idle socket is dropped after 4 s, before a
- * receiver's own keep-alive timeout would close it under an attempt; should a receiver close it
- * anyway while the attempt was being written, the attempt is sent once more on a new connection
- * (the receiver may see it twice, as after any retry, and deduplicates on the event id).
+ * How long an idle connection is kept for the next attempt: below the 5 s Node servers (and many
+ * others) keep one open, so we drop it before the receiver does. A receiver that announces a
+ * shorter `Keep-Alive: timeout=` is heeded by the agent itself.
+ */
+const IDLE_SOCKET_MS = 4_000;
+/**
+ * Connections per receiver origin: the worker sends at most PER_ENDPOINT (8) attempts at once to
+ * an endpoint; the rest leaves room for a few endpoints on one origin, and for sockets still
+ * skipping an answer's body after the attempt was recorded.
+ */
+const MAX_SOCKETS_PER_ORIGIN = 16;
+/** An answer's body is read and dropped up to this size, so the connection can carry the next attempt; past it, the connection goes instead. */
+export const MAX_SKIPPED_BODY_BYTES = 64 * 1024;
+
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN, timeout: IDLE_SOCKET_MS };
+
+/**
+ * Sends attempts with node:http / node:https over kept-alive connections: at a steady rate or
+ * through a backlog, an attempt is one request on an open socket (for https, no new handshake).
  *
- * Redirects are never followed (a 3xx is simply the answer, and a failure), and with
- * WEBHOOK_BLOCK_PRIVATE the connection's own DNS lookup is vetted (guardedLookup), so the check
- * judges the address the socket really connects to, not a separate, earlier DNS answer.
+ * - The attempt's outcome is the answer's status; its body is skipped, never kept. The timeout
+ *   (timeoutMs) covers the whole exchange: an answer in time whose body is still arriving when it
+ *   expires costs its connection, as does a body over MAX_SKIPPED_BODY_BYTES.
+ * - Redirects are never followed (node:http does not): a 3xx is the answer, and a failure.
+ * - With WEBHOOK_BLOCK_PRIVATE the connection's own DNS lookup is vetted (guardedLookup), so the
+ *   check judges the address the socket really connects to, not a separate, earlier DNS answer.
+ *   Guarded connections have agents of their own: the agents pool sockets by origin, not by
+ *   lookup, and a socket made without the guard must never carry a guarded attempt.
+ * - A kept connection the receiver closed just as an attempt went out on it (ECONNRESET before
+ *   any answer) is a race of keep-alive, not the receiver's verdict, and node:http does not retry a
+ *   POST: the attempt is sent once more on a new connection. The receiver may see it twice, as
+ *   after any retry, and deduplicates on the event id.
+ *
  * `tls` adds TLS options (tests give their certificate authority).
  */
 export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): WebhookSender {
-  const client = createHttp1Client({ idleMs: IDLE_SOCKET_MS, maxIdlePerOrigin: MAX_IDLE_PER_ORIGIN, tls: options.tls });
-  const targets = new Map<string, Http1Target>();
-  // Every attempt of the worker carries the same shutdown signal: one listener for it, not one per attempt.
-  const watched = new WeakSet<AbortSignal>();
-  const inFlight = new Map<Http1Exchange, AbortSignal>();
+  const agents = new Map<string, http.Agent>();
+  /** Requests not yet closed, those an agent still queues included (destroying an agent ends only its sockets). */
+  const live = new Set<http.ClientRequest>();
+  let closed = false;
 
-  function targetOf(url: string): Http1Target {
-    let target = targets.get(url);
-    if (!target) {
-      const parsed = new URL(url);
-      const secure = parsed.protocol === 'https:';
-      target = {
-        secure,
-        hostname: hostOf(parsed),
-        port: parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port),
-        host: parsed.host,
-        path: `${parsed.pathname}${parsed.search}`,
-      };
-      if (targets.size >= MAX_TARGETS) targets.clear();
-      targets.set(url, target);
+  function agentFor(secure: boolean, guarded: boolean): http.Agent {
+    const key = `${secure ? 'https' : 'http'} ${guarded ? 'guarded' : 'open'}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = secure ? new https.Agent(AGENT_OPTIONS) : new http.Agent(AGENT_OPTIONS);
+      agents.set(key, agent);
     }
-    return target;
-  }
-
-  function watch(signal: AbortSignal) {
-    if (watched.has(signal)) return;
-    watched.add(signal);
-    signal.addEventListener('abort', () => {
-      for (const [exchange, of] of inFlight) if (of === signal) exchange.cancel();
-    }, { once: true });
+    return agent;
   }
 
   function post(request: SendRequest): Promise<SendOutcome> {
     const started = performance.now();
-    const outcome = (result: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({
-      succeeded: result.succeeded,
-      responseCode: result.responseCode,
-      error: result.error,
-      durationMs: Math.round(performance.now() - started),
-    });
+    const outcome = (result: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ ...result, durationMs: Math.round(performance.now() - started) });
     if (request.signal.aborted) return Promise.resolve(outcome(INTERRUPTED));
-    let target: Http1Target;
-    let exchange: Http1Exchange;
+    if (closed) return Promise.resolve(outcome(CLOSED));
+    let url: URL;
     try {
-      target = targetOf(request.url);
-      // An IP literal is never looked up, so the lookup hook would not see it: check it here.
-      if (request.blockPrivate && isIP(target.hostname) && blockedKind(target.hostname)) {
-        return Promise.resolve(outcome(failure(new BlockedAddressError(target.hostname).message)));
-      }
-      exchange = client.post(target, request.headers, request.body, request.blockPrivate ? guardedLookup : undefined);
+      url = new URL(request.url);
     } catch (err) {
       return Promise.resolve(outcome(failure((err as Error).message)));
     }
-    watch(request.signal);
-    inFlight.set(exchange, request.signal);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      exchange.cancel();
-    }, request.timeoutMs);
-    return exchange.response.then(
-      (head) => outcome(classify(head.status, head.location)),
-      (err: NodeJS.ErrnoException) => {
-        if (timedOut) return outcome(failure(`no response within ${request.timeoutMs} ms`));
-        if (request.signal.aborted) return outcome(INTERRUPTED);
-        return outcome(failure(describe(err, target.hostname)));
-      },
-    ).finally(() => {
-      clearTimeout(timer);
-      inFlight.delete(exchange);
+    const host = hostOf(url);
+    // An IP literal is never looked up, so the lookup hook would not see it: check it here.
+    if (request.blockPrivate && isIP(host) && blockedKind(host)) {
+      return Promise.resolve(outcome(failure(new BlockedAddressError(host).message)));
+    }
+    const secure = url.protocol === 'https:';
+
+    return new Promise((resolve) => {
+      let settled = false;
+      let current: http.ClientRequest | undefined;
+      // Listening only until the attempt's outcome (not through the body skip) keeps the shared
+      // shutdown signal's listeners at one per attempt in flight; close() ends the rest.
+      const onAbort = () => {
+        finish(INTERRUPTED);
+        current?.destroy();
+      };
+      const finish = (result: Omit<SendOutcome, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        request.signal.removeEventListener('abort', onAbort);
+        resolve(outcome(result));
+      };
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(() => {
+        finish(failure(`no response within ${request.timeoutMs} ms`));
+        current?.destroy();
+      }, request.timeoutMs);
+
+      const send = (fresh: boolean) => {
+        let req: http.ClientRequest;
+        try {
+          req = (secure ? https : http).request(url, {
+            method: 'POST',
+            headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+            // The retry's fresh connection is its own, closed after its answer.
+            agent: fresh ? false : agentFor(secure, request.blockPrivate),
+            lookup: request.blockPrivate ? guardedLookup : undefined,
+            ...(secure ? options.tls : undefined),
+          });
+        } catch (err) {
+          // A header node:http refuses (a line break would split the request): nothing was sent.
+          clearTimeout(timer);
+          finish(failure(describe(err as NodeJS.ErrnoException, host)));
+          return;
+        }
+        current = req;
+        live.add(req);
+        req.on('response', (res) => {
+          finish(classify(res.statusCode!, res.headers.location));
+          let skipped = 0;
+          res.on('data', (chunk: Buffer) => {
+            skipped += chunk.length;
+            if (skipped > MAX_SKIPPED_BODY_BYTES) req.destroy();
+          });
+        });
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          if (!settled && !closed && !fresh && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+            send(true);
+            return;
+          }
+          if (closed) finish(CLOSED);
+          else finish(failure(describe(err, host)));
+        });
+        // The exchange is over (answered and its body skipped, or failed): nothing left to bound.
+        req.on('close', () => {
+          live.delete(req);
+          if (current === req) clearTimeout(timer);
+        });
+        req.end(request.body);
+      };
+      send(false);
     });
   }
 
-  return { post, close: () => client.close() };
+  return {
+    post,
+    close() {
+      closed = true;
+      for (const req of live) req.destroy();
+      live.clear();
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
+    },
+  };
 }
 
 const INTERRUPTED = failure('interrupted: the server shut down before the receiver answered');
+const CLOSED = failure('the sender was closed');
 
 function failure(error: string): Omit<SendOutcome, 'durationMs'> {
   return { succeeded: false, responseCode: null, error };

@@ -20,8 +20,9 @@ export interface WorkerDeps {
 
 /**
  * Attempts in flight at once to one endpoint by default: a slow endpoint holds at most this many
- * slots, and a receiver sees at most this many kept-alive connections from us. With 4 a
- * 10,000-event backlog to one local receiver took 12 s to drain, with 8 about 7 s (issue 13's bench).
+ * slots, and a receiver sees about this many kept-alive connections from us. Enough to work
+ * through a backlog without waiting on one round trip at a time, and far below what any web
+ * server accepts from one client.
  */
 export const PER_ENDPOINT = 8;
 
@@ -124,7 +125,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
     if (state !== 'running' || inFlight.size >= maxInFlight) return 0;
     // Under load every endpoint's slots are taken most of the time, and a sweep follows every
     // commit: then nothing could be claimed, and the claim's transaction and its endpoints query
-    // (32 µs under the bench's earn load) are skipped.
+    // are skipped.
     if (webhooks.activeIds().every((id) => (perWebhook.get(id) ?? 0) >= perEndpoint)) return 0;
     try {
       const claimed = claim();
