@@ -84,8 +84,7 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
   }
 
   // Coalesced into one sweep after the code that woke it, in the same turn of the event loop: the
-  // wake-up comes after a commit (db/after-commit.ts), and a batch of API requests commits after
-  // the turn's reads (db/write-batch.ts), so waiting for the next turn would add one to every delivery.
+  // wake-up already comes after the commit (db/after-commit.ts).
   function wake() {
     if (state !== 'running' || wakeup) return;
     wakeup = true;
