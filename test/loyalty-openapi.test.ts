@@ -7,7 +7,8 @@ import { customerOn, operate, seedLoyaltyOrg, type LoyaltyCardRef, type LoyaltyO
 // The request schemas of earn, redeem and adjust in GET /api/openapi.json must accept exactly the
 // bodies the server accepts: a client that validates against the document (or is generated from
 // it) neither sends a body the server refuses with VALIDATION_FAILED nor refuses one it takes.
-// Decimals are left to the descriptions (JSON Schema's multipleOf is unreliable on binary floats).
+// Decimals are left out here: the document states them as extensions that depend on the card
+// (x-max-decimals-by-card-type), which test/openapi-contract.test.ts applies.
 
 type Json = Record<string, any>;
 

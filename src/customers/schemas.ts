@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { PASS_TYPES } from '../cards/model';
 import { EMAIL_MESSAGE, isEmail } from '../lib/contact';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
-import { BalanceResource } from '../loyalty/schemas';
+import { BalanceResource, maxDecimalsByCardType } from '../loyalty/schemas';
 import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
@@ -45,7 +45,18 @@ export const EnrollBody = v.strictObject({
   name: optionalText(200, 'Written only when a customer is created'),
   email: v.optional(
     v.pipe(
-      v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(254), v.check((email) => email === '' || isEmail(email), EMAIL_MESSAGE))),
+      v.nullable(
+        v.pipe(
+          v.string(),
+          v.trim(),
+          v.maxLength(254),
+          v.check((email) => email === '' || isEmail(email), EMAIL_MESSAGE),
+          // The shape every address the check takes has (blank, or dot-separated local runs, `@`,
+          // two or more domain labels), so a client's validator refuses most malformed ones too;
+          // the description says the rest.
+          v.metadata({ pattern: /^\s*(?:[^\s@".]+(?:\.[^\s@".]+)*@[^\s@.]+(?:\.[^\s@.]+)+)?\s*$/.source }),
+        ),
+      ),
       v.description(
         'An email address (`name@example.com`; a domain in Unicode or `xn--` form is the same domain; quoted local parts are refused). A malformed one is 400 VALIDATION_FAILED; `""` or null is none. Matched case-insensitively among the customers of `cardId`; written only when a customer is created',
       ),
@@ -62,7 +73,10 @@ export const EnrollBody = v.strictObject({
       v.minValue(0),
       v.maxValue(MAX_UNITS),
       v.check((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals'),
-      v.description('Opening stamps or points of a NEW customer (ignored on a match): whole units, store credit up to 2 decimals'),
+      maxDecimalsByCardType,
+      v.description(
+        'Opening stamps or points of a NEW customer (ignored on a match): whole units on the stamp, point and level cards (a fraction is 400 VALIDATION_FAILED), store credit up to 2 decimals',
+      ),
     ),
   ),
   customFields: v.optional(CustomFieldsInput),

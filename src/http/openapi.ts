@@ -1,4 +1,5 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import { ERROR_SCHEMAS, errorSchemaOf } from './error-schemas';
 import { NO_BODY, type AnySchema, type RouteDef } from '../routing/route';
 
@@ -26,16 +27,17 @@ const errorRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}`
  */
 function commonErrors(def: RouteDef): Record<string, string[]> {
   const readsBody = def.method === 'POST' || def.method === 'PATCH';
+  const validation = `VALIDATION_FAILED: <paths> (with issues${closedQuery(def) ? '; also a query parameter this operation does not list' : ''})`;
   const hasInput = readsBody || def.params !== undefined || def.query !== undefined || def.idempotent === true;
   const errors: Record<string, string[]> = {
     401: ['MISSING_API_KEY', 'INVALID_API_KEY'],
     403: ['Missing scope(s): <scope>'],
     429: ['RATE_LIMITED (Retry-After gives the seconds to wait)'],
   };
-  if (hasInput) errors[400] = ['VALIDATION_FAILED: <paths> (with issues)', ...(readsBody ? ['INVALID_JSON'] : [])];
+  if (hasInput) errors[400] = [validation, ...(readsBody ? ['INVALID_JSON (malformed, not an object or array, or with a `__proto__` key anywhere)'] : [])];
   if (readsBody) {
-    errors[413] = ['PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB)'];
-    errors[415] = ['UNSUPPORTED_MEDIA_TYPE (the body is not UTF-8 application/json)'];
+    errors[413] = ['PAYLOAD_TOO_LARGE (bodies are limited to 64 KiB, also once decompressed)'];
+    errors[415] = ['UNSUPPORTED_MEDIA_TYPE (the body is not UTF-8 application/json, or its Content-Encoding is not gzip, deflate or br)'];
   }
   errors[500] = ['INTERNAL_ERROR (with requestId; the details go to the server log)'];
   return errors;
@@ -77,6 +79,9 @@ function errorSchema(codes: string[]): Json {
 
 const codeOf = (text: string) => /^[^\s:(]+/.exec(text)?.[0] ?? text;
 
+/** A strict query schema refuses parameters it does not list; other routes ignore them. */
+const closedQuery = (def: RouteDef): boolean => (def.query as { type?: string } | undefined)?.type === 'strict_object';
+
 /** `/v1/customers/:ref` → `/api/v1/customers/{ref}` */
 export function openApiPath(koaPath: string): string {
   return `/api${koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
@@ -98,16 +103,20 @@ function parameters(def: RouteDef): Json[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Recommended. A retry with the same key (1–255 characters, kept 24 h) returns the first response with `Idempotent-Replayed: true` and applies the write once.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'Recommended. A retry with the same key (up to 255 characters, kept 24 h) returns the first response with `Idempotent-Replayed: true` and applies the write once. A longer key is 400 VALIDATION_FAILED; an empty one counts as none.',
+      schema: { type: 'string', maxLength: 255 },
     });
   }
   return out;
 }
 
-/** A POST or PATCH without a body schema takes none: at most `{}`, which the document says too. */
+/**
+ * A POST or PATCH without a body schema takes none: at most `{}`, which the document says too. A
+ * body is required unless `{}` would do, as a missing body is read as `{}` (bind.ts).
+ */
 function requestBody(def: RouteDef): Json {
-  if (def.body) return { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } };
+  if (def.body) return { requestBody: { required: !v.safeParse(def.body, {}).success, content: { 'application/json': { schema: jsonSchema(def.body) } } } };
   if (def.method !== 'POST' && def.method !== 'PATCH') return {};
   const description = 'Takes no body. Send none, or an empty JSON object; any field is 400 VALIDATION_FAILED.';
   return { requestBody: { required: false, description, content: { 'application/json': { schema: jsonSchema(NO_BODY) } } } };
@@ -139,6 +148,8 @@ function operation(def: RouteDef): Json {
     ...(def.description ? { description: def.description } : {}),
     security: [{ ApiKey: [] }],
     'x-required-scope': def.scope,
+    // JSON Schema's word for "nothing else", on the operation's query parameters as a whole.
+    ...(closedQuery(def) ? { 'x-additional-query-parameters': false } : {}),
     parameters: parameters(def),
     ...requestBody(def),
     responses,

@@ -134,7 +134,7 @@ export function pageLimit(fallback: number, what: string) {
       v.integer(message),
       v.minValue(1, message),
       v.maxValue(max, message),
-      v.description(`${what}: a whole number, at least 1 and at most ${max} (default ${fallback})`),
+      v.description(`${what}: a whole number, at least 1 and at most ${max} (default ${fallback}), written in plain decimal (\`25\`; not \`025\`, \`+25\` or \`2.5e1\`)`),
     ),
     fallback,
   );

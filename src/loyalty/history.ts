@@ -4,6 +4,7 @@ import { validationFailed } from '../lib/errors';
 import { isoTime } from '../lib/clock';
 import { fromHundredths } from '../lib/money';
 import { ledgerRepo, type LedgerDetails, type LedgerEntry, type LedgerPosition } from './repo';
+import { CURSOR_POSITION } from './schemas';
 
 // The customer's ledger, newest first, for integrators who show a history. The cursor is opaque
 // to clients; inside it is the position of the last row shown (time and insertion order), so
@@ -14,7 +15,7 @@ export function encodeCursor(position: LedgerPosition): string {
 }
 
 export function decodeCursor(cursor: string): LedgerPosition {
-  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = CURSOR_POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw validationFailed([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
   return { createdAt: Number(match[1]), seq: Number(match[2]) };
 }

@@ -53,7 +53,7 @@ export const loyaltyRoutes = [
     idempotent: true,
     responses: { 201: { description: 'The balance after the award', schema: BalanceChangeResource } },
     errors: {
-      400: ['UNSUPPORTED_FOR_CARD_TYPE', 'ACCRUAL_RULE_NOT_CONFIGURED', 'CURRENCY_MISMATCH', 'UNKNOWN_ITEM_KEYS: <keys> (also listed in keys)', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a balance past 1,000,000,000)'],
+      400: ['UNSUPPORTED_FOR_CARD_TYPE', 'ACCRUAL_RULE_NOT_CONFIGURED', 'CURRENCY_MISMATCH', 'UNKNOWN_ITEM_KEYS: <keys> (also listed in keys)', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a change or balance past 1,000,000,000)'],
       ...WRITE_ERRORS,
     },
     handle: (input) => {
@@ -74,7 +74,7 @@ export const loyaltyRoutes = [
     body: RedeemBody,
     idempotent: true,
     responses: { 201: { description: 'The balance after the redemption; `reward` names the reward for type=reward', schema: RedeemResource } },
-    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'REWARD_NOT_CONFIGURED', 'INSUFFICIENT_BALANCE', 'VALIDATION_FAILED'], ...WRITE_ERRORS },
+    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'REWARD_NOT_CONFIGURED', 'INSUFFICIENT_BALANCE', 'VALIDATION_FAILED (also a fraction off prepaid cards)'], ...WRITE_ERRORS },
     handle: (input) => {
       const { body } = input;
       const base = apiOperation(input);
@@ -98,7 +98,7 @@ export const loyaltyRoutes = [
     body: AdjustBody,
     idempotent: true,
     responses: { 201: { description: 'The balance after the correction', schema: BalanceChangeResource } },
-    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'INSUFFICIENT_BALANCE', ...LIMIT_CODES, 'VALIDATION_FAILED'], ...WRITE_ERRORS },
+    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'INSUFFICIENT_BALANCE', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a balance past 1,000,000,000)'], ...WRITE_ERRORS },
     handle: (input) => {
       const { body } = input;
       const base = apiOperation(input);

@@ -1,11 +1,24 @@
 import * as v from 'valibot';
+import { decimalsFor, PASS_TYPES } from '../cards/model';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 import { fieldsOf, oneOf, pageLimit } from '../lib/validation';
 
 // Requests and responses of the loyalty endpoints, in units. Rules that depend on the card (whole
-// units off prepaid, which operation fits which type) are the service's, not these schemas'.
+// units off prepaid, which operation fits which type) are the service's, not these schemas'; the
+// schemas only state the decimals for the document (maxDecimalsByCardType).
 
 const twoDecimals = v.check<number, string>((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals (whole units except on prepaid cards)');
+
+// JSON Schema has no word for "at most n decimals" that survives binary floats (multipleOf 0.01
+// refuses 0.07 in most validators), nor can a schema see the customer's card. The document states
+// both rules as extensions a validator can apply once it knows the card: the amounts the service
+// refuses as fractions off prepaid cards (decisions §1) carry the decimals of each card type.
+/** At most this many decimals whatever the card: a sale in a currency. */
+const maxDecimals = (decimals: number) => v.metadata<number, Record<string, number>>({ 'x-max-decimals': decimals });
+/** At most decimalsFor(card type) decimals: whole units, store credit to the cent. */
+export const maxDecimalsByCardType = v.metadata<number, Record<string, Record<string, number>>>({
+  'x-max-decimals-by-card-type': Object.fromEntries(PASS_TYPES.map((t) => [t, decimalsFor(t)])),
+});
 
 // Bounds use valibot's own actions (not v.check) so the OpenAPI document states them too.
 const number = v.pipe(v.number(), v.finite());
@@ -17,9 +30,13 @@ const note = v.optional(v.pipe(v.string(), v.maxLength(500)));
 const absent = (message: string) => v.optional(v.never(message));
 
 const earnType = v.pipe(v.picklist(['points', 'stamps']), v.description('`stamps` on stamp cards, `points` on every other card'));
-const flatAmount = v.pipe(positive, v.description('Flat amount to add: > 0, at most 1,000,000,000; whole units except on prepaid cards (2 decimals)'));
+const flatAmount = v.pipe(
+  positive,
+  maxDecimalsByCardType,
+  v.description('Flat amount to add: > 0, at most 1,000,000,000. Whole units on stamp, point and level cards (a fraction is 400 VALIDATION_FAILED); up to 2 decimals on prepaid cards'),
+);
 const sale = v.strictObject({
-  amount: v.pipe(positive, v.description('Major currency units, up to 2 decimals')),
+  amount: v.pipe(positive, maxDecimals(2), v.description('Major currency units, up to 2 decimals, on every card type. What it earns (amount × the card’s rate) may not pass 1,000,000,000 either')),
   currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code such as EUR'), v.description('ISO 4217 code, any case; must be the card’s accrual currency'), v.toUpperCase()),
 });
 const saleItems = v.pipe(
@@ -67,7 +84,7 @@ export type EarnBodyInput = v.InferOutput<typeof EarnBody>;
 
 const RedeemPoints = v.strictObject({
   type: v.pipe(v.literal('points'), v.description('Deducts `amount` (point, level and prepaid cards)')),
-  amount: v.pipe(positive, v.description('Whole units except on prepaid cards')),
+  amount: v.pipe(positive, maxDecimalsByCardType, v.description('Whole units (a fraction is 400 VALIDATION_FAILED) except on prepaid cards, which take up to 2 decimals')),
   note,
 });
 
@@ -95,7 +112,10 @@ const AdjustByCorrection = v.strictObject({
     v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`),
     v.notValue(0, 'must not be 0'),
     twoDecimals,
-    v.description('Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals)'),
+    maxDecimalsByCardType,
+    v.description(
+      'Signed, non-zero change; a refund is negative. Whole units except on prepaid cards (2 decimals); a fraction off prepaid cards, or a balance that would pass 1,000,000,000, is 400 VALIDATION_FAILED',
+    ),
   ),
   setPoints: absent(correctionOrSet),
   note,
@@ -103,7 +123,16 @@ const AdjustByCorrection = v.strictObject({
 
 const AdjustBySetPoints = v.strictObject({
   balanceCorrection: absent(correctionOrSet),
-  setPoints: v.pipe(number, v.minValue(0, 'must be 0 or more'), v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`), twoDecimals, v.description('Absolute points balance, 0 or more, whole units (point and level cards only)')),
+  setPoints: v.pipe(
+    number,
+    v.minValue(0, 'must be 0 or more'),
+    v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`),
+    twoDecimals,
+    // Only point and level cards take setPoints, and they count whole units: no fraction is ever
+    // accepted, which the document can say as a type (the card decides which 400 a fraction gets).
+    v.metadata({ type: 'integer' }),
+    v.description('Absolute points balance, 0 or more, whole units (point and level cards only)'),
+  ),
   note,
 });
 
@@ -111,9 +140,27 @@ const AdjustBySetPoints = v.strictObject({
 export const AdjustBody = oneOf([AdjustByCorrection, AdjustBySetPoints], (body) => ('setPoints' in fieldsOf(body) ? AdjustBySetPoints : AdjustByCorrection));
 export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
+/** What a transactions cursor holds once decoded from base64url: the last row's time and sequence. */
+export const CURSOR_POSITION = /^(\d{1,15})\.(\d{1,15})$/;
+
 export const TransactionsQuery = v.strictObject({
   limit: pageLimit(25, 'Rows per page, newest first'),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('nextCursor of the previous page'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(200),
+      // The service decodes the cursor (history.ts) and refuses anything it did not write. The
+      // document states that too: the alphabet as a pattern, and what the decoded text must be.
+      v.metadata({
+        pattern: '^[A-Za-z0-9_-]+$',
+        contentEncoding: 'base64url',
+        contentMediaType: 'text/plain',
+        contentSchema: { type: 'string', pattern: CURSOR_POSITION.source },
+      }),
+      v.description('The `nextCursor` of the previous page, passed back unchanged (base64url). Any other value is 400 VALIDATION_FAILED'),
+    ),
+  ),
 });
 
 // --- Responses ---

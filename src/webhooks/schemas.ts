@@ -17,11 +17,17 @@ const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
-  // The scheme as a pattern too, so the OpenAPI document states it; the check below judges the rest.
+  // The scheme alone; the document states the fuller pattern below.
   v.regex(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/, 'must be an absolute http(s) URL'),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
   v.check(hasNoCredentials, 'must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead'),
-  v.description('Absolute http(s) URL that receives the deliveries, without a user name or password'),
+  // What the document can say of the two checks above: the scheme, then a host with no `user:pass@`
+  // before it (the authority, up to the first / \ ? or #, holds no @). A URL parser decides the
+  // rest, as the description says.
+  v.metadata({ pattern: /^\s*[Hh][Tt][Tt][Pp][Ss]?:[/\\]*[^\s/\\?#@:][^\s/\\?#@]*(?:[/\\?#]|\s*$)/.source }),
+  v.description(
+    'Absolute http(s) URL that receives the deliveries, as a WHATWG URL parser reads it, with a host and without a user name or password (`https://user:pass@…` is 400 VALIDATION_FAILED: verify the X-Loyalty-Signature instead)',
+  ),
 );
 
 export const SUBSCRIBABLE = [...EVENT_TYPES, '*'] as const;
