@@ -7,6 +7,7 @@ import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wall
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { signupPanel, type SignupPanelView } from './signup-panel';
+import { settingsSubnav } from './subnav';
 
 export interface SettingsView {
   name: string;
@@ -57,6 +58,7 @@ export function settingsBody(
 ): Markup {
   const errors = view.errors ?? { fields: {} };
   return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
+${settingsSubnav('/console/settings')}
 ${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
 ${formError(errors.form)}
 <form method="post" action="/console/settings" class="form panel" novalidate>
