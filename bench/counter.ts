@@ -1,71 +1,52 @@
-// `npm run bench:counter`: scan-to-confirmation time at the counter (issue 11), measured end to end
-// over HTTP with exactly the requests the counter page makes. A server runs in a child process
-// (this file again, as `--server`) on a temp database with one org, its staff and real customers;
-// this process unlocks the counter with a PIN like the page does, then:
+// `npm run bench:counter`: scan-to-confirmation time at the counter, measured end to end over HTTP
+// with exactly the requests the counter page makes, against the bundled server as an operator runs
+// it (`node dist/wallet-loyalty.mjs serve` on a temp folder seeded with the CLI, customers enrolled
+// through the API). This process unlocks the counter with a PIN like the page does, then:
 //   scan:  GET /counter/<org>/scan?code=…  (a pass code submitted → the customer screen with the balance)
 //   award: POST /counter/<org>/earn        (a +1 stamp tap with its idempotency key → the confirmation)
 // one till at a time, then four tills at once. p50/p95/p99 per run; PASS when every p99 is under
 // 150 ms. Options: --requests <n> (per run, default 1000).
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { buildApp, seedWithCli, startApp } from './processes';
+import { BENCH_SEED, jsonRequest } from './scenarios';
 
 const TARGET_P99_MS = 150;
 const CUSTOMERS = 200;
-const PIN = '2468';
+const PIN = BENCH_SEED.orgs[0].staff[0].pin;
 
 interface Ready {
-  type: 'ready';
   url: string;
   orgId: string;
   codes: string[];
   passUserIds: string[];
 }
 
-// --- The server (child process) ---
-
-async function serve(): Promise<void> {
-  const { loadConfig } = await import('../src/config');
-  const { openDatabase } = await import('../src/db/open');
-  const { createApp, createHttpServer } = await import('../src/http/app');
-  const { systemClock } = await import('../src/lib/clock');
-  const { createLogger } = await import('../src/lib/log');
-  const { changeHooks } = await import('../src/main');
-  const { applySeed, parseSeedFile } = await import('../src/seed/service');
-  const { enrollCustomer } = await import('../src/customers/enroll');
-
-  const dir = mkdtempSync(path.join(tmpdir(), 'wl-bench-counter-'));
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'warn' });
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {} }, onChange: changeHooks() };
-  const seeded = applySeed(deps, parseSeedFile({
-    orgs: [{ name: 'Bench Café', staff: [{ name: 'Sam', pin: PIN }], cards: [{ ref: 'stamps', name: 'Coffee stamps', passType: 'stamp_card', reward: { name: 'Free coffee', cost: 10 } }] }],
-  })).orgs[0]!;
-  const cardId = seeded.cards[0]!.cardId;
+/** The server on a seeded temp folder, CUSTOMERS customers enrolled, and their pass codes. */
+async function startServer(dir: string): Promise<Ready & { stop(): Promise<void> }> {
+  const bundle = await buildApp();
+  const org = await seedWithCli(bundle, dir);
+  const key = org.keys[0]!.key;
+  const server = await startApp(bundle, dir, { path: '/api/v1/cards', headers: { 'X-Api-Key': key } });
+  const cardId = org.cards.find((c) => c.ref === 'stamps')!.cardId;
   const passUserIds: string[] = [];
   for (let i = 0; i < CUSTOMERS; i++) {
-    const r = enrollCustomer(deps, { orgId: seeded.orgId, livemode: true }, { cardId, name: `Customer ${i}`, email: `c${i}@bench.example` }, { channel: 'api', idempotencyKey: null });
-    passUserIds.push(r.passUserId);
+    const req = jsonRequest('POST', '/api/v1/customers', key, { externalCustomerId: `counter-${i}`, cardId, name: `Customer ${i}`, email: `c${i}@bench.example` });
+    const res = await fetch(server.url + req.path, { method: req.method, headers: req.headers, body: req.body });
+    if (res.status !== 201) throw new Error(`enrolling a customer answered ${res.status}: ${await res.text()}`);
+    passUserIds.push(((await res.json()) as { passUserId: string }).passUserId);
   }
-  const codes = passUserIds.map((id) => (db.prepare('SELECT scan_code FROM customers WHERE id = ?').get(id) as { scan_code: string }).scan_code);
-  const server = createHttpServer(createApp(deps)).listen(0, '127.0.0.1', () => {
-    const ready: Ready = { type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, orgId: seeded.orgId, codes, passUserIds };
-    process.send!(ready);
-  });
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    db.close();
-    process.exit(0);
-  };
-  process.on('message', (m: { type: string }) => m.type === 'stop' && stop());
-  process.on('disconnect', stop);
+  // A pass's scan code is on the pass, not in the API: read from the database file.
+  const db = new Database(server.dbFile, { readonly: true, fileMustExist: true });
+  const scanCode = db.prepare<[string], { scan_code: string }>('SELECT scan_code FROM customers WHERE id = ?');
+  const codes = passUserIds.map((id) => scanCode.get(id)!.scan_code);
+  db.close();
+  return { url: server.url, orgId: org.orgId, codes, passUserIds, stop: () => server.stop() };
 }
 
 // --- The counter page's requests (this process) ---
@@ -148,13 +129,10 @@ async function timed(run: Run, requests: number): Promise<{ name: string; tills:
 async function measure(): Promise<void> {
   const { values } = parseArgs({ options: { requests: { type: 'string', default: '1000' } } });
   const requests = Number(values.requests);
-  const child = fork(new URL(import.meta.url), ['--server'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  if (!Number.isInteger(requests) || requests < 1) throw new Error('--requests must be a whole number ≥ 1');
+  const dir = mkdtempSync(path.join(tmpdir(), 'wl-bench-counter-'));
+  const ready = await startServer(dir);
   try {
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`bench server exited early (code ${code})`)));
-      child.on('message', (m: Ready) => m.type === 'ready' && resolve(m));
-    });
     const session = await unlock(ready);
     const base = `${ready.url}/counter/${ready.orgId}`;
     const scan = (i: number) => send(`${base}/scan?mode=live&code=${encodeURIComponent(ready.codes[i % ready.codes.length]!)}`, { headers: { Cookie: session.cookie, Accept: 'text/html' } });
@@ -182,11 +160,16 @@ async function measure(): Promise<void> {
     console.log(failed.length ? `FAIL: ${failed.map((r) => `${r.name} × ${r.tills}`).join(', ')}` : `PASS: every p99 is under ${TARGET_P99_MS} ms`);
     process.exitCode = failed.length ? 1 : 0;
   } finally {
-    child.send({ type: 'stop' });
     agent.destroy();
+    await ready.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-// Last, once every declaration above is initialised.
-if (process.argv.includes('--server')) await serve();
-else await measure();
+try {
+  await measure();
+} catch (err) {
+  process.stderr.write(`bench:counter: ${(err as Error).message}\n`);
+  process.exitCode = 1;
+}
+process.exit();

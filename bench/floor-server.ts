@@ -1,22 +1,44 @@
-// The stack's floor, measured in the same run as the app so the report can speak in ratios:
+// The stack's floor, measured in the same run as the server so the report can speak in ratios:
 //   read:  bare Koa answering a small JSON object to a GET;
-//   write: Koa reading a JSON body with the app's own reader (src/http/body.ts: size limit, strict
-//          UTF-8 decoding, JSON.parse, the __proto__ check — what koa-bodyparser did before) and
-//          writing it in one better-sqlite3 transaction on a WAL database with the app's pragmas
-//          (applyPragmas of src/db/open.ts).
-// No router, no auth, no logging: anything the app does beyond this is its own cost.
+//   write: Koa reading a JSON body (a size limit, strict UTF-8, JSON.parse: what any body parser
+//          does) and writing it in one better-sqlite3 transaction on a WAL database with
+//          synchronous=NORMAL, the server's default.
+// No router, no auth, no validation, no logging: what the server does beyond this is its own cost.
+// Self-contained on purpose: the floor must not move when the server's code does.
 // Usage (bundled by bench/processes.ts): node floor-server.mjs read|write <dataDir>
 // Prints {"url": …} as its first stdout line.
 import { mkdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import Koa from 'koa';
-import { applyPragmas } from '../src/db/open';
-import { readJsonBody } from '../src/http/body';
 
 const [mode, dataDir] = process.argv.slice(2);
 if ((mode !== 'read' && mode !== 'write') || !dataDir) throw new Error('usage: floor-server read|write <dataDir>');
+
+const LIMIT = 64 * 1024;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > LIMIT) reject(new Error('too large'));
+      else chunks.push(chunk);
+    });
+    req.once('error', reject);
+    req.once('end', () => {
+      try {
+        resolve(JSON.parse(utf8.decode(Buffer.concat(chunks, size))));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
 
 const app = new Koa();
 if (mode === 'read') {
@@ -26,12 +48,13 @@ if (mode === 'read') {
 } else {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'floor.db'));
-  applyPragmas(db);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
   db.exec('CREATE TABLE IF NOT EXISTS writes (id INTEGER PRIMARY KEY, body TEXT NOT NULL, at INTEGER NOT NULL)');
   const insert = db.prepare('INSERT INTO writes (body, at) VALUES (?, ?)');
   const write = db.transaction((body: string, at: number) => Number(insert.run(body, at).lastInsertRowid));
   app.use(async (ctx) => {
-    const body = await readJsonBody(ctx);
+    const body = await readJson(ctx.req);
     ctx.status = 201;
     ctx.body = { id: write(JSON.stringify(body), Date.now()) };
   });

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { percentile } from './report';
-import type { LoadRequest } from './scenario';
+import type { LoadRequest } from './scenarios';
 
 export interface LoadOptions {
   url: string;
@@ -15,8 +15,6 @@ export interface LoadOptions {
   /** The status a response must have to count as a success. */
   expectStatus: number;
   next(): LoadRequest;
-  /** Ends the load early. */
-  signal?: AbortSignal;
 }
 
 export interface LoadResult {
@@ -52,7 +50,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       } as unknown as autocannon.Request,
     ],
   });
-  options.signal?.addEventListener('abort', () => (instance as unknown as autocannon.Instance).stop(), { once: true });
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
   const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;

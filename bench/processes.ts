@@ -1,34 +1,52 @@
 // The processes of a bench run: the bundled server as an operator starts it (`node
-// dist/wallet-loyalty.mjs serve`, workers and cron jobs on), the floor servers, the webhook
-// receiver. Each is its own process, so its CPU and memory are its own; RSS is read from /proc.
+// dist/wallet-loyalty.mjs serve`, default Node flags, workers and cron jobs on), the floor servers,
+// the webhook receiver. Each is its own process, so its CPU and memory are its own (read from /proc).
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { freshBundle } from '../build.mjs';
 import type { ReceiverCommand, ReceiverMessage } from './receiver';
-import { BENCH_SEED, type BenchOrg, type LoadRequest } from './scenario';
+import { BENCH_SEED, type BenchOrg, type LoadRequest } from './scenarios';
 
+const run = promisify(execFile);
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-/** Inside the project (and gitignored), so the helper bundles resolve node_modules like dist/ does. */
-const HELPERS_DIR = path.join(ROOT, '.tmp', 'bench');
+/** Inside the project (and gitignored), so what runs from there resolves node_modules as dist/ does. */
+const WORK_DIR = path.join(ROOT, '.tmp', 'bench');
 
 export interface Bundles {
   app: string;
+  baseline: string | null;
   floor: string;
   receiver: string;
 }
 
-/** dist/wallet-loyalty.mjs rebuilt if stale (what `npm start` runs) or the given one, and the helpers. */
-export async function buildBundles(appBundle?: string): Promise<Bundles> {
-  const app = appBundle ?? (await freshBundle());
+/** dist/wallet-loyalty.mjs, built as `npm run build` builds it. */
+export async function buildApp(): Promise<string> {
+  await run(process.execPath, [path.join(ROOT, 'build.mjs')], { cwd: ROOT });
+  return path.join(ROOT, 'dist', 'wallet-loyalty.mjs');
+}
+
+/**
+ * dist/wallet-loyalty.mjs built as `npm run build` builds it (or the given bundle), the baseline
+ * copied into the project (a bundle finds better-sqlite3 in the node_modules above it), and the
+ * floor and receiver bundled.
+ */
+export async function buildBundles(options: { bundle?: string; baseline?: string }): Promise<Bundles> {
+  const app = options.bundle ?? (await buildApp());
+  mkdirSync(WORK_DIR, { recursive: true });
+  let baseline: string | null = null;
+  if (options.baseline) {
+    mkdirSync(path.join(WORK_DIR, 'baseline'), { recursive: true });
+    baseline = path.join(WORK_DIR, 'baseline', 'wallet-loyalty.mjs');
+    if (path.resolve(options.baseline) !== baseline) copyFileSync(options.baseline, baseline);
+  }
   await build({
     absWorkingDir: ROOT,
     entryPoints: { 'floor-server': 'bench/floor-server.ts', receiver: 'bench/receiver.ts' },
-    outdir: HELPERS_DIR,
+    outdir: WORK_DIR,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
@@ -37,14 +55,15 @@ export async function buildBundles(appBundle?: string): Promise<Bundles> {
     packages: 'external',
     logLevel: 'error',
   });
-  return { app, floor: path.join(HELPERS_DIR, 'floor-server.mjs'), receiver: path.join(HELPERS_DIR, 'receiver.mjs') };
+  return { app, baseline, floor: path.join(WORK_DIR, 'floor-server.mjs'), receiver: path.join(WORK_DIR, 'receiver.mjs') };
 }
 
 // However the bench ends (done, failed, interrupted, past its deadline), no server outlives it.
 const children = new Set<ChildProcess>();
-process.on('exit', () => {
+export function killChildren(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+}
+process.on('exit', killChildren);
 function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -58,7 +77,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -69,22 +88,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * CPU seconds a process has used so far, user and system (Linux /proc; 0 where it is missing).
- * Includes its worker threads, so the server's checkpoint thread counts against it; with
- * `mainThread`, only its main thread's (the one that answers the requests and limits the rate).
- */
-export function cpuSecondsOf(pid: number, mainThread = false): number {
+/** CPU seconds a process has used so far, user and system, all its threads (Linux /proc; 0 where it is missing). */
+export function cpuSecondsOf(pid: number): number {
   try {
-    // Fields after the command name (which may hold spaces, hence from the last ')'): utime is the 12th, stime the 13th.
-    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    // Fields after the command name (which may hold spaces, hence from the last ')'): utime is the 12th, stime the 13th,
+    // in USER_HZ, which is 100 on every architecture Node runs on.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;
   }
 }
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in hundredths of a second on every architecture Node runs on. */
-const CLOCK_TICKS = 100;
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc; 0 where it is missing). */
 export function memoryOf(pid: number): { rss: number; peak: number } {
@@ -118,76 +132,54 @@ async function firstSuccess(url: string, headers: Record<string, string>, child:
   }
 }
 
-export interface AppProcess {
+/** Something whose CPU and memory the bench samples while it is under load. */
+export interface Measurable {
+  memory(): { rss: number; peak: number };
+  cpuSeconds(): number;
+}
+
+export interface AppProcess extends Measurable {
   url: string;
-  pid: number;
-  dataDir: string;
   dbFile: string;
   logFile: string;
   /** Process start → first successful request, ms. */
   coldStartMs: number;
-  memory(): { rss: number; peak: number };
-  cpuSeconds(): number;
-  /** Its main thread's alone. */
-  mainThreadCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
-/**
- * The V8 flags `npm start` gives the server (package.json, the one place they are written): a
- * young generation of 4 MB semi-spaces and an old generation held to 128 MB (without them V8 lets
- * the heap grow to some 150 MB under a write load before it collects), and one V8 helper thread
- * for background GC and compilation instead of one per core (each keeps its own malloc arena: 6 MB
- * less RSS under the earn load, the same throughput; issue 13's measurements).
- */
-export const SERVER_NODE_FLAGS: string[] = (() => {
-  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const match = /exec node ((?:--\S+ )*)dist\/wallet-loyalty\.mjs serve/.exec(start);
-  if (!match) throw new Error(`bench: cannot read the server's node flags from the start script: ${start}`);
-  return match[1]!.split(' ').filter(Boolean);
-})();
-
-/** The settings the bench runs the server with: the operator's defaults, the rate limits raised out of the way. */
-export const BENCH_ENV = { HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000' };
+/** The operator's defaults, the rate limits raised out of the load's way. */
+const BENCH_ENV = { HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_LIVE: '100000', RATE_LIMIT_TEST: '100000', RATE_LIMIT_ANONYMOUS: '100000' };
 
 /**
- * Starts `node <npm start's flags> <bundle> serve` on a data folder and waits for its first successful answer to
- * `probe` (a key-authenticated read once the folder is seeded): that wait is the cold start.
+ * Starts `node <bundle> serve` on a data folder and waits for its first successful answer to
+ * `probe` (a key-authenticated read): that wait is the cold start. With `cgroupProcs` (a cgroup's
+ * cgroup.procs file) the process enters that cgroup before node starts, so its whole life,
+ * start included, runs under the cgroup's limits.
  */
-export async function startApp(
-  bundle: string,
-  dataDir: string,
-  probe: { path: string; headers?: Record<string, string> },
-  env: Record<string, string> = {},
-  nodeArgs: string[] = [],
-): Promise<AppProcess> {
+export async function startApp(bundle: string, dataDir: string, probe: { path: string; headers: Record<string, string> }, cgroupProcs?: string): Promise<AppProcess> {
   const port = await freePort();
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
+  const argv = [process.execPath, bundle, 'serve'];
+  const [command, ...args] = cgroupProcs ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, ...argv] : argv;
   const started = performance.now();
-  const child = track(spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, bundle, 'serve'], {
-    env: childEnv({ ...BENCH_ENV, DATA_DIR: dataDir, PORT: String(port), ...env }),
-    stdio: ['ignore', log, log],
-  }));
+  const child = track(spawn(command!, args, { env: childEnv({ ...BENCH_ENV, DATA_DIR: dataDir, PORT: String(port) }), stdio: ['ignore', log, log] }));
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   let ready: number;
   try {
-    ready = await firstSuccess(url + probe.path, probe.headers ?? {}, child, 30_000);
+    ready = await firstSuccess(url + probe.path, probe.headers, child, 60_000);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}; see ${logFile}`);
   }
   return {
     url,
-    pid: child.pid!,
-    dataDir,
     dbFile: path.join(dataDir, 'wallet-loyalty.db'),
     logFile,
     coldStartMs: ready - started,
     memory: () => memoryOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
-    mainThreadCpuSeconds: () => cpuSecondsOf(child.pid!, true),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -197,10 +189,10 @@ export async function startApp(
 }
 
 /** `wallet-loyalty seed` with the bench's seed file, as an operator seeds: the CLI, in its own process. */
-export async function seedWithCli(bundle: string, dataDir: string): Promise<BenchOrg> {
+export async function seedWithCli(bundle: string, dataDir: string, seed: unknown = BENCH_SEED): Promise<BenchOrg> {
   const file = path.join(dataDir, 'bench-seed.json');
-  writeFileSync(file, JSON.stringify(BENCH_SEED));
-  const { stdout } = await promisify(execFile)(process.execPath, [bundle, 'seed', file, '--data', dataDir], { env: childEnv(BENCH_ENV) });
+  writeFileSync(file, JSON.stringify(seed));
+  const { stdout } = await run(process.execPath, [bundle, 'seed', file, '--data', dataDir], { env: childEnv(BENCH_ENV) });
   return (JSON.parse(stdout) as { orgs: BenchOrg[] }).orgs[0]!;
 }
 
@@ -208,17 +200,14 @@ export async function seedWithCli(bundle: string, dataDir: string): Promise<Benc
 export const FLOOR_REQUESTS: Record<'read' | 'write', { name: string; status: number; next(): LoadRequest }> = {
   read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
   write: {
-    name: 'Koa + JSON body + one SQLite WAL write transaction (floor)',
+    name: 'Koa + JSON body + one WAL write transaction (floor)',
     status: 201,
     next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
   },
 };
 
-export interface FloorProcess {
+export interface FloorProcess extends Measurable {
   url: string;
-  memory(): { rss: number; peak: number };
-  cpuSeconds(): number;
-  mainThreadCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -237,7 +226,6 @@ export async function startFloor(script: string, mode: 'read' | 'write', dataDir
     url,
     memory: () => memoryOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
-    mainThreadCpuSeconds: () => cpuSecondsOf(child.pid!, true),
     async stop() {
       child.kill('SIGTERM');
       await exited(child);
@@ -247,7 +235,7 @@ export async function startFloor(script: string, mode: 'read' | 'write', dataDir
 
 export interface ReceiverProcess {
   url: string;
-  command(command: ReceiverCommand): Promise<ReceiverMessage>;
+  command(command: ReceiverCommand): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -258,21 +246,14 @@ export async function startReceiver(script: string): Promise<ReceiverProcess> {
     child.once('message', (m: ReceiverMessage) => (m.type === 'ready' ? resolve(m.url) : reject(new Error('unexpected receiver message'))));
   });
   child.removeAllListeners('exit');
-  // One command at a time: each answer belongs to the command before it.
-  let queue: Promise<unknown> = Promise.resolve();
   return {
     url,
-    command(command) {
-      const answer = queue.then(
-        () =>
-          new Promise<ReceiverMessage>((resolve) => {
-            child.once('message', resolve);
-            child.send(command);
-          }),
-      );
-      queue = answer;
-      return answer;
-    },
+    // One command at a time (the bench awaits each): its 'ack' is the next message.
+    command: (command) =>
+      new Promise((resolve) => {
+        child.once('message', () => resolve());
+        child.send(command);
+      }),
     async stop() {
       child.disconnect();
       await exited(child);

@@ -1,73 +1,43 @@
 // The webhook receiver of the bench: its own process (as a real receiver is), answering 200 on
-// 127.0.0.1. For each event it notes when the body arrived and the event's createdAt, which the
-// outbox stamps inside the earn's transaction: their difference is the change-to-delivery latency.
-// In 'slow' mode it answers each request only after a delay (below the server's webhook timeout,
-// so nothing fails): the server's queue then grows, which is how the bench builds a backlog.
-// Driven over IPC by bench/run.ts (see ReceiverCommand); started by bench/processes.ts.
+// 127.0.0.1. Told 'slow' (over IPC, by bench/processes.ts) it answers each request only after a
+// delay below the server's 5 s webhook timeout, so nothing fails but the server's queue grows: that
+// is how the bench builds a backlog. Told 'fast', it answers the held requests at once.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceiverCommand =
-  | { type: 'slow'; delayMs: number }
-  | { type: 'fast' }
-  /** Forget the latencies noted so far. */
-  | { type: 'reset' }
-  | { type: 'stats' };
-
-export type ReceiverMessage =
-  | { type: 'ready'; url: string }
-  | { type: 'stats'; received: number; latencies: number[] }
-  | { type: 'ack' };
+export type ReceiverCommand = { type: 'slow'; delayMs: number } | { type: 'fast' };
+export type ReceiverMessage = { type: 'ready'; url: string } | { type: 'ack' };
 
 let delayMs = 0;
-const held = new Set<{ res: http.ServerResponse; timer: NodeJS.Timeout }>();
-let received = 0;
-let latencies: number[] = [];
+const held = new Map<http.ServerResponse, NodeJS.Timeout>();
 
 function answer(res: http.ServerResponse) {
+  held.delete(res);
   if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
 }
 
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
+  req.resume();
   req.on('end', () => {
-    const at = Date.now();
-    received++;
-    try {
-      const createdAt = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string }).createdAt);
-      if (Number.isFinite(createdAt)) latencies.push(at - createdAt);
-    } catch {
-      // Not an event: nothing to measure.
-    }
-    if (delayMs === 0) return answer(res);
-    const entry = { res, timer: setTimeout(() => (held.delete(entry), answer(res)), delayMs) };
-    held.add(entry);
+    if (delayMs === 0) answer(res);
+    else held.set(res, setTimeout(() => answer(res), delayMs));
   });
 });
-
-function send(message: ReceiverMessage) {
-  process.send!(message);
-}
 
 process.on('message', (command: ReceiverCommand) => {
   if (command.type === 'slow') delayMs = command.delayMs;
   if (command.type === 'fast') {
     delayMs = 0;
-    // The held requests are answered now: the backlog starts draining at once.
-    for (const entry of held) {
-      clearTimeout(entry.timer);
-      answer(entry.res);
+    for (const [res, timer] of held) {
+      clearTimeout(timer);
+      answer(res);
     }
-    held.clear();
   }
-  if (command.type === 'reset') latencies = [];
-  if (command.type === 'stats') return send({ type: 'stats', received, latencies });
-  send({ type: 'ack' });
+  process.send!({ type: 'ack' } satisfies ReceiverMessage);
 });
 // The bench is gone: never linger.
 process.on('disconnect', () => process.exit(0));
 
 server.listen(0, '127.0.0.1', () => {
-  send({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
+  process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` } satisfies ReceiverMessage);
 });

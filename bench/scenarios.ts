@@ -1,6 +1,102 @@
-// Every scenario `npm run bench` runs, in table order. Another file's scenarios join with one line
-// (see bench/scenario.ts for the interface): e.g. `...consoleScenarios` from './console'.
-import { apiScenarios } from './api-scenarios';
-import type { Scenario } from './scenario';
+// What `npm run bench` sends: the seed every bench database starts from, and the API scenarios,
+// each compared with a floor (bench/floor-server.ts) measured right before it.
 
-export const SCENARIOS: Scenario[] = [...apiScenarios];
+/** The seed file every bench database starts from (applied with the CLI: `wallet-loyalty seed`). */
+export const BENCH_SEED = {
+  orgs: [
+    {
+      name: 'Bench Coffee',
+      admins: [{ email: 'owner@bench.example', password: 'bench owner password' }],
+      staff: [{ name: 'Bench Barista', pin: '4711' }],
+      cards: [
+        { ref: 'stamps', name: 'Coffee stamps', passType: 'stamp_card', reward: { name: 'Free coffee', cost: 10 }, accrual: { items: { latte: 1 } } },
+        { ref: 'points', name: 'Coffee points', passType: 'point_card', reward: { name: 'Voucher', cost: 100 }, accrual: { spend: { currency: 'EUR', rate: 1 } } },
+      ],
+      keys: [{ deviceName: 'bench live', mode: 'live' }],
+    },
+  ],
+} as const;
+
+/** What `wallet-loyalty seed` prints for the bench's org. */
+export interface BenchOrg {
+  orgId: string;
+  cards: { ref: string | null; cardId: string }[];
+  keys: { deviceName: string; mode: string; key: string }[];
+}
+
+/** One HTTP request of the load, exactly as sent (body already serialised). */
+export interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** One running server under test, as a scenario sees it. */
+export interface BenchApp {
+  /** Unique per server: ids a scenario creates carry it. */
+  tag: string;
+  liveKey: string;
+  cardId(ref: 'stamps' | 'points'): string;
+  /** externalCustomerId of the customers enrolled before the load (bench/app.ts). */
+  customers: string[];
+}
+
+export interface Scenario {
+  /** Shown in the table. */
+  name: string;
+  /** 'read' = bare Koa JSON GET; 'write' = Koa + JSON body + one SQLite WAL write transaction. */
+  floor: 'read' | 'write';
+  /** The target: at least this share of the floor's requests/s. */
+  minRatio?: number;
+  /** Every measured response must have it; anything else counts as an error. */
+  expectStatus: number;
+  /** The i-th request on this server; i counts on across the warm-up and the measured run. */
+  request(app: BenchApp, i: number): LoadRequest;
+}
+
+export function jsonRequest(method: string, path: string, key: string, body: unknown, headers: Record<string, string> = {}): LoadRequest {
+  return { method, path, headers: { 'X-Api-Key': key, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+const earnBody = { type: 'points', from: 'spend', spend: { amount: 4.5, currency: 'EUR' } };
+
+/** The till's call: a ledger row, the balance, a balance.updated event and its webhook delivery. */
+export function earnRequest(app: BenchApp, i: number): LoadRequest {
+  return jsonRequest('POST', `/api/v1/customers/${app.customers[i % app.customers.length]}/earn`, app.liveKey, earnBody);
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'GET /v1/customers/{ref}',
+    floor: 'read',
+    minRatio: 0.3,
+    expectStatus: 200,
+    request: (app, i) => ({ method: 'GET', path: `/api/v1/customers/${app.customers[i % app.customers.length]}`, headers: { 'X-Api-Key': app.liveKey } }),
+  },
+  { name: 'POST earn (webhook endpoint on)', floor: 'write', minRatio: 0.25, expectStatus: 201, request: earnRequest },
+  {
+    // A new customer each time: the customer row, its customer.enrolled event and delivery.
+    name: 'POST /v1/customers (enroll)',
+    floor: 'write',
+    expectStatus: 201,
+    request: (app, i) => jsonRequest('POST', '/api/v1/customers', app.liveKey, { externalCustomerId: `new-${app.tag}-${i}`, cardId: app.cardId('stamps'), email: `new-${app.tag}-${i}@bench.example` }),
+  },
+];
+
+const sent = new WeakMap<BenchApp, Map<Scenario, number>>();
+
+/**
+ * The scenario's next requests on this server, numbered on from where its last run there stopped:
+ * numbered from 0 at each run, the measured run would re-send the warm-up's ids (an enrolment
+ * would then meet a customer it had created, cheaper than the write it claims to measure).
+ */
+export function requestsOf(app: BenchApp, scenario: Scenario): () => LoadRequest {
+  const counts = sent.get(app) ?? new Map<Scenario, number>();
+  sent.set(app, counts);
+  return () => {
+    const i = counts.get(scenario) ?? 0;
+    counts.set(scenario, i + 1);
+    return scenario.request(app, i);
+  };
+}

@@ -1,17 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { requestsOf, type BenchApp, type Scenario } from '../bench/scenario';
+import { requestsOf, type BenchApp, type Scenario } from '../bench/scenarios';
 
-// A scenario that creates something (a customer, an idempotent earn) builds its ids from the
-// request's number: each run of `--rounds N` must go on numbering, or its second round re-sends the
-// first round's ids and measures a match or a replay instead of a write.
+// A scenario that creates something (a customer) builds its ids from the request's number: the
+// measured run must go on numbering after the warm-up, or it re-sends the warm-up's ids and
+// measures a match instead of a write.
 
 const appNamed = (tag: string) => ({ tag }) as BenchApp;
-const scenarioNamed = (name: string): Scenario<string> => ({
+const scenarioNamed = (name: string): Scenario => ({
   name,
   floor: 'write',
   expectStatus: 201,
-  request: (app, state, i) => ({ method: 'POST', path: `/${state}/${app.tag}-${i}` }),
+  request: (app, i) => ({ method: 'POST', path: `/${name}/${app.tag}-${i}` }),
 });
 
 describe('requestsOf', () => {
@@ -19,12 +19,12 @@ describe('requestsOf', () => {
   const earn = scenarioNamed('earn');
   const one = appNamed('one');
   const two = appNamed('two');
-  const run = (app: BenchApp, scenario: Scenario<string>, count: number) => {
-    const next = requestsOf(app, scenario, scenario.name);
+  const run = (app: BenchApp, scenario: Scenario, count: number) => {
+    const next = requestsOf(app, scenario);
     return Array.from({ length: count }, () => next().path);
   };
 
-  const cases: { name: string; app: BenchApp; scenario: Scenario<string>; count: number; paths: string[] }[] = [
+  const cases: { name: string; app: BenchApp; scenario: Scenario; count: number; paths: string[] }[] = [
     { name: 'a first run numbers from 0', app: one, scenario: enroll, count: 3, paths: ['/enroll/one-0', '/enroll/one-1', '/enroll/one-2'] },
     { name: 'the next run of the same scenario on the same app goes on', app: one, scenario: enroll, count: 2, paths: ['/enroll/one-3', '/enroll/one-4'] },
     { name: 'another scenario on that app numbers on its own', app: one, scenario: earn, count: 2, paths: ['/earn/one-0', '/earn/one-1'] },

@@ -1,0 +1,84 @@
+// One server under test: a data folder seeded with the CLI, the bundled server started on it, one
+// webhook endpoint registered on the bench's receiver and a pool of customers enrolled, all over
+// the API; and a read-only view of its webhook queue in the database file (the API lists an
+// endpoint's recent deliveries, not how many are still to send), to know when a backlog is gone.
+import { mkdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { seedWithCli, startApp, type AppProcess } from './processes';
+import { jsonRequest, type BenchApp } from './scenarios';
+
+/** Customers enrolled before the load, for the reads and the earns (one request never waits on another's row). */
+const POOL = 1000;
+
+export interface AppUnderTest {
+  label: string;
+  process: AppProcess;
+  bench: BenchApp;
+  /** Deliveries not yet delivered. */
+  pendingDeliveries(): number;
+  /** Resolves with the ms it took until no delivery is pending (or rejects after `timeoutMs`). */
+  queueEmpty(timeoutMs?: number): Promise<number>;
+  /** Stops the server and starts it again on the same folder; resolves with the new cold start. */
+  restart(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function call(url: string, key: string, method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const req = jsonRequest(method, path, key, body);
+  const res = await fetch(url + path, { method, headers: req.headers, body: req.body });
+  const text = await res.text();
+  return { status: res.status, body: text };
+}
+
+export async function setUpApp(setup: { label: string; bundle: string; dataDir: string; receiverUrl: string; cgroupProcs?: string }): Promise<AppUnderTest> {
+  mkdirSync(setup.dataDir, { recursive: true });
+  const org = await seedWithCli(setup.bundle, setup.dataDir);
+  const liveKey = org.keys.find((k) => k.deviceName === 'bench live')!.key;
+  const probe = { path: '/api/v1/cards', headers: { 'X-Api-Key': liveKey } };
+  let server = await startApp(setup.bundle, setup.dataDir, probe, setup.cgroupProcs);
+
+  const tag = `${setup.label.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now().toString(36)}`;
+  const cardId = (ref: 'stamps' | 'points') => org.cards.find((c) => c.ref === ref)!.cardId;
+  const hook = await call(server.url, liveKey, 'POST', '/api/v1/webhooks', { url: setup.receiverUrl, events: ['*'] });
+  if (hook.status !== 201) throw new Error(`registering the webhook endpoint answered ${hook.status}: ${hook.body}`);
+  const customers = Array.from({ length: POOL }, (_, i) => `pool-${tag}-${i}`);
+  for (let i = 0; i < customers.length; i += 20) {
+    await Promise.all(
+      customers.slice(i, i + 20).map(async (id) => {
+        const res = await call(server.url, liveKey, 'POST', '/api/v1/customers', { externalCustomerId: id, cardId: cardId('points'), email: `${id}@bench.example` });
+        if (res.status !== 201) throw new Error(`enrolling ${id} answered ${res.status}: ${res.body}`);
+      }),
+    );
+  }
+
+  // Read-only, a statement at a time: it never holds a snapshot that keeps the server's WAL from being checkpointed.
+  const db = new Database(server.dbFile, { readonly: true, fileMustExist: true });
+  const pending = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+  const pendingDeliveries = () => pending.get()!.n;
+
+  return {
+    label: setup.label,
+    get process() {
+      return server;
+    },
+    bench: { tag, liveKey, cardId, customers },
+    pendingDeliveries,
+    async queueEmpty(timeoutMs = 180_000) {
+      const started = performance.now();
+      while (pendingDeliveries() > 0) {
+        if (performance.now() - started > timeoutMs) throw new Error(`${setup.label}: webhook deliveries still pending after ${timeoutMs / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return performance.now() - started;
+    },
+    async restart() {
+      await server.stop();
+      server = await startApp(setup.bundle, setup.dataDir, probe, setup.cgroupProcs);
+      return server.coldStartMs;
+    },
+    async stop() {
+      db.close();
+      await server.stop();
+    },
+  };
+}
