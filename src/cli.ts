@@ -219,6 +219,5 @@ export async function runCli(argv: string[]): Promise<void> {
   }
 }
 
-// Not awaited at the top level: the bundle runs this as CommonJS (src/launcher.mjs), which has no
-// top-level await. An unexpected error still ends the process with its stack and exit code 1.
-void runCli(process.argv.slice(2));
+// An unexpected error ends the process with its stack and exit code 1.
+await runCli(process.argv.slice(2));

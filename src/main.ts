@@ -6,7 +6,6 @@ import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';
-import { saveCodeCacheLater } from './lib/code-cache';
 import { createLogger, type Logger } from './lib/log';
 import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { fanOutToWebhooks } from './webhooks/fanout';
@@ -74,7 +73,6 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) if (job.catchUpAtStart !== false) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
-  const cancelCodeCache = saveCodeCacheLater(log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -86,7 +84,6 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
     demo,
     stop() {
       stopping ??= (async () => {
-        cancelCodeCache();
         await scheduler.stop();
         await new Promise<void>((resolve) => {
           // A client that stalls mid-request (a body that never completes) would hold the close

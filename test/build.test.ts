@@ -47,11 +47,6 @@ describe('the bundled script', { timeout: 120_000 }, () => {
   it('node build.mjs --outdir builds one script, and it serves from a folder that holds only it', async () => {
     await build();
     assert.deepEqual(readdirSync(out).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'no schema.sql or other file beside the script');
-    // Latin-1 only, so V8 holds the source as a one-byte string (half the memory).
-    const beyondLatin1 = /[^\u0000-\u00ff]/.exec(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'utf8'));
-    assert.equal(beyondLatin1, null, `a character beyond Latin-1 in the script: ${beyondLatin1?.[0]}`);
-    // The program (CommonJS in a comment, src/launcher.mjs) runs in strict mode, as it did as an ES module.
-    assert.match(readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'latin1'), /^function programText\(\) \{\/\*\(function \(exports, require, module, __filename, __dirname\) \{"use strict";$/m);
 
     const alone = path.join(dir, 'alone');
     const aloneScript = scriptAlone(alone);
@@ -59,8 +54,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     const port = await freePort();
     // With Apple credentials, so the bundled passkit-generator, node-forge and qrcode are exercised too.
     const chain = createAppleTestChain();
-    // A webhook receiver over HTTPS, which the script trusts through NODE_EXTRA_CA_CERTS: the
-    // bundle loads node:tls at the first delivery (build.mjs, LAZY_PACKAGES).
+    // A webhook receiver over HTTPS, which the script trusts through NODE_EXTRA_CA_CERTS.
     const tls = selfSignedFor127(dir);
     const receiver = await startReceiver('/hook', tls);
     const data = path.join(dir, 'data');
@@ -93,7 +87,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       assert.equal(page.status, 200);
       const pageText = await page.text();
       assert.match(pageText, /<html/);
-      assert.doesNotMatch(pageText, /\\u[0-9a-f]{4}/, 'the escaped characters are characters again in a page');
+      assert.doesNotMatch(pageText, /\\u[0-9a-f]{4}/, 'the characters esbuild escapes in the script are characters again in a page');
       const pkpass = await getBytes(installUrl, { 'User-Agent': IPHONE_UA });
       assert.equal(pkpass.status, 200);
       assert.equal(pkpass.headers.get('content-type'), 'application/vnd.apple.pkpass');
@@ -103,15 +97,27 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       const webPass = await fetch(`http://127.0.0.1:${port}/pass/${new URL(installUrl).searchParams.get('code')}`);
       assert.equal(webPass.status, 200);
       assert.match(await webPass.text(), /<svg/, 'the web pass carries its QR code');
-      // The counter's script, its service worker and the scanner's wasm come from the bundle too (no CDN).
+      // Every asset comes from the bundle (no CDN), at the URL and with the type the sources give it:
+      // the same content hash, so the same bytes.
+      for (const [name, contentType, file] of [
+        ['htmx.js', 'text/javascript; charset=utf-8', 'node_modules/htmx.org/dist/htmx.min.js'],
+        ['app.css', 'text/css; charset=utf-8', 'src/web/assets/app.css'],
+        // Binary, in the script through esbuild's binary loader: it must come back byte for byte.
+        ['zxing-reader.wasm', 'application/wasm', 'node_modules/zxing-wasm/dist/reader/zxing_reader.wasm'],
+      ] as const) {
+        const asset = await getBytes(`http://127.0.0.1:${port}${assetUrl(name)}`, {});
+        assert.equal(asset.status, 200, name);
+        assert.equal(asset.headers.get('content-type'), contentType, name);
+        assert.ok(asset.bytes.equals(readFileSync(path.join(ROOT, file))), `${name}, byte for byte`);
+      }
+      for (const name of ['console.js', 'counter.js'] as const) {
+        const script = await fetch(`http://127.0.0.1:${port}${assetUrl(name)}`);
+        assert.equal(script.status, 200, name);
+        assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8', name);
+      }
       const worker = await fetch(`http://127.0.0.1:${port}/counter/sw.js`);
       assert.equal(worker.headers.get('content-type'), 'text/javascript; charset=utf-8');
       assert.match(await worker.text(), /counter-shell-v1/);
-      const wasm = await getBytes(`http://127.0.0.1:${port}${assetUrl('zxing-reader.wasm')}`, {});
-      assert.equal(wasm.headers.get('content-type'), 'application/wasm');
-      // It rides brotli-compressed in the script (build.mjs assetTrailer) and comes back whole.
-      assert.ok(wasm.bytes.equals(readFileSync(path.join(ROOT, 'node_modules/zxing-wasm/dist/reader/zxing_reader.wasm'))), 'the scanner .wasm, byte for byte');
-      assert.equal((await fetch(`http://127.0.0.1:${port}${assetUrl('counter.js')}`)).status, 200);
 
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
     } finally {
@@ -119,71 +125,10 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       await receiver.close();
       chain.cleanup();
     }
-    // Its code cache is the one file it may write there (the next test).
-    assert.deepEqual(readdirSync(alone).filter((f) => f !== 'wallet-loyalty.mjs.code-cache').sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing else beside itself');
+    assert.deepEqual(readdirSync(alone).sort(), ['node_modules', 'wallet-loyalty.mjs'], 'the script wrote nothing beside itself (no code cache)');
   });
 
-  it('a server writes the V8 code cache beside the script after its start, and the next start uses it; a damaged, refused or unwritable one only costs speed', async () => {
-    await build();
-    const folder = path.join(dir, 'cached');
-    const script = scriptAlone(folder);
-    const cacheFile = `${script}.code-cache`;
-    const data = path.join(dir, 'cached-data');
-    let key = '';
-    /** Starts the script, checks the cache's status and that it serves; `then` waits for a log line before the stop. */
-    const start = async (status: string, options: { env?: Record<string, string>; then?: RegExp } = {}) => {
-      const port = await freePort();
-      const server = new ServeProcess(['--data', data, '--port', String(port)], { script, env: { LOG_LEVEL: 'debug', ...options.env } });
-      try {
-        await server.waitFor(/listening on/);
-        key ||= (await server.waitFor(/-H 'X-Api-Key: (\S+)'/))[1]!;
-        assert.equal((await server.waitFor(/"msg":"code cache","status":"(\w+)"/))[1], status);
-        assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/cards`, { headers: { 'X-Api-Key': key } })).status, 200);
-        if (options.then) await server.waitFor(options.then);
-        assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
-      } finally {
-        await server.stop('SIGKILL');
-      }
-      return server.stdout;
-    };
-    const written = /"msg":"code cache written"/;
-
-    await start('absent', { then: written });
-    const first = readFileSync(cacheFile);
-    assert.ok(first.length > 100_000, `a cache of the program's functions (${first.length} bytes)`);
-    assert.doesNotMatch(await start('used'), written);
-
-    // A flipped bit in the cache is found by its checksum, not run; a new cache replaces it.
-    const damaged = Buffer.from(first);
-    damaged[damaged.length - 1]! ^= 0xff;
-    writeFileSync(cacheFile, damaged);
-    await start('damaged', { then: written });
-    assert.ok(!readFileSync(cacheFile).equals(damaged), 'the damaged cache was replaced');
-    await start('used');
-
-    // A cache another build made (its key names another program) is not even handed to V8.
-    const current = readFileSync(cacheFile);
-    const newline = current.indexOf(10);
-    const header = JSON.parse(current.subarray(0, newline).toString()) as { key: string; sha256: string };
-    const otherBuild = JSON.stringify({ ...header, key: header.key.replace(/"program":"[0-9a-f]+"/, `"program":"${'0'.repeat(64)}"`) });
-    assert.notEqual(otherBuild, JSON.stringify(header));
-    writeFileSync(cacheFile, Buffer.concat([Buffer.from(`${otherBuild}\n`), current.subarray(newline + 1)]));
-    await start('outdated', { then: written });
-    await start('used');
-
-    // Other V8 flags (NODE_OPTIONS is not in process.execArgv, so only V8 sees the difference).
-    await start('rejected', { env: { NODE_OPTIONS: '--max-semi-space-size=4' }, then: written });
-
-    // Where the cache cannot be written (here a folder in its place, as root cannot be refused
-    // a file), the server serves on and says so once.
-    rmSync(cacheFile);
-    mkdirSync(cacheFile);
-    const unwritable = await start('absent', { then: /"msg":"code cache not written: the server starts, only slower"/ });
-    assert.match(unwritable, /"level":"info","msg":"code cache not written/);
-    assert.deepEqual(readdirSync(folder).filter((f) => f.endsWith('.tmp')), [], 'no half-written cache is left');
-  });
-
-  it('the bin builds the bundle when it is missing, rebuilds it after an edit to src/, and not otherwise', async () => {
+  it('the bin builds the bundle when it is missing, rebuilds it after an edit to src/, and not otherwise; so does build.mjs --if-stale (npm start)', async () => {
     // A copy of the project (node_modules linked), so the edit and the builds stay out of the checkout.
     const project = path.join(dir, 'project');
     mkdirSync(project);
@@ -209,6 +154,18 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stderr, '', 'a fresh bundle is not rebuilt');
     assert.match(again.stdout, /edited since the build/);
+
+    // An embedded asset is an input too, down to a module a browser entry imports.
+    const ifStale = () => run(process.execPath, ['build.mjs', '--if-stale'], project);
+    const fresh = await ifStale();
+    assert.deepEqual([fresh.code, fresh.stdout, fresh.stderr], [0, '', ''], 'a fresh bundle is not rebuilt');
+    const worker = path.join(project, 'src', 'counter', 'client', 'sw.ts');
+    writeFileSync(worker, readFileSync(worker, 'utf8').replace("'counter-shell-v1'", "'counter-shell-edited'"));
+    const rebuilt = await ifStale();
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.match(rebuilt.stderr, /src\/counter\/client\/sw\.ts changed since the last build; building dist\/wallet-loyalty\.mjs/);
+    assert.match(readFileSync(path.join(project, 'dist', 'wallet-loyalty.mjs'), 'utf8'), /counter-shell-edited/, 'the edited worker is in the new bundle');
+    assert.deepEqual(readdirSync(path.join(project, 'dist')).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'each file renamed into place, none left aside');
   });
 });
 

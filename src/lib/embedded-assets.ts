@@ -1,6 +1,6 @@
 // Files the program carries inside its one bundled script, so that script runs with nothing beside
-// it but node_modules/better-sqlite3: the database schema today; the web pages' htmx, CSS, client
-// script and scanner .wasm next.
+// it but node_modules/better-sqlite3: the database schema, and the web pages' htmx, CSS, client
+// scripts and scanner .wasm.
 //
 // One list, embedded-assets.json, names every asset once, as either
 //   { "file": "path/from/the/project/root" }   any bytes (text or binary), or
@@ -8,24 +8,17 @@
 //                                               list's "browserBuild" options,
 // each with an optional "contentType" for the route that will serve it.
 //
-// In the bundle: build.mjs loads every listed asset and appends them after the code,
-// brotli-compressed and base64 in one comment (build.mjs `assetTrailer` says why not in the code,
-// and why compressed); the code holds only the trailer's length and SHA-256, the `define`d
-// constant globalThis.__WALLET_EMBEDDED_ASSETS__. The bundle reads its own script for them at the
-// first use of any, never another file, and builds nothing.
-// Under tsx (tests, development) the constant does not exist: each asset is read from disk on first
+// In the bundle: build.mjs loads every listed asset (bundling the entry points first) and puts
+// them in the script with esbuild's text and binary loaders, as the module bundled-assets.ts.
+// Under tsx (tests, development) that module holds none: each asset is read from disk on first
 // use, an entry point bundled then by esbuild (a devDependency, loaded only on that path).
 // Both sides read the same list, so the bundle and the sources cannot disagree about what exists.
-//
-// Chosen over esbuild's text/binary loaders (`import schema from './schema.sql'`): Node and tsx
-// cannot load such imports without a module hook of our own, and an entry point that must itself
-// be bundled would need a build step of its own anyway.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliDecompressSync } from 'node:zlib';
+import { bundledAssets } from './bundled-assets';
 import manifest from './embedded-assets.json' with { type: 'json' };
 
 export type AssetSource = { file: string; contentType?: string } | { entry: string; contentType?: string };
@@ -36,11 +29,8 @@ export interface AssetManifest {
   assets: Record<string, AssetSource>;
 }
 
-/** What the bundle's code holds about the assets that end its script (build.mjs `trailerIndex`). */
-export interface TrailerIndex {
-  bytes: number;
-  sha256: string;
-}
+/** The assets as the bundle carries them, by name: text as a string, other bytes as a Uint8Array. */
+export type BundledAssets = Readonly<Record<string, string | Uint8Array>>;
 
 export interface EmbeddedAsset {
   readonly name: string;
@@ -57,24 +47,14 @@ export interface AssetStore {
   get(name: string): EmbeddedAsset;
 }
 
-declare global {
-  // Set only inside the bundle, by build.mjs through esbuild's `define`.
-  var __WALLET_EMBEDDED_ASSETS__: TrailerIndex | undefined;
-}
-
-/**
- * Assets from a bundle's trailer (`trailer` gives its text, asked at most once), or (`root`) from
- * the files and entry points under root.
- */
-export function createAssetStore(list: AssetManifest, from: { trailer: () => string } | { root: string }): AssetStore {
+/** Assets from a bundle (`bundled`), or (`root`) from the files and entry points under root. */
+export function createAssetStore(list: AssetManifest, from: { bundled: BundledAssets } | { root: string }): AssetStore {
   const loaded = new Map<string, EmbeddedAsset>();
-  let trailer: Map<string, string> | undefined;
   const load = (name: string, source: AssetSource): Buffer => {
-    if ('trailer' in from) {
-      trailer ??= parseTrailer(from.trailer());
-      const base64 = trailer.get(name);
-      if (base64 === undefined) throw new Error(`asset ${name} is listed but not embedded in this bundle: rebuild it`);
-      return brotliDecompressSync(Buffer.from(base64, 'base64'));
+    if ('bundled' in from) {
+      const value = Object.hasOwn(from.bundled, name) ? from.bundled[name] : undefined;
+      if (value === undefined) throw new Error(`asset ${name} is listed but not embedded in this bundle: rebuild it`);
+      return typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
     return 'entry' in source ? bundleEntry(list, from.root, source.entry) : readFileSync(path.join(from.root, source.file));
   };
@@ -99,55 +79,6 @@ export function createAssetStore(list: AssetManifest, from: { trailer: () => str
   };
 }
 
-/** name → base64 of each "<name> <base64>" line between the comment's first line and its end. */
-function parseTrailer(text: string): Map<string, string> {
-  const assets = new Map<string, string>();
-  for (const line of text.split('\n').slice(2, -2)) {
-    const space = line.indexOf(' ');
-    assets.set(line.slice(0, space), line.slice(space + 1));
-  }
-  return assets;
-}
-
-/**
- * The trailer of a bundle script (the one this process runs), read at the first call. The file is
- * opened now: a rebuild renames a new script into place, and this process goes on reading the one
- * it started from. A trailer that does not match the code's index (an edited or cut file) is refused.
- */
-export function scriptTrailer(script: string, index: TrailerIndex): () => string {
-  const fd = openSync(script, 'r');
-  let outcome: { text: string } | { error: Error } | undefined;
-  const read = (): string => {
-    try {
-      const tail = Buffer.alloc(index.bytes);
-      const start = fstatSync(fd).size - tail.length;
-      let got = 0;
-      while (start >= 0 && got < tail.length) {
-        const n = readSync(fd, tail, got, tail.length - got, start + got);
-        if (n === 0) break;
-        got += n;
-      }
-      if (got !== tail.length || createHash('sha256').update(tail).digest('hex') !== index.sha256) {
-        throw new Error(`${script}: the assets at its end do not match its code; rebuild it (npm run build)`);
-      }
-      return tail.toString('latin1');
-    } finally {
-      closeSync(fd);
-    }
-  };
-  return () => {
-    if (!outcome) {
-      try {
-        outcome = { text: read() };
-      } catch (error) {
-        outcome = { error: error as Error };
-      }
-    }
-    if ('error' in outcome) throw outcome.error;
-    return outcome.text;
-  };
-}
-
 /** Development only: the same esbuild options build.mjs uses, run synchronously on first use. */
 function bundleEntry(list: AssetManifest, root: string, entry: string): Buffer {
   // Loaded here, not imported: esbuild is a devDependency and must stay out of the bundle.
@@ -160,8 +91,7 @@ function bundleEntry(list: AssetManifest, root: string, entry: string): Buffer {
 }
 
 const productManifest: AssetManifest = manifest;
-const bundled = globalThis.__WALLET_EMBEDDED_ASSETS__;
-const store = createAssetStore(productManifest, bundled ? { trailer: scriptTrailer(fileURLToPath(import.meta.url), bundled) } : { root: fileURLToPath(new URL('../../', import.meta.url)) });
+const store = createAssetStore(productManifest, bundledAssets ? { bundled: bundledAssets } : { root: fileURLToPath(new URL('../../', import.meta.url)) });
 
 export type AssetName = keyof typeof manifest.assets;
 
