@@ -43,7 +43,8 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
 
   it('--help names every setting of the README’s settings table, each of which the config reads', async () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('### Settings'), readme.indexOf('## The API'));
+    const start = readme.indexOf('\n### Settings\n', readme.indexOf('\n## The operator CLI\n'));
+    const table = readme.slice(start, readme.indexOf('\n## ', start));
     const settings = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!);
     assert.ok(settings.length >= 10, `found the table: ${settings.join(', ')}`);
     const config = readFileSync(path.join(ROOT, 'src', 'config.ts'), 'utf8');
