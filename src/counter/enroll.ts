@@ -6,7 +6,7 @@ import { isEmail, normalizePhone } from '../lib/contact';
 import { field, noErrors, type FormErrors, type FormFields } from '../web/forms';
 import type { CounterActor } from './service';
 
-// Enrolling at the counter (issue 11 item 4): the contact fields the card's sign-up form asks
+// Enrolling at the counter: the contact fields the card's sign-up form asks
 // (signupFields) and the card's questions, checked here with a message per field, then handed to
 // the same enrollCustomer as the API (channel `scan`, the staff member). A person already on the
 // card with this email or phone is matched, not duplicated: the counter then shows them.

@@ -15,7 +15,7 @@ import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/ser
 import type { OrgSettings } from '../orgs/settings';
 import { counterRepo } from './repo';
 
-// The counter's rules on top of the loyalty service (decisions §8, issue 11): every change goes
+// The counter's rules on top of the loyalty service (decisions §8): every change goes
 // through the same earn / redeem / reverse functions as the API, with source `scan` and the staff
 // member, so limits, ledger rows, events and wallet updates are those of an API call. What the
 // counter adds: finding a customer by the pass's scan code, the owner's daily caps, and undo.
@@ -112,7 +112,7 @@ export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Cu
 }
 
 /**
- * The owner's caps (org settings, issue 11 item 6): award actions at the counter per staff member
+ * The owner's caps (org settings): award actions at the counter per staff member
  * and per customer in the shop's local day. Checked inside the award's own transaction, so two
  * awards cannot both pass the last free place.
  */

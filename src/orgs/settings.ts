@@ -27,7 +27,7 @@ const defaultTimeZone = () => {
   return isTimeZone(server) ? server : 'UTC';
 };
 
-/** The counter (decisions §8, issue 11): when it locks, and the owner's caps against staff fraud. */
+/** The counter (decisions §8): when it locks, and the owner's caps against staff fraud. */
 export const CounterSettingsSchema = v.object({
   /** Minutes without use after which the counter locks and asks for a PIN again. */
   lockAfterMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(240)), 5),
@@ -39,15 +39,15 @@ export const CounterSettingsSchema = v.object({
 
 /**
  * A customer with this many counter awards in one local day is flagged on the dashboard when the
- * owner set no customer cap ("many awards to one customer", issue 11); with a cap, reaching it flags.
+ * owner set no customer cap ("many awards to one customer"); with a cap, reaching it flags.
  */
 export const UNUSUAL_CUSTOMER_AWARDS_PER_DAY = 5;
 
-/** The consent line under the sign-up form when the owner has not written their own (issue 12). */
+/** The consent line under the sign-up form when the owner has not written their own. */
 export const DEFAULT_CONSENT_TEXT =
   'I agree that this shop keeps the details I enter here to run my loyalty card and to recognise me as a member. I can ask at the counter to have them deleted at any time.';
 
-/** The public sign-up form (issue 12): the consent the customer ticks, and a link to the shop's privacy policy. */
+/** The public sign-up form: the consent the customer ticks, and a link to the shop's privacy policy. */
 export const SignupSettingsSchema = v.object({
   consentText: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'Write the sentence customers agree to.'), v.maxLength(1000, 'At most 1000 characters.')), DEFAULT_CONSENT_TEXT),
   /** An absolute http(s) address, or null: no link. */

@@ -18,7 +18,7 @@ import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from '
 import { signUp } from './service';
 import { alreadyMemberBody, signupFormBody } from './views';
 
-// POST /get-pass/:cardId — the sign-up form of a card with data collection (issue 12, decisions §8).
+// POST /get-pass/:cardId — the sign-up form of a card with data collection (decisions §8).
 // Its GET is the install route's (wallet/http/install-routes.ts): without a valid code it hands
 // over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
 // the form repeats, plus Origin), the anonymous rate limit per address, the 64 KiB form limit and

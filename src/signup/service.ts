@@ -12,7 +12,7 @@ import { writeOrgSettings, type OrgSettings } from '../orgs/settings';
 import type { SignupRequest } from './form';
 import { signupRepo } from './repo';
 
-// A customer joins by themselves (issue 12, decisions §8): the same enroll as the API, channel
+// A customer joins by themselves (decisions §8): the same enroll as the API, channel
 // `signup`, no externalCustomerId, always in the org's live data (it is the real shop's form).
 // The one difference: the form never touches an existing member. Enroll would match on email or
 // phone and write the answers over the member's; whoever typed an email is not that member's

@@ -7,7 +7,7 @@ import type { LedgerKind } from '../lib/changes';
 import { activityRepo } from './activity-repo';
 import { staffRepo } from './repo';
 
-// What each staff member did at the counter, per local day of the shop (issue 10 §8): read from the
+// What each staff member did at the counter, per local day of the shop: read from the
 // ledger (transactions.staff_id, source 'scan'), so it is exactly what changed the balances.
 
 /** What a balance counts: stamps and points are different things, and credit is money. */

@@ -150,7 +150,7 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
 }
 
 /**
- * The counter's unusual days (issue 11): a staff member whose counter awards on one day reached
+ * The counter's unusual days: a staff member whose counter awards on one day reached
  * the owner's daily cap for staff, and a customer whose counter awards on one day reached the
  * customer cap — or, with no customer cap set, UNUSUAL_CUSTOMER_AWARDS_PER_DAY. Newest first.
  */

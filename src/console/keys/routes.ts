@@ -12,7 +12,7 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { createdKeyBody, keysBody, revokeBody, type KeyForm } from './views';
 
-// API keys (issue 10 §6): create with a device name, mode and scopes; the raw key is shown once, in
+// API keys: create with a device name, mode and scopes; the raw key is shown once, in
 // the answer to the POST (never in a URL or a redirect); list with hint, mode, scopes and last use;
 // revoke after a confirmation step. Keys are the org's credentials rather than data of one mode, so
 // the page lists both modes apart, the switch's mode first and preselected for a new key.

@@ -8,7 +8,7 @@ import { sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
 import { paperSize, posterBody, posterPrintCss } from './views';
 
-// The counter poster of a card (issue 12): GET /console/cards/:cardId/poster (?size=a4|a6) and its
+// The counter poster of a card: GET /console/cards/:cardId/poster (?size=a4|a6) and its
 // QR code as downloads. Behind the console guard like every section.
 
 function sendDownload(ctx: Context, body: Buffer | string, type: string, fileName: string): void {

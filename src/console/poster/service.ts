@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
 import { signupUrl } from '../../signup/service';
 
-// The counter poster's QR code: the card's sign-up link (issue 12), drawn by `qrcode` as SVG (on
+// The counter poster's QR code: the card's sign-up link, drawn by `qrcode` as SVG (on
 // the poster itself, and as a download for print shops) and PNG (for anything else). Level M
 // survives a smudge or a reflection; four modules of quiet zone, as the QR standard asks, on the
 // downloads (the poster draws its own white frame).

@@ -11,7 +11,7 @@ import type { ConsoleContext } from '../context';
 import { consoleOf } from '../context';
 import { csrfField } from '../layout';
 
-// The counter's panel of the settings page (issue 11): when the counter locks, and the owner's
+// The counter's panel of the settings page: when the counter locks, and the owner's
 // caps on awards per staff member and per customer per day (blank: no cap). The counter enforces
 // the caps; the dashboard flags days that reach them.
 

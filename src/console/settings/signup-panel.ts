@@ -10,7 +10,7 @@ import type { ConsoleContext } from '../context';
 import { consoleOf } from '../context';
 import { csrfField } from '../layout';
 
-// The settings page's "Sign-up form" panel (issue 12): the consent sentence customers tick on every
+// The settings page's "Sign-up form" panel: the consent sentence customers tick on every
 // card's sign-up form, and the link to the shop's privacy policy. Its own form and route, so the
 // business profile form above it is untouched.
 

@@ -14,7 +14,7 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
 
-// Staff (issue 10 §8, decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
+// Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
 // Writes go through src/staff/service.ts, as the seed file's do; a taken PIN comes back on the field.
 

@@ -11,7 +11,7 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { createdWebhookBody, deleteBody, DELIVERIES_SHOWN, endpointBody, formOf, webhooksBody, type EndpointForm } from './views';
 
-// Webhooks (issue 10 §7) of the namespace the switch shows: each key mode has its own endpoints
+// Webhooks of the namespace the switch shows: each key mode has its own endpoints
 // (decisions §4). Every write is the API's own service call with the API's own body schema, so
 // URL rules, the 20-per-mode limit and the messages are the same; a refusal comes back on the form.
 

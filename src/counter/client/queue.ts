@@ -1,4 +1,4 @@
-// The offline queue (issue 11 item 7): awards made while the server cannot be reached wait in
+// The offline queue: awards made while the server cannot be reached wait in
 // IndexedDB — which survives a reload, a closed tab and a restarted tablet — each with the
 // idempotency key of its tap, so sending it twice (a lost answer, two tabs) still applies it once.
 
