@@ -21,10 +21,10 @@ export function addressProblem(url: string): AddressProblem {
 export function publicAddressBanner(config: Pick<Config, 'publicUrl'>): Markup {
   const problem = addressProblem(config.publicUrl);
   if (problem === 'loopback') {
-    return html`<div class="test-banner address-banner" role="note"><p><strong>Customers' phones can't open links to this computer.</strong> The public address is <code>${config.publicUrl}</code>, so every QR code and install link leads a phone to itself. Set <code>PUBLIC_URL</code> before you print a poster: <a href="${GOING_LIVE_HELP}">how to go live</a>.</p></div>`;
+    return html`<aside class="test-banner address-banner" aria-label="Public address"><p><strong>Customers' phones can't open links to this computer.</strong> The public address is <code>${config.publicUrl}</code>, so every QR code and install link leads a phone to itself. Set <code>PUBLIC_URL</code> before you print a poster: <a href="${GOING_LIVE_HELP}">how to go live</a>.</p></aside>`;
   }
   if (problem === 'plain-http') {
-    return html`<div class="test-banner address-banner" role="note"><p><strong>Plain http:</strong> phones on your network can open <code>${config.publicUrl}</code>, but Apple Wallet passes need HTTPS, and browsers open the camera only over HTTPS, so the counter cannot scan with a tablet's camera (a USB scanner or typing works). <a href="${GOING_LIVE_HELP}">How to get HTTPS</a>.</p></div>`;
+    return html`<aside class="test-banner address-banner" aria-label="Public address"><p><strong>Plain http:</strong> phones on your network can open <code>${config.publicUrl}</code>, but Apple Wallet passes need HTTPS, and browsers open the camera only over HTTPS, so the counter cannot scan with a tablet's camera (a USB scanner or typing works). <a href="${GOING_LIVE_HELP}">How to get HTTPS</a>.</p></aside>`;
   }
   return html``;
 }
@@ -33,10 +33,10 @@ export function publicAddressBanner(config: Pick<Config, 'publicUrl'>): Markup {
 export function qrAddressNote(link: string): Markup {
   const problem = addressProblem(link);
   if (problem === 'loopback') {
-    return html`<div class="notice warn no-print" role="note"><p><strong>This code won't work on customers' phones:</strong> it points at <code>${new URL(link).origin}</code>, this computer. Set <code>PUBLIC_URL</code> to an address phones can reach first (<a href="${GOING_LIVE_HELP}">how to go live</a>); a code printed now stays wrong.</p></div>`;
+    return html`<div class="notice warn no-print"><p><strong>This code won't work on customers' phones:</strong> it points at <code>${new URL(link).origin}</code>, this computer. Set <code>PUBLIC_URL</code> to an address phones can reach first (<a href="${GOING_LIVE_HELP}">how to go live</a>); a code printed now stays wrong.</p></div>`;
   }
   if (problem === 'plain-http') {
-    return html`<div class="notice warn no-print" role="note"><p>This code opens a plain <code>http</code> address: it works on your shop's network, but Apple Wallet and the camera need HTTPS (<a href="${GOING_LIVE_HELP}">how to get it</a>).</p></div>`;
+    return html`<div class="notice warn no-print"><p>This code opens a plain <code>http</code> address: it works on your shop's network, but Apple Wallet and the camera need HTTPS (<a href="${GOING_LIVE_HELP}">how to get it</a>).</p></div>`;
   }
   return html``;
 }
