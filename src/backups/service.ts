@@ -51,7 +51,11 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
     renameSync(partial, path.join(dir, name));
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: name, sizeBytes: statSync(path.join(dir, name)).size, error: null };
   } catch (err) {
-    rmSync(partial, { force: true });
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // The folder itself is the problem (a file in its place): there is no partial copy.
+    }
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: null, sizeBytes: null, error: (err as Error).message };
   }
   const removed = run.error ? [] : rotate(dir, keep, deps.log);

@@ -38,7 +38,8 @@ export function listBackups(dir: string): BackupFile[] {
   try {
     names = readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    // No folder yet, or a file in its place (the failed run says so): no backups to list.
+    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
     throw err;
   }
   const files: BackupFile[] = [];

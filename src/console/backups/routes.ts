@@ -49,6 +49,7 @@ export function bindBackups(router: Router, deps: AppDeps): void {
     if (!BACKUP_NAME.test(name) || !existsSync(file)) throw new ApiError(404, 'BACKUP_NOT_FOUND', { detail: name });
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
     ctx.type = 'application/vnd.sqlite3';
+    ctx.set('Cache-Control', 'no-store');
     // Streamed from the file: a large database is never held in memory.
     ctx.body = createReadStream(file);
   });
