@@ -22,7 +22,7 @@ export function bindGoingLive(router: Router, deps: AppDeps): void {
     sendConsolePage(ctx, deps, c, {
       section: null,
       title: 'Going live',
-      body: html`<div class="page-head"><h1>Going live</h1></div>
+      body: html`<div class="going-live"><div class="page-head"><h1>Going live</h1></div>
 <section class="panel" aria-labelledby="now-heading">
   <h2 id="now-heading">Your address now</h2>
   <p><code>${deps.config.publicUrl}</code> — ${now}</p>
@@ -35,7 +35,7 @@ export function bindGoingLive(router: Router, deps: AppDeps): void {
     <li><strong>A computer in the shop behind the router</strong> (a Raspberry Pi): a tunnel (Cloudflare Tunnel or Tailscale Funnel) gives it a public HTTPS address without opening the router. <code>PUBLIC_URL</code> is the tunnel's address, <code>TRUST_PROXY=true</code>.</li>
     <li><strong>Shop Wi-Fi only</strong>: <code>HOST=0.0.0.0</code>, <code>PUBLIC_URL=http://&lt;this computer's address&gt;:3000</code>. Phones on the shop's Wi-Fi can sign up and see their web pass; Apple Wallet passes and the counter's camera need HTTPS, and nothing works off the Wi-Fi.</li>
   </ol>
-</section>`,
+</section></div>`,
     });
   });
 }

@@ -51,7 +51,7 @@ ${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup wri
 <section class="panel" aria-labelledby="backup-last-heading">
   <h2 id="backup-last-heading">Backups</h2>
   ${lastRun(view.last, view.timeZone)}
-  <form method="post" action="${BACKUPS_PATH}">${csrfField(c)}<button type="submit">Back up now</button></form>
+  <form method="post" action="${BACKUPS_PATH}" class="actions">${csrfField(c)}<button type="submit">Back up now</button></form>
 </section>
 <section class="panel" aria-labelledby="backup-schedule-heading">
   <h2 id="backup-schedule-heading">Schedule</h2>
@@ -63,10 +63,10 @@ ${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup wri
     view.files.length === 0
       ? html`<p class="empty">None in the backup folder.</p>`
       : html`<div class="table-wrap"><table>
-  <thead><tr><th scope="col">Made</th><th scope="col">Size</th><th scope="col">File</th></tr></thead>
+  <thead><tr><th scope="col">Made</th><th scope="col">Size</th><th scope="col">${view.downloads ? 'Download' : 'File'}</th></tr></thead>
   <tbody>${view.files.map(
     (f) => html`<tr><td class="nowrap">${when(f.at, view.timeZone)}</td><td class="nowrap">${formatSize(f.sizeBytes)}</td>
-  <td>${view.downloads ? html`<a href="${BACKUPS_PATH}/${f.name}" download aria-label="Download ${f.name}">${f.name}</a>` : html`<code>${f.name}</code>`}</td></tr>`,
+  <td>${view.downloads ? html`<a href="${BACKUPS_PATH}/${f.name}" download aria-label="Download ${f.name}" title="${f.name}">Download</a>` : html`<code>${f.name}</code>`}</td></tr>`,
   )}</tbody>
 </table></div>`
   }
