@@ -15,22 +15,31 @@ export class RestoreError extends Error {}
  * replicating it, a CLI command: each holds SQLite's shared lock on the file for as long as its
  * connection is open (WAL mode keeps it), and the operating system drops it when the process ends,
  * even on kill -9. So this asks SQLite's own locks, which cannot go stale the way a pid file can.
- * The returned connection has checkpointed the WAL into the file; closing it removes the WAL.
+ * Null when the file is not a readable database at all (what a restore is often for): no server
+ * can be running on it either.
  */
-function takeExclusively(dbFile: string): Database.Database {
+function takeExclusively(dbFile: string): Database.Database | null {
   const db = new Database(dbFile, { fileMustExist: true, timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE; COMMIT');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    return db;
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'SQLITE_BUSY') {
       throw new RestoreError(`${dbFile} is open in another program (a running server, or Litestream): stop it first (e.g. systemctl stop wallet-loyalty), then restore`);
     }
+    if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) return null;
     throw new RestoreError(`cannot open the current database ${dbFile}: ${(err as Error).message}`);
   }
+  try {
+    // Recent writes into the file itself, so the database moved aside is whole on its own; if the
+    // WAL cannot be checkpointed (a damaged file), it moves aside with it instead.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // kept in its -wal, which moves with the file
+  }
+  return db;
 }
 
 export interface RestoreResult {
@@ -50,7 +59,8 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
   // would be an older, possibly torn, state. Backups (the server's, `backup`, `litestream restore`) have none.
   if (existsSync(`${source}-wal`)) throw new RestoreError(`${input.source} has a write-ahead log beside it (${path.basename(source)}-wal): it is a database in use, not a backup; make a backup of it with wallet-loyalty backup`);
 
-  const current = existsSync(dbFile) ? takeExclusively(dbFile) : null;
+  const exists = existsSync(dbFile);
+  const current = exists ? takeExclusively(dbFile) : null;
   const now = input.clock.now();
   const staged = path.join(dataDir, `.restore-${utcStamp(now)}.db`);
   try {
@@ -70,13 +80,14 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
       throw new RestoreError(`${input.source} has schema version ${schemaVersion}, newer than this wallet-loyalty (${latest}): restore it with the newer version that wrote it; nothing was changed`);
     }
     let replaced: string | null = null;
-    if (current) {
-      current.close();
+    if (exists) {
+      current?.close();
       replaced = path.join(dataDir, replacedName(now));
       renameSync(dbFile, replaced);
+      // Whatever the WAL still holds belongs to the database moved aside.
+      if (existsSync(`${dbFile}-wal`)) renameSync(`${dbFile}-wal`, `${replaced}-wal`);
     }
-    // A -shm (the WAL's index) of the old database must not meet the new one.
-    rmSync(`${dbFile}-wal`, { force: true });
+    // The WAL's index of the old database must not meet the new one.
     rmSync(`${dbFile}-shm`, { force: true });
     renameSync(staged, dbFile);
     return { dbFile, replaced, schemaVersion };

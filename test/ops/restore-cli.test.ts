@@ -128,6 +128,17 @@ describe('wallet-loyalty restore', { timeout: 180_000 }, () => {
     }
   });
 
+  it('replaces a current database that is damaged beyond reading, keeping it aside', async () => {
+    const broken = path.join(root, 'broken');
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(path.join(broken, 'wallet-loyalty.db'), 'the SD card returned this');
+    const res = await runCli(['restore', backup, '--data', broken]);
+    assert.equal(res.code, 0, res.stderr);
+    const [aside] = readdirSync(broken).filter((f) => f.startsWith('replaced-'));
+    assert.equal(readFileSync(path.join(broken, aside!), 'utf8'), 'the SD card returned this');
+    assert.deepEqual(orgNames(path.join(broken, 'wallet-loyalty.db')), ['other']);
+  });
+
   it('restores onto a new machine: a data folder with no database yet', async () => {
     const fresh = path.join(root, 'new-machine', 'data');
     const res = await runCli(['restore', backup, '--data', fresh]);
