@@ -13,6 +13,9 @@ import { startServer } from './main';
 import { orgsRepo } from './orgs/repo';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
+import { RestoreError, restoreDatabase } from './backups/restore';
+import { addAdmin, AdminError, resetAdminPassword } from './admins/service';
+import { VERSION } from './lib/version';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
 
@@ -25,11 +28,17 @@ Commands:
   key list [--org <orgId>]   List keys (never the raw key: only its first characters)
   key revoke <keyId>         Revoke a key at once
   backup <file>              Copy the database to <file> (safe while the server runs)
+  restore <file>             Put a backup in place of the database (the server must be stopped); the
+                             database it replaces is kept as <data>/replaced-<time>.db
+  admin reset-password --email <email>          A new random password for a console login, printed once
+  admin create --org <orgId> --email <email>    A new console admin of the org, password printed once
+  --version                  The version
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP,
+  and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
 class UsageError extends Error {}
@@ -46,6 +55,8 @@ function parse(argv: string[]) {
     strict: true,
     options: {
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
+      email: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       data: { type: 'string' },
@@ -62,16 +73,17 @@ function configFrom(values: ReturnType<typeof parse>['values']): Readonly<Config
   return loadConfig(process.env, { port: values.port, host: values.host, data: values.data });
 }
 
-function printDemo(demo: DemoCredentials, publicUrl: string) {
+function printDemo(demo: DemoCredentials, publicUrl: string, dataDir: string) {
   const lines = [
     '',
-    'First start: created a demo org. These credentials are shown only this once.',
+    'First start: created a demo org. Write these down: they are not shown again (the database keeps only hashes).',
     `  org            ${demo.orgId}`,
     ...demo.cards.map((c) => `  card           ${c.cardId}  (${c.name})`),
     `  test API key   ${demo.testKey}`,
     `  admin login    ${demo.admin.email} / ${demo.admin.password}`,
     '',
     `Console: ${publicUrl}/console (sign in with the admin login)`,
+    `Lost the admin password? On this machine: npx wallet-loyalty admin reset-password --email ${demo.admin.email} --data ${dataDir}`,
     '',
     'Try it:',
     `  curl -s ${publicUrl}/api/v1/cards -H 'X-Api-Key: ${demo.testKey}'`,
@@ -115,7 +127,7 @@ async function serve(config: Readonly<Config>) {
 
   const server = await started;
   process.stdout.write(`Wallet Loyalty listening on ${server.url} (data in ${config.dataDir})\n`);
-  if (server.demo) printDemo(server.demo, config.publicUrl);
+  if (server.demo) printDemo(server.demo, config.publicUrl, config.dataDir);
 }
 
 async function seed(config: Readonly<Config>, file: string | undefined) {
@@ -128,7 +140,7 @@ async function seed(config: Readonly<Config>, file: string | undefined) {
   }
   const parsed = parseSeedFile(json);
   const hashes = await hashSeedPasswords(parsed);
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const db = openForCommand(config);
   try {
     const result = applySeed({ db, clock: systemClock }, parsed, hashes);
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
@@ -139,7 +151,7 @@ async function seed(config: Readonly<Config>, file: string | undefined) {
 
 function key(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
   const [action, arg] = positionals;
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const db = openForCommand(config);
   const deps = { db, clock: systemClock };
   try {
     if (action === 'create') {
@@ -188,6 +200,44 @@ async function backup(config: Readonly<Config>, target: string | undefined) {
   process.stdout.write(`backed up ${config.dbFile} to ${file}\n`);
 }
 
+function restore(config: Readonly<Config>, file: string | undefined) {
+  if (!file) throw new UsageError('restore needs a backup file: wallet-loyalty restore <file> [--data DIR]');
+  const result = restoreDatabase({ source: file, dbFile: config.dbFile, clock: systemClock });
+  process.stdout.write(
+    `restored ${path.resolve(file)} (schema version ${result.schemaVersion}) as ${result.dbFile}\n` +
+      (result.replaced ? `the database it replaced is kept as ${result.replaced}\n` : '') +
+      'start the server to use it\n',
+  );
+}
+
+/** Messages about the database itself (a copy before a schema upgrade) go to stderr: stdout is the command's answer. */
+const cliLog = { warn: (msg: string) => void process.stderr.write(`wallet-loyalty: ${msg}\n`) };
+
+function openForCommand(config: Readonly<Config>) {
+  return openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log: cliLog });
+}
+
+async function admin(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
+  const [action] = positionals;
+  if (action !== 'reset-password' && action !== 'create') throw new UsageError('admin takes reset-password --email <email> or create --org <orgId> --email <email>');
+  if (!values.email) throw new UsageError(`admin ${action} needs --email <email>`);
+  if (action === 'create' && !values.org) throw new UsageError('admin create needs --org <orgId>');
+  if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
+  const db = openForCommand(config);
+  try {
+    const deps = { db, clock: systemClock };
+    if (action === 'reset-password') {
+      const result = await resetAdminPassword(deps, values.email);
+      process.stdout.write(`new password for ${result.email}: ${result.password}\n(shown only now; every browser signed in as ${result.email} was signed out. Change it in the console under "Change password".)\n`);
+    } else {
+      const result = await addAdmin(deps, { orgId: values.org!, email: values.email });
+      process.stdout.write(`created admin ${result.email} of ${values.org}, password: ${result.password}\n(shown only now; change it in the console under "Change password".)\n`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -200,6 +250,10 @@ export async function runCli(argv: string[]): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const [command = 'serve', ...rest] = positionals;
   let config: Readonly<Config> | undefined;
   try {
@@ -208,10 +262,12 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'seed') await seed(config, rest[0]);
     else if (command === 'key') key(config, rest, values);
     else if (command === 'backup') await backup(config, rest[0]);
+    else if (command === 'restore') restore(config, rest[0]);
+    else if (command === 'admin') await admin(config, rest, values);
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError) fail(err.message);
+    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError || err instanceof RestoreError || err instanceof AdminError) fail(err.message);
     if (err instanceof DatabaseOpenError) fail(`cannot use the data folder ${config?.dataDir} (--data / DATA_DIR): ${err.message}`);
     if (err instanceof Error && err.name === 'ApiError') fail(err.message);
     if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);

@@ -18,6 +18,8 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry (the one the proxy appended). */
   trustProxy: boolean;
   rateLimit: { live: number; test: number; anonymous: number };
+  /** Daily backups (decisions §9): the hour in the shop's time zone (null: off), the folder, how many to keep. */
+  backups: { hour: number | null; dir: string; keep: number };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
   apple: {
     passTypeId?: string;
@@ -73,6 +75,11 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
       test: integer(read('RATE_LIMIT_TEST') ?? '5', 'RATE_LIMIT_TEST', 1, 100_000),
       anonymous: integer(read('RATE_LIMIT_ANONYMOUS') ?? '20', 'RATE_LIMIT_ANONYMOUS', 1, 100_000),
     },
+    backups: {
+      hour: (read('BACKUP_HOUR') ?? '3').toLowerCase() === 'off' ? null : integer(read('BACKUP_HOUR') ?? '3', 'BACKUP_HOUR', 0, 23, ' or off'),
+      dir: path.resolve(read('BACKUP_DIR') ?? path.join(dataDir, 'backups')),
+      keep: integer(read('BACKUP_KEEP') ?? '7', 'BACKUP_KEEP', 1, 1000),
+    },
     webhooks: {
       timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '5000', 'WEBHOOK_TIMEOUT_MS', 1, 600_000),
       retryDelaysMs: delays(read('WEBHOOK_RETRY_DELAYS_MS') ?? '10000,60000', 'WEBHOOK_RETRY_DELAYS_MS'),
@@ -105,9 +112,9 @@ function shown(raw: string): string {
   return JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
 }
 
-function integer(raw: string, name: string, min: number, max: number): number {
+function integer(raw: string, name: string, min: number, max: number, orElse = ''): number {
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`Invalid setting ${name}: expected a whole number from ${min} to ${max}, got ${shown(raw)}`);
+    throw new ConfigError(`Invalid setting ${name}: expected a whole number from ${min} to ${max}${orElse}, got ${shown(raw)}`);
   }
   return Number(raw);
 }

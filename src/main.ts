@@ -47,7 +47,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   logWalletState(wallet, log, clock);
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.

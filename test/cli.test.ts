@@ -324,7 +324,7 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     for (const args of [['serve'], ['key', 'list'], ['seed', EXAMPLE]]) {
       const res = await runCli([...args, '--data', empty, '--port', String(await freePort())]);
       assert.equal(res.code, 1, args.join(' '));
-      assert.match(oneLine(res.stderr), /schema version \d+, newer than this program/);
+      assert.match(oneLine(res.stderr), /schema version \d+, newer than this wallet-loyalty knows \(\d+\); nothing was changed\. .*wallet-loyalty restore .*before-schema-/);
     }
     const after = new Database(path.join(empty, 'wallet-loyalty.db'), { readonly: true });
     assert.equal(after.pragma('user_version', { simple: true }), latestVersion() + 1);

@@ -73,7 +73,7 @@ describe('migrations', () => {
   it('refuses a database newer than the program', () => {
     const db = freshDb();
     migrate(db, [v2, v3]);
-    assert.throws(() => migrate(db, [v2]), /schema version 3, newer than this program \(2\)/);
+    assert.throws(() => migrate(db, [v2]), /schema version 3, newer than this wallet-loyalty knows \(2\)/);
     assert.equal(version(db), 3);
     db.close();
   });

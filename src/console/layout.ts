@@ -5,6 +5,9 @@ import { sendDocument, type DocumentOptions } from '../web/page';
 import { orgAccent, themeCss } from '../web/theme';
 import { CSRF_FIELD } from '../web/csrf';
 import type { ConsoleContext } from './context';
+import { publicAddressBanner } from './public-address';
+import { backupFailedBanner } from './backups/banner';
+import { lastBackupRun } from '../backups/service';
 
 export type Section = 'dashboard' | 'cards' | 'customers' | 'keys' | 'webhooks' | 'staff' | 'settings';
 
@@ -42,7 +45,7 @@ function modeSwitch(c: ConsoleContext, returnTo: string): Markup {
 }
 
 /** A console page: the org's colours, the sections, the live/test switch, and the page itself. */
-export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db'>, c: ConsoleContext, page: ConsolePage): void {
+export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db' | 'config'>, c: ConsoleContext, page: ConsolePage): void {
   const returnTo = ctx.method === 'GET' ? ctx.url : '/console';
   sendDocument(ctx, {
     title: `${page.title} · ${c.org.name}`,
@@ -65,6 +68,8 @@ ${
     ? ''
     : html`<div class="test-banner" role="note"><p><strong>You are looking at test data.</strong> Test customers come from test API keys and never touch real ones; an org has at most 100, and each is removed 30 days after it was created.</p></div>`
 }
+${publicAddressBanner(deps.config)}
+${backupFailedBanner(lastBackupRun(deps.db))}
 <main class="page" id="main" hx-headers="${jsonForScript({ 'X-CSRF-Token': c.csrfToken })}">
 ${typeof page.body === 'function' ? page.body(nonce) : page.body}
 </main>`,

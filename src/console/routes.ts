@@ -12,6 +12,9 @@ import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
+import { bindGoingLive } from './going-live';
+import { bindBackups } from './backups/routes';
+import { bindAdmins } from './admins/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -33,5 +36,8 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindPoster(guarded, deps);
   bindDashboard(guarded, deps);
   bindCustomers(guarded, deps);
+  bindGoingLive(guarded, deps);
+  bindBackups(guarded, deps);
+  bindAdmins(guarded, deps);
   return [open, guarded];
 }

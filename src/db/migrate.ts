@@ -16,12 +16,17 @@ export class SchemaVersionError extends Error {}
  * Brings the database to the latest version. Each step commits with its new user_version in one
  * transaction, so a crash or a failing step leaves the database at the last good version.
  */
-export function migrate(db: Db, steps: MigrationStep[] = defaultSteps): { from: number; to: number } {
+export function migrate(db: Db, steps: MigrationStep[] = defaultSteps, options: { beforeUpgrade?: (from: number, to: number) => void } = {}): { from: number; to: number } {
   const from = db.pragma('user_version', { simple: true }) as number;
   const latest = latestVersion(steps);
   if (from > latest) {
-    throw new SchemaVersionError(`Database is at schema version ${from}, newer than this program (${latest}). Use a newer wallet-loyalty.`);
+    throw new SchemaVersionError(
+      `the database has schema version ${from}, newer than this wallet-loyalty knows (${latest}); nothing was changed. ` +
+        `Run the newer version again, or go back with the copy kept before that upgrade: wallet-loyalty restore <BACKUP_DIR>/before-schema-${from}-<time>.db (see "Upgrading" in the README)`,
+    );
   }
+  // An existing database (version 1 or more) is copied before any step changes it.
+  if (from >= BASE_VERSION && from < latest) options.beforeUpgrade?.(from, latest);
   if (from === 0) {
     const schema = embeddedAsset('schema.sql').text(); // inside the bundle; from disk under tsx
     inTransaction(db, () => {

@@ -3,12 +3,19 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from './connection';
 import { migrate } from './migrate';
+import { beforeSchemaName } from './file-names';
+import { sealDatabaseCopy } from './file-check';
 
 export type { Db } from './connection';
 
 export interface OpenOptions {
   /** NORMAL survives a process crash in WAL mode; FULL also survives power loss at some write cost. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Where the copy made before a schema upgrade goes (BACKUP_DIR); default `backups` beside the file. */
+  backupDir?: string;
+  /** Told where that copy is. */
+  log?: { warn(msg: string, fields?: Record<string, unknown>): void };
+  clock?: { now(): number };
 }
 
 /** Every pragma lives here, so every connection (server, CLI, tests) behaves the same. */
@@ -41,10 +48,30 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw new DatabaseOpenError((err as Error).message, { cause: err });
   }
   try {
-    migrate(db);
+    migrate(db, undefined, { beforeUpgrade: (from, to) => copyBeforeUpgrade(db!, file, from, to, options) });
   } catch (err) {
     db.close();
     throw err;
   }
   return db;
+}
+
+/**
+ * Before a schema upgrade the database is copied (decisions §9), so an upgrade that goes wrong,
+ * or a release that has to be rolled back, has the old database to return to. VACUUM INTO writes a
+ * consistent copy in one statement (the migration has not begun). Without the copy nothing is
+ * migrated: the start stops with the reason.
+ */
+function copyBeforeUpgrade(db: Db, file: string, from: number, to: number, options: OpenOptions): void {
+  if (file === ':memory:') return;
+  const dir = options.backupDir ?? path.join(path.dirname(file), 'backups');
+  const target = path.join(dir, beforeSchemaName(to, (options.clock ?? Date).now()));
+  try {
+    mkdirSync(dir, { recursive: true });
+    db.prepare('VACUUM INTO ?').run(target);
+    sealDatabaseCopy(target);
+  } catch (err) {
+    throw new DatabaseOpenError(`cannot keep a copy of the database before upgrading its schema from version ${from} to ${to}, so it was not upgraded: ${(err as Error).message} (BACKUP_DIR is ${dir})`, { cause: err });
+  }
+  options.log?.warn(`database upgrading the schema from version ${from} to ${to}; the database as it was is kept at ${target}`, { copy: target, from, to });
 }

@@ -16,6 +16,7 @@ import { consoleRouters } from '../console/routes';
 import { counterRouter } from '../counter/routes';
 import { bindAssetRoutes } from '../web/assets';
 import { sendErrorPage } from '../web/errors';
+import { healthRouter } from '../health/routes';
 
 /**
  * Builds the Koa application. It never listens: main.ts and the tests decide where it runs.
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
     sendJson(ctx, 200, openApiDocument);
   });
   app.use(api.routes());
+  app.use(healthRouter(deps, limiter).routes());
   // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
   app.use(walletRouter(deps, limiter, wallet).routes());

@@ -10,6 +10,7 @@ import type { Job } from './jobs';
 import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
 import { COUNTER_SESSIONS_SWEEP } from '../counter/session';
 import { sweepFailures } from '../web/throttle';
+import { backupJob } from '../backups/job';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -40,5 +41,6 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
     // Not at start: the planner's statistics can wait for their hour.
     { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => optimizeDatabase(deps.db) },
+    backupJob(deps),
   ];
 }

@@ -3,7 +3,9 @@ import type { Config } from '../config';
 
 // Cookies of the merchant pages (decisions §8): HttpOnly, SameSite=Strict, Secure when PUBLIC_URL is
 // https. Written by hand rather than through Koa's cookies: Koa refuses a Secure cookie on a request
-// it sees as plain http, which is exactly the case behind a TLS-terminating proxy.
+// it sees as plain http, which is exactly the case behind a TLS-terminating proxy. A request that
+// came over HTTPS is marked too: directly, or through a proxy trusted with TRUST_PROXY, whose
+// X-Forwarded-Proto Koa reads then (and ignores otherwise).
 
 export interface CookieOptions {
   path: string;
@@ -18,7 +20,7 @@ export function setCookie(ctx: Context, config: Pick<Config, 'publicUrl'>, name:
   if (!NAME.test(name) || !VALUE.test(value)) throw new Error(`cookie ${name}: only token characters are written`);
   const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Strict'];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAge))}`);
-  if (config.publicUrl.startsWith('https:')) parts.push('Secure');
+  if (config.publicUrl.startsWith('https:') || ctx.secure) parts.push('Secure');
   ctx.append('Set-Cookie', parts.join('; '));
 }
 

@@ -49,6 +49,7 @@ function createSessionsRepo(db: Db) {
   const setMode = db.prepare('UPDATE sessions SET livemode = @livemode WHERE id = @id');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const removeOtherOfAdmin = db.prepare('DELETE FROM sessions WHERE admin_id = @adminId AND id != @keepId');
+  const removeAllOfAdmin = db.prepare('DELETE FROM sessions WHERE admin_id = ?');
   const removeExpired = db.prepare('DELETE FROM sessions WHERE kind = @kind AND (last_seen_at < @idleCutoff OR created_at < @absoluteCutoff)');
 
   return {
@@ -70,6 +71,9 @@ function createSessionsRepo(db: Db) {
     },
     removeOtherOfAdmin(adminId: string, keepId: string) {
       removeOtherOfAdmin.run({ adminId, keepId });
+    },
+    removeAllOfAdmin(adminId: string) {
+      removeAllOfAdmin.run(adminId);
     },
     removeExpired(kind: SessionKind, idleCutoff: number, absoluteCutoff: number): number {
       return removeExpired.run({ kind, idleCutoff, absoluteCutoff }).changes;

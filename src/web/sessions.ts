@@ -80,6 +80,11 @@ export function endOtherAdminSessions(deps: SessionDeps, adminId: string, keepSe
   sessionsRepo(deps.db).removeOtherOfAdmin(adminId, keepSessionId);
 }
 
+/** After a password reset: every browser of this admin is signed out. */
+export function endAdminSessions(deps: SessionDeps, adminId: string): void {
+  sessionsRepo(deps.db).removeAllOfAdmin(adminId);
+}
+
 export function setSessionMode(deps: SessionDeps, sessionId: string, livemode: boolean): void {
   sessionsRepo(deps.db).setMode(sessionId, livemode);
 }

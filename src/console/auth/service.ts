@@ -54,6 +54,22 @@ async function setPassword(deps: AuthDeps, adminId: string, password: string): P
   inTransaction(deps.db, () => orgsRepo(deps.db).setAdminPassword(adminId, hash));
 }
 
+/**
+ * The signed-in admin's own password, asked before a change to their login (the email), throttled
+ * like a sign-in so a borrowed session cannot guess it. Null when right, else the field's message.
+ */
+export async function checkOwnPassword(deps: AuthDeps, input: { admin: AdminRow; password: string; ip: string }): Promise<string | null> {
+  const buckets = [addressBucket(input.ip), accountBucket(input.admin.email)];
+  const locked = lockedForSeconds(deps, buckets);
+  if (locked > 0) return `Too many wrong passwords. Try again in ${Math.ceil(locked / 60)} minutes.`;
+  if (await verifyPassword(input.password, input.admin.passwordHash)) return null;
+  recordFailure(deps, [
+    { bucket: addressBucket(input.ip), policy: ADDRESS_POLICY },
+    { bucket: accountBucket(input.admin.email), policy: ACCOUNT_POLICY },
+  ]);
+  return 'This is not your password.';
+}
+
 export type PasswordChangeOutcome = { ok: true } | { ok: false; field: 'current'; message: string };
 
 /**

@@ -21,6 +21,7 @@ export function signInBody(input: { csrf: string; next: string; email?: string; 
       ${inputField({ name: 'password', label: 'Password', type: 'password', error: errors.fields.password, required: true, autocomplete: 'current-password', autofocus: !!input.email })}
       <button type="submit">Sign in</button>
     </form>
+    <p class="small muted lost-password"><strong>Lost your password?</strong> Ask another admin of your business to add your login again (Settings → Admins). Or ask whoever runs this server: they can set a new password with <code>wallet-loyalty admin reset-password --email &lt;your email&gt;</code>, which prints it once.</p>
   </div>
 </main>`;
 }

@@ -1,6 +1,7 @@
 import type { Card } from '../../cards/model';
 import { rewardLine } from '../../signup/card-face';
 import { html, raw, type Markup } from '../../web/html';
+import { qrAddressNote } from '../public-address';
 
 // The counter poster: on screen a preview with its tools, on paper only the poster, filling an A4
 // or A6 page in the card's colours. Its type scales with the poster's width (container query
@@ -49,6 +50,7 @@ function tools(view: PosterView): Markup {
     <a class="button secondary" href="${base}/qr.png" download>Download QR code (PNG)</a>
     <a class="button secondary" href="${base}/qr.svg" download>Download QR code (SVG)</a>
   </div>
+  ${qrAddressNote(view.link)}
   <p class="small">The code opens <a href="${view.link}"><code>${view.link}</code></a>. ${
     view.livemode ? '' : html`<strong>Customers who sign up there are real (live) customers</strong>, even while you look at test data here.`
   }</p>

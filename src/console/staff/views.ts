@@ -5,6 +5,7 @@ import { ACTIVITY_DAYS, UNITS, type StaffDay, type Tally, type Unit } from '../.
 import { html, raw, type Markup } from '../../web/html';
 import { formError, inputField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
+import { qrAddressNote } from '../public-address';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { doneNotice, when } from '../widgets';
@@ -79,6 +80,7 @@ ${formError(errors.form)}
     <p>Open this on the shop's tablet; staff unlock it with their PIN.</p>
     <p class="url-cell"><a href="${view.counterUrl}">${view.counterUrl}</a></p>
     <p class="small muted">Scan the QR code with the tablet's camera to open the link, then add it to the home screen.</p>
+    ${qrAddressNote(view.counterUrl)}
   </div>
 </section>
 <section class="staff-list" aria-labelledby="staff-heading">

@@ -1,0 +1,91 @@
+import type { Db } from '../db/connection';
+import { inTransaction } from '../db/transaction';
+import type { Clock } from '../lib/clock';
+import { normalizeEmail } from '../lib/contact';
+import { randomToken } from '../lib/ids';
+import { hashPassword } from '../lib/password';
+import { orgsRepo, type AdminRow } from '../orgs/repo';
+import { adminEmailKey, createAdmin } from '../orgs/service';
+import { endAdminSessions } from '../web/sessions';
+import { adminsRepo, type AdminListing } from './repo';
+
+// Several admins per org, with equal rights (decisions §9); the CLI's `admin` commands and the
+// console's Settings → Admins share these rules. A new password is random, shown once and stored as
+// a hash; the person changes it after signing in.
+
+export interface AdminDeps {
+  db: Db;
+  clock: Clock;
+}
+
+/** A refusal the person can act on; `field` is the form field it belongs to. */
+export class AdminError extends Error {
+  constructor(
+    readonly field: 'email' | 'password' | 'form',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 20 letters and digits (119 bits): typed once, then changed under "Change password". */
+export const newAdminPassword = (): string => randomToken(20);
+
+function checkedEmail(raw: string): string {
+  if (!raw.trim()) throw new AdminError('email', 'Enter an email address.');
+  if (!normalizeEmail(raw)) throw new AdminError('email', `${raw.trim()} is not an email address.`);
+  return adminEmailKey(raw);
+}
+
+export function listAdmins(db: Db, orgId: string): AdminListing[] {
+  return adminsRepo(db).listOfOrg(orgId);
+}
+
+/** A new admin of the org with a random password, returned once. */
+export async function addAdmin(deps: AdminDeps, input: { orgId: string; email: string }): Promise<{ id: string; email: string; password: string }> {
+  const email = checkedEmail(input.email);
+  if (!orgsRepo(deps.db).findOrg(input.orgId)) throw new AdminError('form', `no org ${input.orgId}`);
+  if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+  const password = newAdminPassword();
+  const passwordHash = await hashPassword(password); // slow, so outside the transaction; checked again inside
+  const created = inTransaction(deps.db, () => {
+    if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+    return createAdmin(deps, { orgId: input.orgId, email, passwordHash });
+  });
+  return { ...created, password };
+}
+
+/** A new random password for the admin with this email; every browser signed in as them is signed out. */
+export async function resetAdminPassword(deps: AdminDeps, rawEmail: string): Promise<{ email: string; orgId: string; password: string }> {
+  const email = checkedEmail(rawEmail);
+  const admin = orgsRepo(deps.db).findAdminByEmail(email);
+  if (!admin) throw new AdminError('email', `no admin login ${email}`);
+  const password = newAdminPassword();
+  const hash = await hashPassword(password);
+  inTransaction(deps.db, () => {
+    orgsRepo(deps.db).setAdminPassword(admin.id, hash);
+    endAdminSessions(deps, admin.id);
+  });
+  return { email: admin.email, orgId: admin.orgId, password };
+}
+
+/** Removes an admin of the org; never the last one, who would leave the org without a way in. */
+export function removeAdmin(deps: AdminDeps, input: { orgId: string; adminId: string }): void {
+  inTransaction(deps.db, () => {
+    const repo = adminsRepo(deps.db);
+    if (!repo.listOfOrg(input.orgId).some((a) => a.id === input.adminId)) throw new AdminError('form', 'This admin no longer exists.');
+    if (repo.countOfOrg(input.orgId) <= 1) throw new AdminError('form', 'The last admin cannot be removed: add another admin first.');
+    repo.remove(input.orgId, input.adminId);
+  });
+}
+
+/** The signed-in admin's new login email (their password checked by the caller). */
+export function changeAdminEmail(deps: AdminDeps, admin: AdminRow, rawEmail: string): string {
+  const email = checkedEmail(rawEmail);
+  if (email === admin.email) throw new AdminError('email', 'This is already your login email.');
+  return inTransaction(deps.db, () => {
+    if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+    adminsRepo(deps.db).setEmail(admin.id, email);
+    return email;
+  });
+}

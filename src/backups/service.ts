@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { inTransaction } from '../db/transaction';
+import type { Clock } from '../lib/clock';
+import type { Logger } from '../lib/log';
+import { sealDatabaseCopy } from '../db/file-check';
+import { backupName, listBackups } from '../db/file-names';
+import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
+
+// The server's own backups (decisions §9): a consistent online copy of the live database into
+// BACKUP_DIR, checked, then the oldest beyond BACKUP_KEEP removed. A failure is logged and recorded
+// (the console shows it) and never reaches a request: the server keeps serving.
+
+export interface BackupDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: Pick<Config, 'backups'>;
+}
+
+/** One backup at a time per database: the console's button during the nightly run waits for that run. */
+const running = new WeakMap<Db, Promise<BackupRun>>();
+
+export function runBackup(deps: BackupDeps, startedBy: StartedBy): Promise<BackupRun> {
+  const current = running.get(deps.db);
+  if (current) return current;
+  const run = makeBackup(deps, startedBy).finally(() => running.delete(deps.db));
+  running.set(deps.db, run);
+  return run;
+}
+
+async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<BackupRun> {
+  const { dir, keep } = deps.config.backups;
+  const startedAt = deps.clock.now();
+  // Two backups within a second (the button pressed twice) would share a name: the later one takes
+  // the next free second, so names stay unique and still sort by time.
+  let at = startedAt;
+  while (existsSync(path.join(dir, backupName(at)))) at += 1000;
+  const name = backupName(at);
+  const partial = path.join(dir, `.${name}.partial`);
+  let run: BackupRun;
+  try {
+    mkdirSync(dir, { recursive: true });
+    // SQLite's online backup through the server's own connection: copied in steps between
+    // requests, and a write the server makes meanwhile is copied too, so the file is the database as
+    // of the end of the copy.
+    await deps.db.backup(partial);
+    sealDatabaseCopy(partial);
+    renameSync(partial, path.join(dir, name));
+    run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: name, sizeBytes: statSync(path.join(dir, name)).size, error: null };
+  } catch (err) {
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // The folder itself is the problem (a file in its place): there is no partial copy.
+    }
+    run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: null, sizeBytes: null, error: (err as Error).message };
+  }
+  const removed = run.error ? [] : rotate(dir, keep, deps.log);
+  try {
+    inTransaction(deps.db, () => backupRunsRepo(deps.db).record(run));
+  } catch (err) {
+    deps.log.error('backup: could not record the run', { err });
+  }
+  if (run.error) deps.log.error('backup failed', { dir, error: run.error, startedBy });
+  else deps.log.info('backup written', { file: path.join(dir, run.file!), sizeBytes: run.sizeBytes, removed, startedBy });
+  return run;
+}
+
+/** Keeps the newest `keep` backups; only files named as backups are ever removed. */
+function rotate(dir: string, keep: number, log: Logger): string[] {
+  const removed: string[] = [];
+  for (const file of listBackups(dir).slice(keep)) {
+    try {
+      rmSync(path.join(dir, file.name));
+      removed.push(file.name);
+    } catch (err) {
+      log.warn('backup: could not remove an old backup', { file: file.name, err });
+    }
+  }
+  return removed;
+}
+
+export function lastBackupRun(db: Db): BackupRun | undefined {
+  return backupRunsRepo(db).last();
+}
+
+export function lastSuccessfulBackup(db: Db): BackupRun | undefined {
+  return backupRunsRepo(db).lastSuccess();
+}

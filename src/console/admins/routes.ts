@@ -1,0 +1,88 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../../deps';
+import { addAdmin, AdminError, changeAdminEmail, listAdmins, removeAdmin } from '../../admins/service';
+import { PASSWORD_MAX_LENGTH } from '../../lib/password';
+import { readOrgSettings } from '../../orgs/settings';
+import { clearCookie } from '../../web/cookies';
+import { field, noErrors, type FormFields } from '../../web/forms';
+import { CONSOLE_SESSIONS } from '../../web/sessions';
+import { checkOwnPassword } from '../auth/service';
+import { consoleOf } from '../context';
+import { sendConsolePage } from '../layout';
+import { ADMINS_PATH, adminsBody, type AdminsView } from './views';
+
+const NOTICES: Record<string, string> = {
+  removed: 'Admin removed; their browsers are signed out.',
+  email: 'Your login email is changed. Sign in with it from now on.',
+};
+
+/** Settings → Admins: several admins per org with equal rights; never none. */
+export function bindAdmins(router: Router, deps: AppDeps): void {
+  const page = (ctx: Context, view: Partial<AdminsView>, status = 200) => {
+    const c = consoleOf(ctx);
+    sendConsolePage(ctx, deps, c, {
+      section: 'settings',
+      title: 'Admins',
+      status,
+      body: adminsBody(c, { admins: listAdmins(deps.db, c.org.id), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, ...view }),
+    });
+  };
+  const refused = (ctx: Context, form: 'add' | 'remove' | 'email', err: AdminError, typed?: string) => {
+    const errors = noErrors();
+    if (err.field === 'form') errors.form = err.message;
+    else errors.fields[err.field] = err.message;
+    page(ctx, { errors: { form, errors, typed } }, 400);
+  };
+
+  router.get(ADMINS_PATH, (ctx) => page(ctx, { notice: typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined }));
+
+  router.post(ADMINS_PATH, async (ctx) => {
+    const c = consoleOf(ctx);
+    const email = field(ctx.state.form as FormFields, 'email').slice(0, 320);
+    try {
+      const created = await addAdmin(deps, { orgId: c.org.id, email });
+      // The password is in this answer only (no-store, never in a URL), as new API keys are.
+      page(ctx, { created: { email: created.email, password: created.password } });
+    } catch (err) {
+      if (err instanceof AdminError) return refused(ctx, 'add', err, email);
+      throw err;
+    }
+  });
+
+  router.post(`${ADMINS_PATH}/:adminId/remove`, (ctx) => {
+    const c = consoleOf(ctx);
+    const adminId = ctx.params.adminId!;
+    try {
+      removeAdmin(deps, { orgId: c.org.id, adminId });
+    } catch (err) {
+      if (err instanceof AdminError) return refused(ctx, 'remove', err);
+      throw err;
+    }
+    ctx.status = 303;
+    if (adminId === c.admin.id) {
+      // Removing yourself ends your own session with the login.
+      clearCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, CONSOLE_SESSIONS.path);
+      return ctx.redirect('/console/sign-in');
+    }
+    ctx.redirect(`${ADMINS_PATH}?done=removed`);
+  });
+
+  router.post(`${ADMINS_PATH}/email`, async (ctx) => {
+    const c = consoleOf(ctx);
+    const form = ctx.state.form as FormFields;
+    const email = field(form, 'email').slice(0, 320);
+    const password = field(form, 'password').slice(0, PASSWORD_MAX_LENGTH);
+    try {
+      if (!password) throw new AdminError('password', 'Enter your password.');
+      const wrong = await checkOwnPassword(deps, { admin: c.admin, password, ip: ctx.ip });
+      if (wrong) throw new AdminError('password', wrong);
+      changeAdminEmail(deps, c.admin, email);
+    } catch (err) {
+      if (err instanceof AdminError) return refused(ctx, 'email', err, email);
+      throw err;
+    }
+    ctx.status = 303;
+    ctx.redirect(`${ADMINS_PATH}?done=email`);
+  });
+}
