@@ -12,6 +12,7 @@ export type Target = 'name' | 'firstName' | 'lastName' | 'email' | 'phone' | 'ex
 export type Mapping = (Target | null)[];
 
 export const IDENTIFYING: readonly Target[] = ['name', 'firstName', 'lastName', 'email', 'phone', 'externalId'];
+const CONTACT: readonly Target[] = ['name', 'firstName', 'lastName', 'email', 'phone'];
 
 /** Headers squeezed to letters and digits, lower case: `First name`, `first_name` and `FirstName` are one. */
 const squeeze = (header: string) => header.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -63,8 +64,11 @@ export function suggestMapping(card: Card, header: readonly string[]): Mapping {
   return header.map((raw) => {
     const h = squeeze(raw);
     if (!h) return null;
-    // A card question named like a contact field (a "Phone" question) is still the contact field.
-    const target = (Object.entries(HEADER_WORDS) as [Target, string[]][]).find(([, words]) => words.includes(h))?.[0] ?? questionOf(h);
+    // The contact fields' own words first (a "Phone" question still leaves the column to the
+    // customer's phone), then the card's questions by label or key ("Member number" is the
+    // question of that name before it is a guess at an external id), then the other words.
+    const word = (targets: readonly Target[]) => targets.find((t) => HEADER_WORDS[t as keyof typeof HEADER_WORDS].includes(h));
+    const target = word(CONTACT) ?? questionOf(h) ?? word(['externalId', 'balance']);
     if (!target || taken.has(target)) return null;
     taken.add(target);
     return target;

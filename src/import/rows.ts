@@ -90,11 +90,16 @@ export function readRow(card: Card, mapping: Mapping, cells: readonly string[], 
     const i = mapping.indexOf(target);
     return i === -1 ? { i, text: '' } : { i, text: (cells[i] ?? '').trim() };
   };
+  // A line break or a run of spaces inside a name is what a spreadsheet cell let through, not part of it.
+  const nameCell = (target: Target) => {
+    const c = cell(target);
+    return { ...c, text: c.text.replace(/\s+/g, ' ') };
+  };
   const refuse = (i: number, message: string): RowReading => ({ ok: false, column: i === -1 ? null : columnName(i), message });
 
-  const full = cell('name');
-  const first = cell('firstName');
-  const last = cell('lastName');
+  const full = nameCell('name');
+  const first = nameCell('firstName');
+  const last = nameCell('lastName');
   const nameColumn = full.i !== -1 ? full.i : first.i !== -1 ? first.i : last.i;
   const name = full.i !== -1 ? full.text : [first.text, last.text].filter(Boolean).join(' ');
   if (codePoints(name) > LIMITS.name) return refuse(nameColumn, `is longer than ${LIMITS.name} characters`);
