@@ -137,7 +137,8 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
 
   const month = zero();
   for (const d of daily) add(month, d);
-  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.map((key) => ({ key, label: channelLabel(key), totals: map.get(key) ?? zero() }));
+  // Imports are occasional: their row shows only in a period that had one.
+  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.filter((key) => key !== 'import' || map.has(key)).map((key) => ({ key, label: channelLabel(key), totals: map.get(key) ?? zero() }));
   const byStaff = (map: Map<string, Totals>) => [...map].map(([key, totals]) => ({ key, label: staffName(key), totals })).sort((a, b) => b.totals.awards - a.totals.awards || a.label.localeCompare(b.label));
   const cardList = [...cards.values()];
   const units = (['stamps', 'points', 'credit'] as Unit[]).filter((u) => cardList.some((c) => unitOf(c.passType) === u));
