@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { parse, CsvError } from 'csv-parse';
 
 // Reading an uploaded customer file as other loyalty apps and spreadsheets export it: comma,
@@ -8,8 +9,14 @@ import { parse, CsvError } from 'csv-parse';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_ROWS = 50_000;
-/** The text is handed to the parser in pieces this size, so a 10 MB file never holds the event loop. */
+/** The text is handed to the parser in pieces this size. */
 const PIECE = 64 * 1024;
+/**
+ * Records are read from the parser with promises, which resolve as microtasks: without a real turn
+ * of the event loop every so often, a 10 MB file would be read in one go (measured: 0.6 s for
+ * 20,000 rows, with no request served meanwhile).
+ */
+const YIELD_MS = 20;
 
 /** A file the import cannot read: the message says what to do, and nothing has been written. */
 export class ImportFileError extends Error {}
@@ -73,9 +80,14 @@ export async function parseCsvText(text: string): Promise<CsvTable> {
   const rows: string[][] = [];
   const rowNumbers: number[] = [];
   let number = 0;
+  let sliceStart = performance.now();
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       number++;
+      if (performance.now() - sliceStart > YIELD_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
       if (!header) {
         // Blank lines above the header are not the header.
         if (record.every((cell) => cell === '')) continue;
