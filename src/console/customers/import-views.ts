@@ -120,7 +120,7 @@ function mappingForm(c: ConsoleContext, view: MappingView): Markup {
         return html`<tr>
         <td data-label="Column"><strong>${name}</strong></td>
         <td data-label="First values" class="muted small">${samples(table, i).join(' · ') || '(empty)'}</td>
-        <td data-label="Goes to">${selectField({ name: `map.${i}`, id: `f-map-${i}`, label: `Goes to (${name})`, value: view.chosen[i] ?? '', options, required: true, error: view.columnErrors[i] })}</td>
+        <td data-label="">${selectField({ name: `map.${i}`, id: `f-map-${i}`, label: `Goes to (${name})`, value: view.chosen[i] ?? '', options, required: true, error: view.columnErrors[i] })}</td>
       </tr>`;
       })}</tbody>
     </table></div>
@@ -129,7 +129,8 @@ function mappingForm(c: ConsoleContext, view: MappingView): Markup {
 </section>`;
 }
 
-function refusalsTable(rows: ReportRow[], total: number, csvHref: string): Markup {
+/** The refused rows; `csvHref` offers them all as CSV (the dry run's; a finished import has its report). */
+function refusalsTable(rows: ReportRow[], total: number, csvHref: string | null): Markup {
   if (rows.length === 0) return html``;
   return html`<h3 id="refused-heading">Refused rows</h3>
 <p class="muted small">Row numbers are those a spreadsheet shows (the header is row 1). Fix these rows in the file and import it again: rows already imported are then matched and left as they are.</p>
@@ -139,8 +140,8 @@ function refusalsTable(rows: ReportRow[], total: number, csvHref: string): Marku
     (r) => html`<tr><td data-label="Row" class="num">${r.row}</td><td data-label="Column">${r.column ?? '—'}</td><td data-label="Problem">${r.message ?? ''}</td></tr>`,
   )}</tbody>
 </table></div>
-${total > SHOWN_REFUSALS ? html`<p class="muted small">The first ${SHOWN_REFUSALS} of ${formatNumber(total)} refused rows.</p>` : ''}
-<p><a class="button secondary" href="${csvHref}" download>Download refused rows (CSV)</a></p>`;
+${total > SHOWN_REFUSALS ? html`<p class="muted small after-table">The first ${SHOWN_REFUSALS} of ${formatNumber(total)} refused rows.</p>` : ''}
+${csvHref ? html`<p class="after-table"><a class="button secondary" href="${csvHref}" download>Download refused rows (CSV)</a></p>` : ''}`;
 }
 
 function figures(counts: { created: number; matched: number; refused: number }, verbs: { created: string; matched: string; refused: string }): Markup {
@@ -209,6 +210,6 @@ export function jobBody(c: ConsoleContext, job: ImportJob, card: Card | undefine
 ${testNote(c)}
 <p>File <strong>${job.fileName}</strong> for the card <strong>${card?.name ?? 'Deleted card'}</strong>.</p>
 ${progressPanel(job, timeZone)}
-${job.status === 'done' && refusals.length ? html`<section class="panel" aria-labelledby="refused-heading">${refusalsTable(refusals, job.refused, `${base(job)}/report.csv`)}</section>` : ''}`;
+${job.status === 'done' && refusals.length ? html`<section class="panel" aria-labelledby="refused-heading">${refusalsTable(refusals, job.refused, null)}</section>` : ''}`;
 }
 
