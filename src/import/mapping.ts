@@ -29,8 +29,17 @@ const HEADER_WORDS: Record<Exclude<Target, `q:${string}`>, string[]> = {
   email: ['email', 'emailaddress', 'mail', 'emailadresse', 'courriel', 'adresseemail'],
   phone: ['phone', 'mobile', 'mobilephone', 'mobilenumber', 'phonenumber', 'cell', 'cellphone', 'telephone', 'tel', 'handy', 'telefon', 'mobil', 'portable'],
   externalId: ['externalid', 'externalcustomerid', 'memberid', 'customernumber', 'membernumber', 'kundennummer'],
-  balance: ['balance', 'stamps', 'points', 'stampbalance', 'activestamps', 'currentstamps', 'pointsbalance', 'pointbalance', 'currentpoints', 'cashbalance', 'credit', 'storecredit', 'giftcardbalance', 'stempel', 'punkte', 'guthaben'],
+  balance: ['balance', 'currentbalance', 'kontostand'],
 };
+
+/**
+ * The balance's words by the card's unit: a stamp or point count goes to a stamp or point card
+ * (apps call either "points"), money only to a store-credit card (LoyLap's file has both
+ * Stamp_Balance and Cash_Balance).
+ */
+const COUNT_WORDS = ['stamps', 'points', 'stampbalance', 'activestamps', 'currentstamps', 'pointsbalance', 'pointbalance', 'currentpoints', 'stempel', 'punkte'];
+const MONEY_WORDS = ['cashbalance', 'credit', 'storecredit', 'giftcardbalance', 'guthaben'];
+const balanceWords = (card: Card) => [...HEADER_WORDS.balance, ...(card.passType === 'prepaid_card' ? MONEY_WORDS : COUNT_WORDS)];
 
 export interface TargetOption {
   value: Target;
@@ -67,7 +76,8 @@ export function suggestMapping(card: Card, header: readonly string[]): Mapping {
     // The contact fields' own words first (a "Phone" question still leaves the column to the
     // customer's phone), then the card's questions by label or key ("Member number" is the
     // question of that name before it is a guess at an external id), then the other words.
-    const word = (targets: readonly Target[]) => targets.find((t) => HEADER_WORDS[t as keyof typeof HEADER_WORDS].includes(h));
+    const words = (t: Target) => (t === 'balance' ? balanceWords(card) : HEADER_WORDS[t as keyof typeof HEADER_WORDS]);
+    const word = (targets: readonly Target[]) => targets.find((t) => words(t).includes(h));
     const target = word(CONTACT) ?? questionOf(h) ?? word(['externalId', 'balance']);
     if (!target || taken.has(target)) return null;
     taken.add(target);
