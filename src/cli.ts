@@ -9,7 +9,9 @@ import { createApiKey } from './keys/service';
 import { listApiKeys, revokeApiKey } from './keys/admin';
 import { isScope, type Scope } from './keys/scopes';
 import { systemClock } from './lib/clock';
-import { startServer } from './main';
+import { changeHooks, startServer } from './main';
+import { importCommand, ImportCommandError } from './import/cli';
+import { createLogger } from './lib/log';
 import { orgsRepo } from './orgs/repo';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
@@ -33,6 +35,8 @@ Commands:
   admin reset-password --email <email>          A new random password for a console login, printed once
   admin create --org <orgId> --email <email>    A new console admin of the org, password printed once
   --version                  The version
+  import <file.csv> --card <cardId> [--mode live|test] [--dry-run]
+                             Import customers from a CSV file; prints a JSON summary (--dry-run writes nothing)
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
@@ -65,6 +69,8 @@ function parse(argv: string[]) {
       mode: { type: 'string' },
       scopes: { type: 'string' },
       legacy: { type: 'boolean' },
+      card: { type: 'string' },
+      'dry-run': { type: 'boolean' },
     },
   });
 }
@@ -238,6 +244,19 @@ async function admin(config: Readonly<Config>, positionals: string[], values: Re
   }
 }
 
+async function importCustomers(config: Readonly<Config>, file: string | undefined, values: ReturnType<typeof parse>['values']) {
+  if (!file || !values.card) throw new UsageError('import needs a file and a card: wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run]');
+  if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {} }, onChange: changeHooks() };
+  try {
+    const summary = await importCommand(deps, file, { cardId: values.card, livemode: values.mode !== 'test', dryRun: values['dry-run'] ?? false }, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  } finally {
+    db.close();
+  }
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -264,10 +283,11 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'backup') await backup(config, rest[0]);
     else if (command === 'restore') restore(config, rest[0]);
     else if (command === 'admin') await admin(config, rest, values);
+    else if (command === 'import') await importCustomers(config, rest[0], values);
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError || err instanceof RestoreError || err instanceof AdminError) fail(err.message);
+    if (err instanceof ConfigError || err instanceof SeedError || err instanceof UsageError || err instanceof SchemaVersionError || err instanceof RestoreError || err instanceof AdminError || err instanceof ImportCommandError) fail(err.message);
     if (err instanceof DatabaseOpenError) fail(`cannot use the data folder ${config?.dataDir} (--data / DATA_DIR): ${err.message}`);
     if (err instanceof Error && err.name === 'ApiError') fail(err.message);
     if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);

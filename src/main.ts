@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
+import { importRunner } from './import/runner';
 import { runJob, startJobs } from './jobs/jobs';
 import { serverJobs } from './jobs/list';
 import { systemClock, type Clock } from './lib/clock';
@@ -99,7 +100,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         });
         // After the last request: attempts in flight finish (bounded) and are recorded before the
         // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
-        await Promise.all([webhooks.stop(), passUpdates.stop()]);
+        await Promise.all([webhooks.stop(), passUpdates.stop(), importRunner(deps).stop()]);
         db.close();
       })();
       return stopping;

@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { latestVersion, migrate } from '../src/db/migrate';
 import { listedChecksAsComparisons } from '../src/db/listed-checks';
-import { migrations, type MigrationStep } from '../src/db/migrations';
+import { migrations, withImportChannel, type MigrationStep } from '../src/db/migrations';
 import { scratchDatabases, userVersion } from './support/databases';
 import type { Db } from '../src/db/open';
 
@@ -231,6 +231,48 @@ describe('data migrations', () => {
     assert.deepEqual(pageOf(), ['tx_a', 'tx_b', 'tx_c']);
     assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
     db.close();
+  });
+
+  it('adds the import channel to the source CHECKs in place: rows, indexes and refusals otherwise as they were', () => {
+    const step = stepNamed(/customer imports/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_i' });
+    const customer = insertCustomer(db, { cardId: 'card_i', email: 'a@example.com', emailNorm: 'a@example.com' });
+    db.exec(`
+      INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, created_at)
+        VALUES ('tx_award', 'org_a', '${customer}', 1, 'earn', 300, 300, 1, 'scan', 1000);
+      UPDATE customers SET balance = 300 WHERE id = '${customer}';`);
+    const tables = ['customers', 'transactions', 'ledger_slots', 'customer_slots', 'customer_counts'];
+    const before = tables.map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).all());
+    const indexes = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('customers', 'transactions') ORDER BY name").all();
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    assert.equal(version(db), step);
+    const withoutConsent = (rows: unknown[]) => rows.map(({ consent_sha256: _s, consent_at: _a, ...rest }: any) => rest);
+    assert.deepEqual(tables.map((t) => withoutConsent(db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).all())), before, 'no stored row changed');
+    assert.deepEqual(db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('customers', 'transactions') ORDER BY name").all(), indexes, 'indexes as they were');
+    assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+
+    // The import channel is accepted in both tables; what was refused before still is.
+    db.exec(`
+      INSERT INTO customers (id, org_id, card_id, livemode, install_code, scan_code, pass_updated_at, created_at, updated_at, source)
+        VALUES ('cus_imp', 'org_a', 'card_i', 1, 'i-imp', 's-imp', 1, 2000, 2000, 'import');
+      INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, note, created_at)
+        VALUES ('tx_imp', 'org_a', 'cus_imp', 1, 'initial', 1200, 1200, 0, 'import', 'Imported balance', 2000);`);
+    for (const table of ['customers', 'transactions']) {
+      const set = db.prepare(`UPDATE ${table} SET source = ? WHERE id = ?`);
+      for (const refused of ['', 'imports', 'IMPORT', 'other']) assert.throws(() => set.run(refused, table === 'customers' ? 'cus_imp' : 'tx_imp'), /CHECK constraint failed/);
+    }
+    // The dashboard's sums: the imported balance under its own channel, no award; the sweep takes it out again.
+    assert.deepEqual(db.prepare("SELECT source, awarded, awards FROM ledger_slots WHERE source = 'import'").all(), [{ source: 'import', awarded: 1200, awards: 0 }]);
+    db.prepare("DELETE FROM customers WHERE id = 'cus_imp'").run();
+    assert.deepEqual(db.prepare("SELECT source, awarded, awards FROM ledger_slots WHERE source = 'import'").all(), [{ source: 'import', awarded: 0, awards: 0 }]);
+    db.close();
+  });
+
+  it('refuses to run on a table whose source CHECK is not the one it expects, and changes nothing', () => {
+    assert.throws(() => withImportChannel('customers', "CREATE TABLE customers (source TEXT CHECK (source IN ('api')))"), /customers has no single CHECK/);
   });
 
   it('leaves no CHECK on a new database that lists three values or more', () => {

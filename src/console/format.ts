@@ -95,9 +95,9 @@ export function formatChange(card: Pick<Card, 'passType' | 'accrual'>, hundredth
   return hundredths > 0 ? `+${text}` : hundredths < 0 ? `−${text}` : text;
 }
 
-export const CHANNELS: readonly Channel[] = ['api', 'scan', 'signup', 'console'];
+export const CHANNELS: readonly Channel[] = ['api', 'scan', 'signup', 'console', 'import'];
 
-const CHANNEL_LABELS: Record<Channel, string> = { api: 'API', scan: 'Counter', signup: 'Sign-up form', console: 'Console' };
+const CHANNEL_LABELS: Record<Channel, string> = { api: 'API', scan: 'Counter', signup: 'Sign-up form', console: 'Console', import: 'Imported' };
 
 /** The channel as the owner knows it: the counter, not "scan". */
 export const channelLabel = (channel: Channel) => CHANNEL_LABELS[channel];

@@ -8,6 +8,7 @@ import { consoleGuard } from './guard';
 import { bindKeys } from './keys/routes';
 import { bindPoster } from './poster/routes';
 import { bindCustomers } from './customers/routes';
+import { bindCustomerImport } from './customers/import-routes';
 import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 import { bindStaff } from './staff/routes';
@@ -35,6 +36,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindStaff(guarded, deps);
   bindPoster(guarded, deps);
   bindDashboard(guarded, deps);
+  bindCustomerImport(guarded, deps);
   bindCustomers(guarded, deps);
   bindGoingLive(guarded, deps);
   bindBackups(guarded, deps);

@@ -44,7 +44,7 @@ export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | '
   return signedText(card, row.change);
 }
 
-const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console' };
+const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console', import: 'import' };
 export const channelWord = (source: Channel) => CHANNEL_WORDS[source];
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();

@@ -15,6 +15,7 @@ import { changeBalance, channelData } from '../loyalty/ledger';
 import type { Channel, StaffRef } from '../lib/changes';
 import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
+import { consentRepo } from './consent';
 import { findByEmail, findByPhone } from './refs';
 import { customersRepo } from './repo';
 import { installUrl } from './resource';
@@ -37,6 +38,8 @@ export interface EnrollRequest {
   /** Units (validated against the card here); only used when a customer is created. */
   initialPoints?: number;
   customFields?: Record<string, unknown>;
+  /** The agreement the customer ticked (the sign-up form): recorded with the time when a customer is created. */
+  consent?: { text: string } | null;
 }
 
 export type LinkSkippedReason = 'external_id_taken' | 'already_has_external_id';
@@ -84,8 +87,12 @@ function openingBalance(card: Card, initialPoints: number | undefined): number {
   return toHundredths(initialPoints);
 }
 
-/** The resolution order of spec 4.4: the id across the org, then email, then phone on the card. */
-function findMatch(db: Db, n: Namespace, card: Card, req: EnrollRequest): { customer: Customer; by: MatchedBy } | null {
+/**
+ * The resolution order of spec 4.4: the id across the org, then email, then phone on the card
+ * (409 EXTERNAL_ID_ON_OTHER_CARD when the id is on another card). Exported for the import, which
+ * leaves a matched customer as it is.
+ */
+export function findEnrollMatch(db: Db, n: Namespace, card: Card, req: EnrollRequest): { customer: Customer; by: MatchedBy } | null {
   const byId = req.externalCustomerId ? customersRepo(db).findByExternalId(n, req.externalCustomerId) : undefined;
   if (byId) {
     if (byId.cardId !== card.id) {
@@ -107,7 +114,7 @@ function createCustomer(
   req: EnrollRequest,
   created: { fields: Customer['customFields']; opening: number } & EnrollOptions,
 ): Customer {
-  const { fields, opening, channel, staff, idempotencyKey } = created;
+  const { fields, opening, channel, staff, idempotencyKey, openingNote } = created;
   assertRoomForTestCustomer(deps.db, n);
   const now = deps.clock.now();
   const customer: Customer = {
@@ -129,6 +136,8 @@ function createCustomer(
     balance: 0,
     passVersion: 1,
     passUpdatedAt: now,
+    consentSha256: req.consent ? consentRepo(deps.db).record(req.consent.text, now) : null,
+    consentAt: req.consent ? now : null,
     createdAt: now,
     updatedAt: now,
   };
@@ -138,7 +147,7 @@ function createCustomer(
     // The opening balance goes through the one balance-change function like every other change:
     // a ledger row, so balance == sum of the ledger. Kind `initial` is no award (earning limits
     // ignore it) and emits no balance.updated (decisions §2).
-    opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, staff, idempotencyKey, field: 'initialPoints' }).customer;
+    opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, staff, idempotencyKey, note: openingNote ?? null, field: 'initialPoints' }).customer;
   }
   emitEvent(deps, {
     orgId: n.orgId, livemode: n.livemode, type: 'customer.enrolled', customerId: customer.id,
@@ -157,6 +166,8 @@ export interface EnrollOptions {
   /** The staff member at the counter (channel `scan`). */
   staff?: StaffRef | null;
   idempotencyKey: string | null;
+  /** The opening balance's ledger note (an import writes "Imported balance"). */
+  openingNote?: string | null;
 }
 
 export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollRequest, options: EnrollOptions): EnrollResult {
@@ -164,7 +175,7 @@ export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollReques
     const card = getOrgCard(deps, n.orgId, req.cardId);
     const opening = openingBalance(card, req.initialPoints);
     const fields = req.customFields ? validateCustomFields(card, req.customFields) : {};
-    const match = findMatch(deps.db, n, card, req);
+    const match = findEnrollMatch(deps.db, n, card, req);
 
     if (!match) {
       const created = createCustomer(deps, n, card, req, { fields, opening, ...options });

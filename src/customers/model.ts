@@ -21,13 +21,16 @@ export interface Customer {
   readonly phoneNorm: string | null;
   readonly customFields: Readonly<Record<string, CustomFieldValue>>;
   readonly status: CustomerStatus;
-  /** The channel that created the customer: the API, the counter, the sign-up form or the console. */
+  /** The channel that created the customer: the API, the counter, the sign-up form, the console or an import. */
   readonly source: Channel;
   readonly installCode: string;
   readonly scanCode: string;
   readonly balance: number;
   readonly passVersion: number;
   readonly passUpdatedAt: number;
+  /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent.ts), and when; null otherwise. */
+  readonly consentSha256: string | null;
+  readonly consentAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }

@@ -22,6 +22,8 @@ interface CustomerRow {
   balance: number;
   pass_version: number;
   pass_updated_at: number;
+  consent_sha256: string | null;
+  consent_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -45,6 +47,8 @@ const map = (r: CustomerRow): Customer => ({
   balance: r.balance,
   passVersion: r.pass_version,
   passUpdatedAt: r.pass_updated_at,
+  consentSha256: r.consent_sha256,
+  consentAt: r.consent_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -57,9 +61,9 @@ export const ns = <T extends object = object>(n: Namespace, more?: T) => namespa
 function createCustomersRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO customers (id, org_id, card_id, livemode, external_id, name, email, email_norm, phone, phone_norm,
-                            custom_fields, status, source, install_code, scan_code, balance, pass_version, pass_updated_at, created_at, updated_at)
+                            custom_fields, status, source, install_code, scan_code, balance, pass_version, pass_updated_at, consent_sha256, consent_at, created_at, updated_at)
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
-             @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @createdAt, @updatedAt)`,
+             @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @consentSha256, @consentAt, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<NamespaceParams & { id: string }, CustomerRow>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode`);
   const byExternal = db.prepare<NamespaceParams & { externalId: string }, CustomerRow>(

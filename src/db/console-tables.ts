@@ -154,6 +154,24 @@ INSERT INTO customer_counts (org_id, livemode, card_id, customers)
 const rewardOf = (t: string) => `CASE WHEN ${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END`;
 const counted = (t: string) => `(${t}is_award = 1 OR (${t}kind = 'redeem' AND json_extract(${t}details, '$.reward') IS NOT NULL))`;
 
+/**
+ * With imports (migration 18): an imported opening balance (source `import`) counts under its own
+ * channel, its amount in `awarded` with no award row, so the dashboard can show it as imported and
+ * never as awarded. Before that version no row had that source, so both forms summed the same.
+ */
+const countedRow = (t: string, imports: boolean) => (imports ? `(${counted(t)} OR ${t}source = 'import')` : counted(t));
+const amountOf = (t: string, imports: boolean) => `CASE WHEN ${t}is_award = 1${imports ? ` OR ${t}source = 'import'` : ''} THEN ${t}change ELSE 0 END`;
+
+function slotsInsertTriggerSql(imports: boolean): string {
+  return `CREATE TRIGGER transactions_slots_insert AFTER INSERT ON transactions WHEN ${countedRow('new.', imports)} BEGIN
+  INSERT INTO ledger_slots (org_id, livemode, slot, source, staff_id, card_id, awarded, awards, rewards)
+    SELECT new.org_id, new.livemode, new.created_at / 900000, new.source, coalesce(new.staff_id, ''), c.card_id,
+           ${amountOf('new.', imports)}, new.is_award, ${rewardOf('new.')}
+    FROM customers c WHERE c.id = new.customer_id
+    ON CONFLICT DO UPDATE SET awarded = awarded + excluded.awarded, awards = awards + excluded.awards, rewards = rewards + excluded.rewards;
+END;`;
+}
+
 function dashboardSlotsSql(): string {
   return `
 CREATE TABLE ledger_slots (
@@ -168,13 +186,7 @@ CREATE TABLE ledger_slots (
   rewards   INTEGER NOT NULL,        -- redemptions of the card's reward
   PRIMARY KEY (org_id, livemode, slot, source, staff_id, card_id)
 ) WITHOUT ROWID;
-CREATE TRIGGER transactions_slots_insert AFTER INSERT ON transactions WHEN ${counted('new.')} BEGIN
-  INSERT INTO ledger_slots (org_id, livemode, slot, source, staff_id, card_id, awarded, awards, rewards)
-    SELECT new.org_id, new.livemode, new.created_at / 900000, new.source, coalesce(new.staff_id, ''), c.card_id,
-           CASE WHEN new.is_award = 1 THEN new.change ELSE 0 END, new.is_award, ${rewardOf('new.')}
-    FROM customers c WHERE c.id = new.customer_id
-    ON CONFLICT DO UPDATE SET awarded = awarded + excluded.awarded, awards = awards + excluded.awards, rewards = rewards + excluded.rewards;
-END;
+${slotsInsertTriggerSql(false)}
 CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN
   UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
     FROM (SELECT created_at / 900000 AS slot, source, coalesce(staff_id, '') AS staff_id,
@@ -233,19 +245,28 @@ ${slotsForgetTriggerSql()}
 `;
 }
 
-/** Replaces the test-customer sweep's trigger with the one that leaves out undone rows. */
-export function slotsForgetTriggerSql(): string {
+/** Replaces the test-customer sweep's trigger with the one that leaves out undone rows (and, with imports, takes their sums out too). */
+export function slotsForgetTriggerSql(imports = false): string {
   return `
 DROP TRIGGER customers_slots_forget;
 CREATE TRIGGER customers_slots_forget BEFORE DELETE ON customers BEGIN
   UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
     FROM (SELECT created_at / 900000 AS slot, source, coalesce(staff_id, '') AS staff_id,
-                 sum(CASE WHEN is_award = 1 THEN change ELSE 0 END) AS awarded, sum(is_award) AS awards, sum(${rewardOf('')}) AS rewards
-          FROM transactions t WHERE customer_id = old.id AND ${counted('')}
+                 sum(${amountOf('', imports)}) AS awarded, sum(is_award) AS awards, sum(${rewardOf('')}) AS rewards
+          FROM transactions t WHERE customer_id = old.id AND ${countedRow('', imports)}
             AND ${notReversedSql('t')}
           GROUP BY 1, 2, 3) AS g
     WHERE ledger_slots.org_id = old.org_id AND ledger_slots.livemode = old.livemode AND ledger_slots.card_id = old.card_id
       AND ledger_slots.slot = g.slot AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id;
 END;
+`;
+}
+
+/** Migration 18: the ledger_slots triggers that sum imported opening balances under the `import` channel. */
+export function importSlotsSql(): string {
+  return `
+DROP TRIGGER transactions_slots_insert;
+${slotsInsertTriggerSql(true)}
+${slotsForgetTriggerSql(true)}
 `;
 }

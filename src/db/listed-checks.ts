@@ -26,6 +26,16 @@ export function listedChecksAsComparisons(createTableSql: string): string {
 export function rewriteListedChecks(db: Db): void {
   const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'").all() as { name: string; sql: string }[];
   const changed = tables.map((t) => ({ ...t, sql: listedChecksAsComparisons(t.sql) })).filter((t, i) => t.sql !== tables[i]!.sql);
+  replaceTableSchemas(db, changed);
+}
+
+/**
+ * Replaces the CREATE TABLE text of tables whose stored rows stay valid as they are (SQLite's
+ * procedure cited above): the new text is parsed on a scratch database first, then written into
+ * sqlite_schema and the schema version raised. Only for changes no stored row can violate, such as
+ * a CHECK that accepts more values; run inside the migration step's transaction.
+ */
+export function replaceTableSchemas(db: Db, changed: { name: string; sql: string }[]): void {
   if (changed.length === 0) return;
   // The edited text must parse: a schema SQLite cannot read would leave the database unopenable.
   const scratch = new Database(':memory:');

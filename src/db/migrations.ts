@@ -1,7 +1,7 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { consoleTablesSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
-import { rewriteListedChecks } from './listed-checks';
+import { consoleTablesSql, importSlotsSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
+import { replaceTableSchemas, rewriteListedChecks } from './listed-checks';
 import type { Db } from './connection';
 
 // Steps that bring an older database to the current schema. schema.sql is version 1; each step
@@ -325,8 +325,8 @@ ${slotsForgetTriggerSql()}
 -- by (created_at DESC, rowid DESC): the id did not give that order, so each history page sorted its
 -- rows of equal time in a temporary B-tree, and it made the index half as large again (200,000 rows:
 -- 3,050 pages against 1,958). Each balance change writes an entry on a random page of this index
--- (the customer's), so fewer, fuller pages are fewer to write. An index ends in the rowid, so (customer_id, created_at) walked backwards is
--- exactly the order the reads ask for.
+-- (the customer's), so fewer, fuller pages are fewer to write. An index ends in the rowid, so
+-- (customer_id, created_at) walked backwards is exactly the order the reads ask for.
 DROP INDEX transactions_customer;
 CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
 `,
@@ -348,6 +348,11 @@ CREATE TABLE backup_runs (
   error        TEXT
 );
 `,
+  },
+  {
+    version: 18,
+    name: 'customer imports: the import channel, import jobs and their reports; consent recorded with the customer',
+    run: importsAndConsent,
   },
 ];
 
@@ -392,4 +397,84 @@ function dropUnreadableColours(db: Db): void {
     );
     if (Object.keys(kept).length !== Object.keys(design).length) update.run({ id: card.id, design: JSON.stringify(kept) });
   }
+}
+
+/** The channels before imports, as migration 15 wrote their CHECK. */
+const CHANNELS_BEFORE_IMPORT = ['api', 'scan', 'signup', 'console'];
+
+/**
+ * `CHECK (source = 'api' OR … OR source = 'console')` with `OR source = 'import'` added. Throws when
+ * the table does not carry that CHECK exactly once: the step then fails whole and names the table.
+ */
+export function withImportChannel(table: string, createSql: string): string {
+  const check = `CHECK (${CHANNELS_BEFORE_IMPORT.map((c) => `source = '${c}'`).join(' OR ')})`;
+  const parts = createSql.split(check);
+  if (parts.length !== 2) throw new Error(`migration 18: ${table} has no single CHECK ${check}`);
+  return parts.join(`CHECK (${[...CHANNELS_BEFORE_IMPORT, 'import'].map((c) => `source = '${c}'`).join(' OR ')})`);
+}
+
+/**
+ * Migration 18. The `import` channel joins the CHECKs of customers.source and transactions.source:
+ * a CHECK that accepts one more value cannot refuse a stored row, so the tables' text is edited in
+ * place (db/listed-checks.ts), not rebuilt: a rebuild would rewrite every customer and ledger row,
+ * their indexes and the triggers that name them. Then the import tables, the consent columns and
+ * the dashboard triggers that sum imported balances under their own channel.
+ */
+function importsAndConsent(db: Db): void {
+  const tables = ['customers', 'transactions'].map((name) => {
+    const row = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) as { sql: string };
+    return { name, sql: withImportChannel(name, row.sql) };
+  });
+  replaceTableSchemas(db, tables);
+  db.exec(`
+-- The sign-up form's agreement, once per wording: a customer row names the wording it agreed to
+-- (its SHA-256) and when, instead of carrying a copy of the text.
+CREATE TABLE consent_texts (
+  sha256      TEXT PRIMARY KEY,
+  text        TEXT NOT NULL,
+  created_at  INTEGER NOT NULL
+);
+ALTER TABLE customers ADD COLUMN consent_sha256 TEXT;
+ALTER TABLE customers ADD COLUMN consent_at INTEGER;
+
+-- A customer import (src/import/): the uploaded file while it is prepared and imported (csv, set to
+-- NULL once done: it holds personal data the customers table now has), the mapping its dry run
+-- checked, and how far the import got. next_row moves in the same transaction as each chunk of
+-- rows, so a restart goes on from the first row not yet written.
+CREATE TABLE imports (
+  id           TEXT PRIMARY KEY,
+  org_id       TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+  livemode     INTEGER NOT NULL,
+  card_id      TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  file_name    TEXT NOT NULL,
+  file_sha256  TEXT NOT NULL,
+  csv          TEXT,
+  total_rows   INTEGER NOT NULL,
+  mapping      TEXT,
+  status       TEXT NOT NULL CHECK (status = 'draft' OR status = 'running' OR status = 'done'),
+  next_row     INTEGER NOT NULL DEFAULT 0,
+  created      INTEGER NOT NULL DEFAULT 0,
+  matched      INTEGER NOT NULL DEFAULT 0,
+  refused      INTEGER NOT NULL DEFAULT 0,
+  created_at   INTEGER NOT NULL,
+  started_at   INTEGER,
+  finished_at  INTEGER
+);
+CREATE INDEX imports_org ON imports (org_id, livemode, created_at);
+CREATE INDEX imports_running ON imports (created_at) WHERE status = 'running';
+CREATE INDEX imports_same_file ON imports (card_id, livemode, file_sha256) WHERE status = 'done';
+
+-- The report: one row per data row of the file. No value of the file is kept here, only where a
+-- row was refused and why, and the passUserId of the customer it created or matched.
+CREATE TABLE import_rows (
+  import_id    TEXT NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+  row          INTEGER NOT NULL,
+  outcome      TEXT NOT NULL CHECK (outcome = 'created' OR outcome = 'matched' OR outcome = 'refused'),
+  column_name  TEXT,
+  message      TEXT,
+  customer_id  TEXT,
+  PRIMARY KEY (import_id, row)
+) WITHOUT ROWID;
+${importSlotsSql()}
+`);
 }

@@ -11,6 +11,8 @@ import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
 import { COUNTER_SESSIONS_SWEEP } from '../counter/session';
 import { sweepFailures } from '../web/throttle';
 import { backupJob } from '../backups/job';
+import { importRunner } from '../import/runner';
+import { sweepImportDrafts } from '../import/service';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -39,6 +41,9 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },
+    // Started imports, at start too: one interrupted by a restart goes on where its last chunk ended.
+    { name: 'customer-imports', schedule: '* * * * *', run: () => importRunner(deps).wake() },
+    { name: 'import-draft-sweep', schedule: '37 * * * *', run: () => ({ deleted: sweepImportDrafts(deps) }) },
     // Not at start: the planner's statistics can wait for their hour.
     { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => optimizeDatabase(deps.db) },
     backupJob(deps),

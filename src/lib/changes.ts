@@ -2,8 +2,8 @@
 // member at the counter, and the kind of ledger row. Shared types, so no feature imports another's
 // internals to name them.
 
-/** Which channel made a change (decisions §8): the ledger row's `source`, the events' `data.source`. */
-export type Channel = 'api' | 'scan' | 'signup' | 'console';
+/** Which channel made a change (decisions §8, §9): the ledger row's `source`, the events' `data.source`; `import` is a CSV import. */
+export type Channel = 'api' | 'scan' | 'signup' | 'console' | 'import';
 
 /** The staff member at the counter who made a change (decisions §8); on counter rows only. */
 export interface StaffRef {

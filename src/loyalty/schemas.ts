@@ -205,7 +205,7 @@ export const TransactionResource = v.object({
   ),
   change: v.number(),
   balanceAfter: v.number(),
-  source: v.pipe(v.picklist(['api', 'scan', 'signup', 'console']), v.description('The channel: the API, a scan at the counter, the sign-up form or the console')),
+  source: v.pipe(v.picklist(['api', 'scan', 'signup', 'console', 'import']), v.description('The channel: the API, a scan at the counter, the sign-up form, the console or a CSV import')),
   staff: v.pipe(v.nullable(v.object({ id: v.string(), name: v.string() })), v.description('The staff member at the counter who made the change; null for the other channels')),
   note: v.nullable(v.string()),
   createdAt: v.pipe(v.string(), v.description('ISO 8601 UTC')),

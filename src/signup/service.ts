@@ -8,7 +8,7 @@ import type { Db } from '../db/connection';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
 import { idempotencyRepo, type IdempotencyScope } from '../idempotency/repo';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { writeOrgSettings, type OrgSettings } from '../orgs/settings';
+import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../orgs/settings';
 import type { SignupRequest } from './form';
 import { signupRepo } from './repo';
 
@@ -62,7 +62,8 @@ function enroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupReque
   const result = enrollCustomer(
     deps,
     n,
-    { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields },
+    // The form refuses a sign-up without the box ticked: the agreement recorded is the wording the form shows now.
+    { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields, consent: { text: readOrgSettings(deps.db, card.orgId).signup.consentText } },
     { channel: 'signup', idempotencyKey: null },
   );
   // The member check ran the enroll's own lookups in this transaction; a match now would be a bug,

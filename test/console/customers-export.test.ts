@@ -66,7 +66,8 @@ describe('CSV export of the customer list', () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
     assert.equal(res.headers.get('content-disposition'), 'attachment; filename="customers-live-2026-07-02.csv"');
-    assert.ok(res.text.startsWith('Name,Email,Phone,External id,Card,Balance,Unit,Level,Status,Joined via,Created,Customer id\r\n'));
+    // One column per question of any card after the fixed ones (the standard org's stamp card asks seven).
+    assert.ok(res.text.startsWith('Name,Email,Phone,External id,Card,Balance,Unit,Level,Status,Joined via,Created,Consent given,Customer id,Member number,Cup size,Nickname,Birthday,Newsletter,Other email,Other phone\r\n'));
     // fetch's text() drops a byte-order mark; the bytes show it is there for spreadsheets.
     const bytes = Buffer.from(await (await fetch(`${app.url}/console/customers/export.csv`, { headers: { Cookie: client.cookieHeader() } })).arrayBuffer());
     assert.deepEqual([...bytes.subarray(0, 4)], [0xef, 0xbb, 0xbf, 0x4e]);
@@ -89,7 +90,9 @@ describe('CSV export of the customer list', () => {
       Status: 'Not installed yet',
       'Joined via': 'API',
       Created: '2026-07-02 00:30',
+      'Consent given': '',
       'Customer id': undefined,
+      ...Object.fromEntries(['Member number', 'Cup size', 'Nickname', 'Birthday', 'Newsletter', 'Other email', 'Other phone'].map((h) => [h, ''])),
     });
     const raw = (await client.request('GET', '/console/customers/export.csv?q=jo%40example.com')).text;
     assert.match(raw, /\r\n"Smith, ""Jo""\nSecond line",jo@example.com,/);
@@ -99,7 +102,7 @@ describe('CSV export of the customer list', () => {
     const { rows } = await download();
     const byCard = (name: string) => rows.find((r) => r.Name!.includes(name))!;
     assert.equal(byCard('HYPERLINK').Name, `'=HYPERLINK("http://evil.example","click")`);
-    assert.equal(byCard('HYPERLINK').Phone, "'+49 170 1234567");
+    assert.equal(byCard('HYPERLINK').Phone, '+49 170 1234567', 'a phone number reads as one, without the apostrophe');
     assert.equal(byCard('HYPERLINK').Balance, '12.50', 'store credit with 2 decimals');
     assert.equal(byCard('HYPERLINK').Unit, 'EUR');
     assert.equal(byCard('SUM').Name, "'@SUM(A1:A9)");

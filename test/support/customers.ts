@@ -60,6 +60,8 @@ export function insertCustomer(
     balance,
     passVersion: 1,
     passUpdatedAt: now,
+    consentSha256: null,
+    consentAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -11,6 +11,8 @@ import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { channelLabel, currencyOf, formatAmount, formatChange, formatDate, formatMoney, formatNumber, formatTime, passTypeLabel, unitOf } from '../format';
 import { statusBadge } from './views';
+import { consentPanel } from './consent-panel';
+import type { Consent } from '../../customers/consent';
 
 // One customer as the owner sees them: the balance, who they are, how to get their pass onto a
 // phone (the install link and its QR), the correction form and the ledger, newest first.
@@ -32,6 +34,7 @@ export interface CustomerView {
   history: { rows: LedgerEntry[]; older: string | null; paged: boolean };
   correction: CorrectionForm;
   corrected: boolean;
+  consent: Consent | null;
 }
 
 const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone' };
@@ -169,7 +172,7 @@ export function customerBody(c: ConsoleContext, view: CustomerView): Markup {
 ${view.corrected ? html`<div class="notice ok" role="status"><p>Balance corrected. An installed pass shows the new balance.</p></div>` : ''}
 <div class="customer-columns">
   <div>${balancePanel(view)}${detailsPanel(c, view)}</div>
-  <div>${correctionPanel(c, view)}${installPanel(view)}</div>
+  <div>${correctionPanel(c, view)}${installPanel(view)}${consentPanel(view.consent, view.timeZone)}</div>
 </div>
 ${historyPanel(view)}`;
 }

@@ -5,6 +5,7 @@ import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { customersRepo } from '../../customers/repo';
+import { consentOf } from '../../customers/consent';
 import { installUrl } from '../../customers/resource';
 import { customerSearchRepo } from '../../customers/search-repo';
 import type { AppDeps } from '../../deps';
@@ -102,6 +103,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       history: { rows: shown, older: rows.length > HISTORY_PAGE && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null, paged: Boolean(after) },
       correction,
       corrected: ctx.query.corrected === '1',
+      consent: consentOf(deps.db, customer),
     };
     sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(customer), status, body: customerBody(c, view) });
   };

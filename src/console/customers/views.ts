@@ -107,9 +107,12 @@ function testModeNote(c: ConsoleContext, used: number): Markup {
   return html`<div class="notice warn test-usage" role="status"><p><strong>${used} of ${TEST_CUSTOMER_LIMIT} test customers used</strong> (${left} left). Each test customer is removed 30 days after it was created; the last column says when.</p></div>`;
 }
 
+/** Customers → Import, beside the page's title. */
+const importLink = () => html`<a class="button secondary" href="/console/customers/import">Import from CSV</a>`;
+
 export function customersBody(c: ConsoleContext, view: ListView, testCustomers: number): Markup {
   const cardOptions = [...view.cards.values()].map((card) => ({ value: card.id, label: card.name }));
-  return html`<div class="page-head"><h1>Customers</h1></div>
+  return html`<div class="page-head"><h1>Customers</h1>${importLink()}</div>
 ${testModeNote(c, testCustomers)}
 <form method="get" action="/console/customers" class="panel customer-search" role="search"
   hx-get="/console/customers" hx-target="#results" hx-swap="outerHTML" hx-push-url="true"

@@ -27,9 +27,15 @@ export interface Totals {
   awards: number;
   rewards: number;
   newCustomers: number;
+  /** Hundredths of opening balances a CSV import brought in: never counted as awarded. */
+  importedStamps: number;
+  importedPoints: number;
+  importedCredit: number;
 }
 
-export const zero = (): Totals => ({ stamps: 0, points: 0, credit: 0, awards: 0, rewards: 0, newCustomers: 0 });
+export const zero = (): Totals => ({ stamps: 0, points: 0, credit: 0, awards: 0, rewards: 0, newCustomers: 0, importedStamps: 0, importedPoints: 0, importedCredit: 0 });
+
+const IMPORTED: Record<Unit, 'importedStamps' | 'importedPoints' | 'importedCredit'> = { stamps: 'importedStamps', points: 'importedPoints', credit: 'importedCredit' };
 
 function add(into: Totals, from: Partial<Totals>): void {
   for (const key of Object.keys(from) as (keyof Totals)[]) into[key] += from[key] ?? 0;
@@ -119,7 +125,9 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
     if (day === null) continue;
     const card = cards.get(row.cardId);
     const unit = card ? unitOf(card.passType) : 'points';
-    record(day, row.source, row.staffId || null, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
+    // An import's slots hold the opening balances it brought in (db/console-tables.ts): shown as imported, never as awarded.
+    if (row.source === 'import') record(day, row.source, null, { [IMPORTED[unit]]: row.awarded });
+    else record(day, row.source, row.staffId || null, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
     if (row.source === 'scan' && row.staffId) counterAwards.set(`${day} ${row.staffId}`, (counterAwards.get(`${day} ${row.staffId}`) ?? 0) + row.awards);
   }
   for (const row of repo.customerSlots(n, from, to)) {
@@ -129,7 +137,8 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
 
   const month = zero();
   for (const d of daily) add(month, d);
-  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.map((key) => ({ key, label: channelLabel(key), totals: map.get(key) ?? zero() }));
+  // Imports are occasional: their row shows only in a period that had one.
+  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.filter((key) => key !== 'import' || map.has(key)).map((key) => ({ key, label: channelLabel(key), totals: map.get(key) ?? zero() }));
   const byStaff = (map: Map<string, Totals>) => [...map].map(([key, totals]) => ({ key, label: staffName(key), totals })).sort((a, b) => b.totals.awards - a.totals.awards || a.label.localeCompare(b.label));
   const cardList = [...cards.values()];
   const units = (['stamps', 'points', 'credit'] as Unit[]).filter((u) => cardList.some((c) => unitOf(c.passType) === u));

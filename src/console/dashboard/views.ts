@@ -22,6 +22,16 @@ function metricsOf(data: DashboardData): Metric[] {
     ...(data.units.includes('credit') ? [{ key: 'credit' as const, label: 'Store credit added', text: (v: number) => formatMoney(v, data.creditCurrency) }] : []),
     { key: 'rewards', label: 'Rewards redeemed', text: formatNumber },
     { key: 'newCustomers', label: 'New customers', text: formatNumber },
+    ...importedMetrics(data, units),
+  ];
+}
+
+/** Balances a CSV import brought in, apart from what was awarded: shown only in a month that had an import. */
+function importedMetrics(data: DashboardData, units: (value: number) => string): Metric[] {
+  return [
+    ...(data.month.importedStamps ? [{ key: 'importedStamps' as const, label: 'Stamps imported', text: units }] : []),
+    ...(data.month.importedPoints ? [{ key: 'importedPoints' as const, label: 'Points imported', text: units }] : []),
+    ...(data.month.importedCredit ? [{ key: 'importedCredit' as const, label: 'Store credit imported', text: (v: number) => formatMoney(v, data.creditCurrency) }] : []),
   ];
 }
 
@@ -50,7 +60,7 @@ function breakdownTable<K>(title: string, id: string, rows: Breakdown<K>[], metr
 }
 
 function breakdowns(data: DashboardData, metrics: Metric[], period: 'today' | 'month'): Markup {
-  const staffMetrics = metrics.filter((m) => m.key !== 'newCustomers');
+  const staffMetrics = metrics.filter((m) => m.key !== 'newCustomers' && !m.key.startsWith('imported'));
   const when = period === 'today' ? 'today' : 'in the last 30 days';
   return html`<div class="breakdowns">
   ${breakdownTable('By channel', `${period}-channel`, data.byChannel[period], metrics, '')}

@@ -1,0 +1,162 @@
+import { Readable } from 'node:stream';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { cardsRepo } from '../../cards/repo';
+import type { AppDeps } from '../../deps';
+import { ImportFileError, parseCsvText } from '../../import/csv-file';
+import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
+import { importsRepo, type ImportJob, type ReportRow } from '../../import/repo';
+import { importRunner } from '../../import/runner';
+import { createDraft, draftSource, dryRun, saveCheckedMapping, startImport } from '../../import/service';
+import { ApiError } from '../../lib/errors';
+import { readOrgSettings } from '../../orgs/settings';
+import { sendFragment } from '../../web/errors';
+import { field, noErrors, type FormFields } from '../../web/forms';
+import { consoleOf, type ConsoleContext } from '../context';
+import { sendConsolePage } from '../layout';
+import { csvLine, CSV_BOM } from './csv';
+import { readImportUpload } from './import-upload';
+import { jobBody, mappingBody, progressPanel, uploadBody, type MappingView } from './import-views';
+
+// Customers → Import (decisions §9). A file becomes a draft import (the file kept until the import
+// is done), its mapping is checked by a dry run that writes nothing, and the import then runs in
+// the server (import/runner.ts) whether or not this page stays open. Bound before the customer
+// page, whose /console/customers/:passUserId would otherwise take /console/customers/import.
+
+const REPORT_BATCH = 1000;
+
+function findJob(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): ImportJob {
+  const job = importsRepo(deps.db).find(c.namespace, id);
+  if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data; start one from Customers → Import' });
+  return job;
+}
+
+function sendCsv(ctx: Context, name: string, lines: Iterable<string> | AsyncIterable<string>): void {
+  ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.body = Readable.from(lines);
+}
+
+const REPORT_HEADER = ['Row', 'Outcome', 'Column', 'Message', 'Customer id'];
+const reportLine = (r: ReportRow) => csvLine([r.row, r.outcome, r.column, r.message, r.customerId ? `pu_${r.customerId}` : null]);
+
+export function bindCustomerImport(router: Router, deps: AppDeps): void {
+  const uploadPage = (ctx: Context, view: { cardId: string; errors: ReturnType<typeof noErrors> }, status = 200) => {
+    const c = consoleOf(ctx);
+    const body = uploadBody(c, {
+      cards: cardsRepo(deps.db).listForOrg(c.org.id),
+      recent: importsRepo(deps.db).recent(c.namespace),
+      timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
+      ...view,
+    });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', status, body });
+  };
+
+  router.get('/console/customers/import', (ctx) => uploadPage(ctx, { cardId: typeof ctx.query.card === 'string' ? ctx.query.card : '', errors: noErrors() }));
+
+  router.post('/console/customers/import', async (ctx) => {
+    const c = consoleOf(ctx);
+    const upload = await readImportUpload(ctx);
+    const errors = noErrors();
+    const card = cardsRepo(deps.db).findById(upload.cardId);
+    if (!card || card.orgId !== c.org.id) errors.fields.card = 'Choose the card the customers join.';
+    if (upload.tooLarge) errors.fields.file = 'The file is larger than 10 MB: split it into smaller files.';
+    else if (!upload.fileName) errors.fields.file = 'Choose the CSV file to import.';
+    if (Object.keys(errors.fields).length) return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
+    try {
+      const { job } = await createDraft(deps, c.namespace, { cardId: card!.id, fileName: upload.fileName, bytes: upload.bytes });
+      ctx.status = 303;
+      ctx.redirect(`/console/customers/import/${job.id}`);
+    } catch (err) {
+      if (!(err instanceof ImportFileError)) throw err;
+      errors.fields.file = err.message;
+      return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
+    }
+  });
+
+  /** The draft's page: the mapping form, and after a check its dry run. */
+  const draftPage = async (ctx: Context, job: ImportJob, view: Partial<MappingView> & { chosen?: string[] }, status = 200) => {
+    const c = consoleOf(ctx);
+    const card = cardsRepo(deps.db).findById(job.cardId)!;
+    const table = await parseCsvText(job.csv!);
+    const stored = readStoredMapping(card, table.header, job.mapping);
+    const chosen = view.chosen ?? (stored ?? suggestMapping(card, table.header)).map((t) => t ?? '');
+    const body = mappingBody(c, { job, card, table, chosen, errors: view.errors ?? noErrors(), columnErrors: view.columnErrors ?? {}, ...(view.dryRun ? { dryRun: view.dryRun } : {}) });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', status, body });
+  };
+
+  router.get('/console/customers/import/:id', async (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    if (job.status === 'draft') return draftPage(ctx, job, {});
+    const timeZone = readOrgSettings(deps.db, c.org.id).timeZone;
+    const refusals = job.status === 'done' ? importsRepo(deps.db).refusedRows(job.id, 100) : [];
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals) });
+  });
+
+  router.post('/console/customers/import/:id/check', async (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}`);
+    const card = cardsRepo(deps.db).findById(job.cardId)!;
+    const form = ctx.state.form as FormFields;
+    const table = await parseCsvText(job.csv!);
+    const chosen = table.header.map((_, i) => field(form, `map.${i}`));
+    const checked = checkMapping(card, table.header, chosen);
+    if (!checked.mapping) return draftPage(ctx, job, { chosen, columnErrors: checked.columnErrors, errors: { fields: {}, form: checked.formError } }, 400);
+    saveCheckedMapping(deps.db, job.id, checked.mapping);
+    const report = await dryRun(deps.db, c.namespace, draftSource(card, job, table, checked.mapping));
+    return draftPage(ctx, { ...job, mapping: JSON.stringify(checked.mapping) }, { chosen, dryRun: report });
+  });
+
+  // The refused rows of the dry run, checked again with the mapping it stored.
+  router.get('/console/customers/import/:id/check.csv', async (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    const card = cardsRepo(deps.db).findById(job.cardId)!;
+    if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}/report.csv`);
+    const table = await parseCsvText(job.csv!);
+    const mapping = readStoredMapping(card, table.header, job.mapping);
+    if (!mapping) throw new ApiError(409, 'IMPORT_NOT_CHECKED', { detail: 'check the file (dry run) first' });
+    const report = await dryRun(deps.db, c.namespace, draftSource(card, job, table, mapping));
+    sendCsv(ctx, `dry-run-${job.id}.csv`, [CSV_BOM + csvLine(REPORT_HEADER), ...report.refusedRows.map(reportLine)]);
+  });
+
+  router.post('/console/customers/import/:id/start', (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    if (job.status === 'draft' && !startImport(deps, job.id)) {
+      throw new ApiError(409, 'IMPORT_NOT_CHECKED', { detail: 'check the file (dry run) before importing it' });
+    }
+    importRunner(deps).wake();
+    ctx.status = 303;
+    ctx.redirect(`/console/customers/import/${job.id}`);
+  });
+
+  router.get('/console/customers/import/:id/progress', (ctx) => {
+    const c = consoleOf(ctx);
+    const job = importsRepo(deps.db).findSummary(c.namespace, ctx.params.id!);
+    if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
+    sendFragment(ctx, 200, progressPanel(job, readOrgSettings(deps.db, c.org.id).timeZone));
+  });
+
+  router.get('/console/customers/import/:id/report.csv', (ctx) => {
+    const c = consoleOf(ctx);
+    const job = importsRepo(deps.db).findSummary(c.namespace, ctx.params.id!);
+    if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
+    const repo = importsRepo(deps.db);
+    // One keyset read per batch, as the customer export: a 50,000-row report never holds the loop long.
+    function* lines() {
+      yield CSV_BOM + csvLine(REPORT_HEADER);
+      let after = 0;
+      for (;;) {
+        const rows = repo.reportRows(job!.id, after, REPORT_BATCH);
+        if (rows.length) yield rows.map(reportLine).join('');
+        if (rows.length < REPORT_BATCH) return;
+        after = rows[rows.length - 1]!.row;
+      }
+    }
+    sendCsv(ctx, `import-report-${job.id}.csv`, lines());
+  });
+}

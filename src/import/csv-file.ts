@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { parse, CsvError } from 'csv-parse';
+
+// Reading an uploaded customer file as other loyalty apps and spreadsheets export it: comma,
+// semicolon or tab between fields, UTF-8 with or without a byte-order mark (or Windows-1252, what
+// older Excel writes as "CSV"), quoted fields with line breaks, CRLF or LF. csv-parse does the CSV;
+// this file decides the delimiter, the limits and what to tell the owner when a file is not CSV.
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_ROWS = 50_000;
+/** The text is handed to the parser in pieces this size. */
+const PIECE = 64 * 1024;
+/**
+ * Records are read from the parser with promises, which resolve as microtasks: without a real turn
+ * of the event loop every so often, a 10 MB file would be read in one go (measured: 0.6 s for
+ * 20,000 rows, with no request served meanwhile).
+ */
+const YIELD_MS = 20;
+
+/** A file the import cannot read: the message says what to do, and nothing has been written. */
+export class ImportFileError extends Error {}
+
+export interface CsvTable {
+  /** The header row's cells, trimmed. */
+  header: string[];
+  /** The data rows (the header left out, blank rows too), each cell trimmed. */
+  rows: string[][];
+  /** Each data row's number as a spreadsheet shows it: the header is row 1, blank rows count. */
+  rowNumbers: number[];
+  delimiter: ',' | ';' | '\t';
+}
+
+/** The file's text: UTF-8 (a BOM is dropped), else Windows-1252; refuses what is not text at all. */
+export function decodeCsvBytes(bytes: Buffer): string {
+  if (bytes.length === 0) throw new ImportFileError('The file is empty.');
+  if (bytes.length > MAX_FILE_BYTES) throw new ImportFileError(`The file is larger than 10 MB (${(bytes.length / 1024 / 1024).toFixed(1)} MB): split it into smaller files.`);
+  if (bytes.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
+    throw new ImportFileError('This is a spreadsheet workbook (.xlsx or .ods), not a CSV file: open it and save it as "CSV UTF-8", then upload that.');
+  }
+  if (bytes.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex'))) {
+    throw new ImportFileError('This is an old Excel workbook (.xls), not a CSV file: open it and save it as "CSV UTF-8", then upload that.');
+  }
+  // A NUL byte never appears in CSV text (UTF-16 files, images, archives are full of them).
+  if (bytes.includes(0)) throw new ImportFileError('This is not a CSV file (it is not plain text). Export your customers as CSV and upload that file.');
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+/** The delimiter of the header line (outside quotes): the most frequent of comma, semicolon and tab. */
+export function detectDelimiter(text: string): CsvTable['delimiter'] {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of text.slice(0, 64 * 1024)) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && ch in counts) counts[ch as keyof typeof counts]++;
+  }
+  const best = (Object.entries(counts) as [CsvTable['delimiter'], number][]).sort((a, b) => b[1] - a[1])[0]!;
+  return best[1] > 0 ? best[0] : ',';
+}
+
+function* pieces(text: string): Generator<string> {
+  for (let i = 0; i < text.length; i += PIECE) yield text.slice(i, i + PIECE);
+}
+
+/**
+ * Parses the text into a header and rows, yielding to the event loop between pieces. Blank rows
+ * are left out (but counted in the row numbers); a row with fewer cells than the header reads the missing ones as empty.
+ */
+export async function parseCsvText(text: string): Promise<CsvTable> {
+  const delimiter = detectDelimiter(text);
+  const parser = Readable.from(pieces(text)).pipe(
+    parse({ delimiter, bom: true, trim: true, relax_column_count: true, relax_quotes: true, max_record_size: 1024 * 1024 }),
+  );
+  let header: string[] | null = null;
+  const rows: string[][] = [];
+  const rowNumbers: number[] = [];
+  let number = 0;
+  let sliceStart = performance.now();
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      number++;
+      if (performance.now() - sliceStart > YIELD_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
+      if (!header) {
+        // Blank lines above the header are not the header.
+        if (record.every((cell) => cell === '')) continue;
+        header = record;
+        number = 1;
+        continue;
+      }
+      if (record.every((cell) => cell === '')) continue;
+      if (rows.length === MAX_ROWS) {
+        parser.destroy();
+        throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} customer rows: split it into files of at most ${MAX_ROWS.toLocaleString('en-GB')}.`);
+      }
+      rows.push(record);
+      rowNumbers.push(number);
+    }
+  } catch (err) {
+    if (err instanceof CsvError) throw new ImportFileError(`The file could not be read as CSV (${csvProblem(err)}). Export it again as CSV and upload that file.`);
+    throw err;
+  }
+  if (!header || header.every((cell) => cell === '')) throw new ImportFileError('The file has no header row: its first line must name the columns (Name, Email, Phone …).');
+  if (rows.length === 0) throw new ImportFileError('The file has a header but no customer rows.');
+  return { header, rows, rowNumbers, delimiter };
+}
+
+function csvProblem(err: CsvError): string {
+  const line = (err as CsvError & { lines?: number }).lines;
+  const where = line ? ` near line ${line}` : '';
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return `a quote is never closed${where}`;
+  if (err.code === 'CSV_MAX_RECORD_SIZE') return `a row is longer than 1 MB${where}`;
+  return `${err.code.toLowerCase().replace(/^csv_/, '').replace(/_/g, ' ')}${where}`;
+}
+
+/** Reads an uploaded file whole: its text and its table, or an ImportFileError. */
+export async function readCsvFile(bytes: Buffer): Promise<{ text: string; table: CsvTable }> {
+  const text = decodeCsvBytes(bytes);
+  return { text, table: await parseCsvText(text) };
+}
