@@ -331,6 +331,10 @@ DROP INDEX transactions_customer;
 CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
 `,
   },
+  // PLACEHOLDERS on this branch only, so step 19 runs here: 17 and 18 belong to the parts merged
+  // beside this one (their own steps replace these two at the merge).
+  { version: 17, name: 'placeholder for the step of another branch', sql: '' },
+  { version: 18, name: 'placeholder for the step of another branch', sql: '' },
 ];
 
 /**
