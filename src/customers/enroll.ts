@@ -131,6 +131,7 @@ function createCustomer(
     passUpdatedAt: now,
     createdAt: now,
     updatedAt: now,
+    erasedAt: null,
   };
   customersRepo(deps.db).insert(customer);
   let opened = customer;

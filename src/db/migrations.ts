@@ -1,5 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { customerDataSql } from './customer-data-tables';
 import { consoleTablesSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
 import { rewriteListedChecks } from './listed-checks';
 import type { Db } from './connection';
@@ -335,6 +336,11 @@ CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
   // beside this one (their own steps replace these two at the merge).
   { version: 17, name: 'placeholder for the step of another branch', sql: '' },
   { version: 18, name: 'placeholder for the step of another branch', sql: '' },
+  {
+    version: 19,
+    name: 'customer data: erasure, changes to a customer, transactional mail',
+    sql: customerDataSql(),
+  },
 ];
 
 /**

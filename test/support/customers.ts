@@ -62,6 +62,7 @@ export function insertCustomer(
     passUpdatedAt: now,
     createdAt: now,
     updatedAt: now,
+    erasedAt: null,
   };
   app.db.transaction(() => {
     customersRepo(app.db).insert(customer);

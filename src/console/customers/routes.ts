@@ -48,7 +48,7 @@ function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string):
   const found = customersRepo(deps.db).findById(c.namespace, id);
   if (found) return found;
   const elsewhere = customersRepo(deps.db).findByPassUserId(id);
-  if (elsewhere && elsewhere.orgId === c.org.id) {
+  if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
     throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
   }
   throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });

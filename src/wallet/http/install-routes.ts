@@ -12,11 +12,11 @@ import type { RateLimiter } from '../../routing/rate-limit';
 import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
 import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
 import { issueGoogleSaveLink } from '../google/customer-objects';
-import { findCustomerByInstallCode } from '../install-code';
+import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
 import { passContent } from '../pass-content';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
+import { cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
 
@@ -32,6 +32,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
+    if (!customer && isErasedInstallCode(deps.db, code, card.id)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410, private: true });
     if (!customer || !code) return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
 
     const { apple, google } = deps.wallet;
