@@ -10,6 +10,7 @@ import { bindPoster } from './poster/routes';
 import { bindCustomers } from './customers/routes';
 import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
+import { bindEmailSettings } from './settings/email';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
 
@@ -27,6 +28,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindAccount(guarded, deps);
   bindCards(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindEmailSettings(guarded, deps);
   bindKeys(guarded, deps);
   bindWebhooks(guarded, deps);
   bindStaff(guarded, deps);

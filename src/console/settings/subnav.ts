@@ -4,7 +4,10 @@ import { html, type Markup } from '../../web/html';
  * The pages under Settings, in the order the owner sees them. A feature with a settings page of
  * its own adds one entry here and renders settingsSubnav at the top of that page.
  */
-export const SETTINGS_PAGES: readonly { href: string; label: string }[] = [{ href: '/console/settings', label: 'Shop and passes' }];
+export const SETTINGS_PAGES: readonly { href: string; label: string }[] = [
+  { href: '/console/settings', label: 'Shop and passes' },
+  { href: '/console/settings/email', label: 'Email' },
+];
 
 /** Links to every settings page, the current one marked (aria-current). */
 export function settingsSubnav(currentHref: string): Markup {

@@ -9,6 +9,7 @@ import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
+import { bindEmailCardRoute, emailCardOffer } from '../../signup/email-card';
 import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
 import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
 import { issueGoogleSaveLink } from '../google/customer-objects';
@@ -49,6 +50,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     return sendChoice(ctx, deps, card, customer, code);
   });
   bindSignupRoutes(router, deps, limiter);
+  bindEmailCardRoute(router, deps, limiter);
 }
 
 function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {
@@ -63,7 +65,8 @@ function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Custom
       ...(apple ? { appleUrl: self('apple') } : {}),
       ...(google ? { googleUrl: self('google') } : {}),
       webPassUrl: webPassPath(code),
+      more: emailCardOffer(ctx, deps, card, customer, code),
     }),
-    { private: true },
+    { private: true, forms: true },
   );
 }

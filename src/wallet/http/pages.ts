@@ -26,6 +26,8 @@ export interface InstallChoice {
   appleUrl?: string;
   googleUrl?: string;
   webPassUrl: string;
+  /** What other features offer under the buttons (the sign-up's "Email me my card"). */
+  more?: Markup;
 }
 
 /**
@@ -42,7 +44,8 @@ ${
   noWallet
     ? html`<p class="note">Adding this card to Apple Wallet or Google Wallet is not available yet. Your card works in the browser: open it and show its code at the counter.</p>`
     : ''
-}`;
+}
+${choice.more ?? ''}`;
 }
 
 /** Card colours as CSS variables; parseColor only ever yields rgb(r, g, b), safe inside CSS. */
