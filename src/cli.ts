@@ -11,6 +11,8 @@ import { isScope, type Scope } from './keys/scopes';
 import { systemClock } from './lib/clock';
 import { startServer } from './main';
 import { orgsRepo } from './orgs/repo';
+import { customerExport } from './customers/export';
+import { resolveCustomer } from './customers/refs';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
 
@@ -25,11 +27,13 @@ Commands:
   key list [--org <orgId>]   List keys (never the raw key: only its first characters)
   key revoke <keyId>         Revoke a key at once
   backup <file>              Copy the database to <file> (safe while the server runs)
+  customer export <ref> --org <orgId> [--mode live|test]
+                             Print everything kept about one customer as JSON (ref: pu_…, email:…, phone:… or external id)
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), and the APPLE_* / GOOGLE_* wallet settings (see README).
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), SMTP_URL and MAIL_FROM (email), and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
 class UsageError extends Error {}
@@ -170,6 +174,21 @@ function key(config: Readonly<Config>, positionals: string[], values: ReturnType
   }
 }
 
+function customer(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
+  const [action, ref] = positionals;
+  if (action !== 'export') throw new UsageError('customer takes export: wallet-loyalty customer export <ref> --org <orgId>');
+  if (!ref || !values.org) throw new UsageError('customer export needs a customer and an org: wallet-loyalty customer export <ref> --org <orgId>');
+  if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  try {
+    if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
+    const found = resolveCustomer(db, { orgId: values.org, livemode: values.mode !== 'test' }, ref);
+    process.stdout.write(`${JSON.stringify(customerExport({ db, config, clock: systemClock }, found), null, 2)}\n`);
+  } finally {
+    db.close();
+  }
+}
+
 async function backup(config: Readonly<Config>, target: string | undefined) {
   if (!target) throw new UsageError('backup needs a target file: wallet-loyalty backup <file>');
   if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
@@ -208,6 +227,7 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'seed') await seed(config, rest[0]);
     else if (command === 'key') key(config, rest, values);
     else if (command === 'backup') await backup(config, rest[0]);
+    else if (command === 'customer') customer(config, rest, values);
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {

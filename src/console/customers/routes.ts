@@ -19,6 +19,7 @@ import { field, type FormFields } from '../../web/forms';
 import { consoleOf, type ConsoleContext } from '../context';
 import { sendConsolePage } from '../layout';
 import { customerBody, customerTitle, type CorrectionForm } from './customer-page';
+import { bindCustomerData, customerDataView } from './data-routes';
 import { exportLines } from './export';
 import { listPage, MAX_QUERY_LENGTH, type ListQuery } from './list';
 import { correctBalance } from './service';
@@ -44,7 +45,7 @@ function listQuery(ctx: Context, cards: Map<string, Card>): ListQuery {
 }
 
 /** The customer of this page in the namespace the switch shows; the other namespace's says so. */
-function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
+export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
   const found = customersRepo(deps.db).findById(c.namespace, id);
   if (found) return found;
   const elsewhere = customersRepo(deps.db).findByPassUserId(id);
@@ -102,9 +103,12 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       history: { rows: shown, older: rows.length > HISTORY_PAGE && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null, paged: Boolean(after) },
       correction,
       corrected: ctx.query.corrected === '1',
+      data: customerDataView(deps, customer, ctx.query),
     };
     sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(customer), status, body: customerBody(c, view) });
   };
+
+  bindCustomerData(router, deps);
 
   router.get('/console/customers/:passUserId', async (ctx) => {
     const customer = findCustomer(deps, consoleOf(ctx), ctx.params.passUserId!);
