@@ -217,7 +217,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     });
     if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
     const done = reply.body as ActionOutcome;
-    panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done });
+    panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done, aside: true });
   });
 
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {

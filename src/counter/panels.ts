@@ -14,6 +14,8 @@ import type { CustomerScreen } from './service';
 export interface Confirmation {
   /** "+1 stamp", "Free coffee redeemed", "Undone: +1 stamp". */
   done: string;
+  /** Not about the balance (an email sent): the balance is not repeated after it. */
+  aside?: boolean;
 }
 
 const displayName = (c: Customer) => c.name || c.email || c.phone || 'Customer without a name';
@@ -138,7 +140,7 @@ export function customerPanel(screen: CustomerScreen, view: { now: number; timeZ
   const name = displayName(customer);
   const undo = screen.undoable;
   return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-name">
-${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ ${view.confirmation.done}</strong> · ${name} now has ${balanceText(card, customer.balance)}.</p></div>` : ''}
+${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ ${view.confirmation.done}</strong>${view.confirmation.aside ? '' : html` · ${name} now has ${balanceText(card, customer.balance)}.`}</p></div>` : ''}
 <header class="cx-head">
   <div>
     <h2 id="cx-name">${name}</h2>

@@ -30,17 +30,17 @@ export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card
   const emailed = ctx.query.emailed;
   const notice =
     emailed === '1'
-      ? html`<p class="note" role="status">Your card is on its way to ${to}. It may take a minute; look in the spam folder too.</p>`
+      ? html`<p class="note done" role="status">Your card is on its way to ${to}. It may take a minute; look in the spam folder too.</p>`
       : emailed === 'limit'
-        ? html`<p class="note" role="status">Your card was already sent to ${to} ${SIGNUP_EMAILS_PER_DAY} times today. Look for it in your inbox and spam folder, or ask at the counter.</p>`
+        ? html`<p class="note done" role="status">Your card was already sent to ${to} ${SIGNUP_EMAILS_PER_DAY} times today. Look for it in your inbox and spam folder, or ask at the counter.</p>`
         : '';
-  return html`<form method="post" action="/get-pass/${card.id}/email" class="email-card">
+  return html`${notice}
+<form method="post" action="/get-pass/${card.id}/email" class="email-card">
   <input type="hidden" name="${CSRF_FIELD}" value="${preSessionToken(ctx, deps.config, COOKIE_PATH)}">
   <input type="hidden" name="code" value="${code}">
   <button type="submit" class="button secondary">Email me my card</button>
   <p class="note">To ${to}: open it on your phone whenever you like.</p>
-</form>
-${notice}`;
+</form>`;
 }
 
 export function bindEmailCardRoute(router: Router, deps: AppDeps, limiter: RateLimiter): void {

@@ -134,7 +134,7 @@ export function eraseBody(c: ConsoleContext, customer: Customer, card: Card): Ma
     <li>Their balance history stays for your books, without anything that says who they were.</li>
     <li>Connected systems are told through the webhook <code>customer.deleted</code>.</li>
   </ul>
-  <p class="muted small">Download their data first if they asked for a copy. Backups made before today still hold it until they are rotated out.</p>
+  <p class="muted small">Download their data first if they asked for a copy. Backups made before the deletion still hold the data until they are rotated out.</p>
   <form method="post" action="/console/customers/${customer.id}/erase" class="form">
     ${csrfField(c)}
     <div class="actions"><button type="submit" class="danger">Delete personal data</button><a class="button secondary" href="/console/customers/${customer.id}">Cancel</a></div>

@@ -22,8 +22,9 @@ const WALLET_PAGE_STYLE = `
   .code{font-family:ui-monospace,monospace;font-size:.85rem;letter-spacing:.05em}
   .button{display:block;text-align:center;padding:.85rem 1rem;margin:.75rem 0;border-radius:.6rem;background:#111;color:#fff;text-decoration:none;font-weight:600}
   .button.secondary{background:#fff;color:#111;border:1px solid #c9ccd1}
-  button.button{width:100%;font:inherit;cursor:pointer}
+  button.button{width:100%;font:inherit;font-weight:600;cursor:pointer}
   .email-card{margin-top:1.5rem}
+  .done{background:#e6f4ea;color:#1e5c2f;padding:.6rem .8rem;border-radius:.5rem;margin-top:1.5rem}
   .note{color:#5b6270;font-size:.9rem}
   code{background:#e6e8eb;padding:.05rem .3rem;border-radius:.25rem}
 `;
