@@ -13,6 +13,8 @@ import { changeHooks, startServer } from './main';
 import { importCommand, ImportCommandError } from './import/cli';
 import { createLogger } from './lib/log';
 import { orgsRepo } from './orgs/repo';
+import { customerExport } from './customers/export';
+import { resolveCustomer } from './customers/refs';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
 import { RestoreError, restoreDatabase } from './backups/restore';
@@ -37,11 +39,13 @@ Commands:
   --version                  The version
   import <file.csv> --card <cardId> [--mode live|test] [--dry-run]
                              Import customers from a CSV file; prints a JSON summary (--dry-run writes nothing)
+  customer export <ref> --org <orgId> [--mode live|test]
+                             Print everything kept about one customer as JSON (ref: pu_…, email:…, phone:… or external id)
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP,
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP, SMTP_URL and MAIL_FROM (email),
   and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
@@ -188,6 +192,21 @@ function key(config: Readonly<Config>, positionals: string[], values: ReturnType
   }
 }
 
+function customer(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
+  const [action, ref] = positionals;
+  if (action !== 'export') throw new UsageError('customer takes export: wallet-loyalty customer export <ref> --org <orgId>');
+  if (!ref || !values.org) throw new UsageError('customer export needs a customer and an org: wallet-loyalty customer export <ref> --org <orgId>');
+  if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
+  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  try {
+    if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
+    const found = resolveCustomer(db, { orgId: values.org, livemode: values.mode !== 'test' }, ref);
+    process.stdout.write(`${JSON.stringify(customerExport({ db, config, clock: systemClock }, found), null, 2)}\n`);
+  } finally {
+    db.close();
+  }
+}
+
 async function backup(config: Readonly<Config>, target: string | undefined) {
   if (!target) throw new UsageError('backup needs a target file: wallet-loyalty backup <file>');
   if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
@@ -248,7 +267,7 @@ async function importCustomers(config: Readonly<Config>, file: string | undefine
   if (!file || !values.card) throw new UsageError('import needs a file and a card: wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run]');
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
-  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {} }, onChange: changeHooks() };
+  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} }, onChange: changeHooks() };
   try {
     const summary = await importCommand(deps, file, { cardId: values.card, livemode: values.mode !== 'test', dryRun: values['dry-run'] ?? false }, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
@@ -284,6 +303,7 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'restore') restore(config, rest[0]);
     else if (command === 'admin') await admin(config, rest, values);
     else if (command === 'import') await importCustomers(config, rest[0], values);
+    else if (command === 'customer') customer(config, rest, values);
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { isEmail } from './lib/contact';
 import type { LogLevel } from './lib/log';
 
 // Operator settings (decisions §6). Read once from the environment and flags, validated, frozen.
@@ -21,6 +22,8 @@ export interface Config {
   /** Daily backups (decisions §9): the hour in the shop's time zone (null: off), the folder, how many to keep. */
   backups: { hour: number | null; dir: string; keep: number };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
+  /** Outgoing mail (SMTP_URL and MAIL_FROM); null when not set up: mail features are then off. */
+  mail: MailSettings | null;
   apple: {
     passTypeId?: string;
     teamId?: string;
@@ -39,6 +42,13 @@ export interface Config {
     rootKeysUrl: string;
     callbackSenderId: string;
   };
+}
+
+export interface MailSettings {
+  /** smtp:// or smtps://, credentials included: never shown or logged whole (mailServerLabel). */
+  smtpUrl: string;
+  /** The From of every email: `shop@example.com` or `Shop name <shop@example.com>`. */
+  from: string;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +95,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
       retryDelaysMs: delays(read('WEBHOOK_RETRY_DELAYS_MS') ?? '10000,60000', 'WEBHOOK_RETRY_DELAYS_MS'),
       blockPrivate: boolean(read('WEBHOOK_BLOCK_PRIVATE') ?? 'false', 'WEBHOOK_BLOCK_PRIVATE'),
     },
+    mail: mailSettings(read('SMTP_URL'), read('MAIL_FROM')),
     apple: {
       passTypeId: read('APPLE_PASS_TYPE_ID'),
       teamId: read('APPLE_TEAM_ID'),
@@ -158,6 +169,28 @@ function delays(raw: string, name: string): number[] {
     throw new ConfigError(`Invalid setting ${name}: expected two waits in milliseconds like "10000,60000", got ${shown(raw)}`);
   }
   return parts.map(Number);
+}
+
+/** SMTP_URL with its password replaced: what messages and the console may show. */
+export function mailServerLabel(smtpUrl: string): string {
+  return smtpUrl.replace(/^([a-z]+:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+}
+
+function mailSettings(smtpUrl: string | undefined, from: string | undefined): MailSettings | null {
+  if (smtpUrl === undefined) return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(smtpUrl);
+  } catch {
+    // Not echoed whole: the value may hold a password.
+  }
+  if (!parsed || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname) {
+    throw new ConfigError(`Invalid setting SMTP_URL: expected smtp://user:password@host:port or smtps://…, got ${shown(mailServerLabel(smtpUrl))}`);
+  }
+  if (from === undefined) throw new ConfigError('Invalid setting MAIL_FROM: needed with SMTP_URL, e.g. "Your shop <shop@example.com>"');
+  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  if (!isEmail(address)) throw new ConfigError(`Invalid setting MAIL_FROM: expected an address such as "Your shop <shop@example.com>", got ${shown(from)}`);
+  return { smtpUrl, from };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -52,4 +52,6 @@ export interface AfterCommitHooks {
   eventsWritten(): void;
   /** queuePassUpdate rows were committed: wake the wallet pass-update worker. */
   passUpdatesQueued(): void;
+  /** Mail rows were committed: wake the mail worker. */
+  mailQueued(): void;
 }

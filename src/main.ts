@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Config } from './config';
+import { mailServerLabel, type Config } from './config';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -14,6 +14,7 @@ import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, missingWalletSettings, publicUrlWarning, type WalletServices } from './wallet/services';
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
+import { createMailWorker } from './mail/worker';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -46,13 +47,15 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Wallet credentials first: a broken setting stops the start before anything is opened.
   const wallet = loadWalletServices(config, clock);
   logWalletState(wallet, log, clock);
+  log.info('email', config.mail ? { server: mailServerLabel(config.mail.smtpUrl), from: config.mail.from } : { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
+  const mail = createMailWorker({ db, clock, log, config });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
-  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake() };
+  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake(), mailQueued: () => mail.wake() };
   const deps: AppDeps = { db, clock, log, config, afterCommit, onChange: changeHooks() };
 
   // Listen first: if the port is taken, nothing is written — in particular no demo org whose
@@ -70,7 +73,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   }
 
   const demo = await createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps, { webhooks, passUpdates });
+  const jobs = serverJobs(deps, { webhooks, passUpdates, mail });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) if (job.catchUpAtStart !== false) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -100,7 +103,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         });
         // After the last request: attempts in flight finish (bounded) and are recorded before the
         // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
-        await Promise.all([webhooks.stop(), passUpdates.stop(), importRunner(deps).stop()]);
+        await Promise.all([webhooks.stop(), passUpdates.stop(), mail.stop(), importRunner(deps).stop()]);
         db.close();
       })();
       return stopping;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, mailServerLabel } from '../src/config';
 
 // Operator settings (decisions §6): read once from env and flags, validated, frozen.
 
@@ -98,6 +98,10 @@ describe('config', () => {
     { name: 'TRUST_PROXY', env: { TRUST_PROXY: 'sometimes' }, names: 'TRUST_PROXY' },
     { name: 'a value holding a newline', env: { LOG_LEVEL: 'info\nrm -rf /' }, names: 'LOG_LEVEL' },
     { name: 'APNS_URL', env: { APNS_URL: 'nope' }, names: 'APNS_URL' },
+    { name: 'SMTP_URL that does not parse', env: { SMTP_URL: 'smtp://user:pa ss@', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
+    { name: 'SMTP_URL of another scheme', env: { SMTP_URL: 'https://mail.example.com', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
+    { name: 'SMTP_URL without MAIL_FROM', env: { SMTP_URL: 'smtp://mail.example.com' }, names: 'MAIL_FROM' },
+    { name: 'MAIL_FROM', env: { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'Shop <not an address>' }, names: 'MAIL_FROM' },
   ];
   for (const c of bad) {
     it(`refuses a bad ${c.name} with one line naming it`, () => {
@@ -112,4 +116,18 @@ describe('config', () => {
       );
     });
   }
+
+  it('reads the mail settings; without SMTP_URL mail is off; an error never shows the password', () => {
+    assert.equal(loadConfig({}).mail, null);
+    assert.equal(loadConfig({ MAIL_FROM: 'shop@example.com' }).mail, null);
+    assert.deepEqual(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465', MAIL_FROM: 'Shop <shop@example.com>' }).mail, {
+      smtpUrl: 'smtps://user:secret@mail.example.com:465',
+      from: 'Shop <shop@example.com>',
+    });
+    assert.equal(mailServerLabel('smtps://user:secret@mail.example.com:465'), 'smtps://user:***@mail.example.com:465');
+    assert.throws(
+      () => loadConfig({ SMTP_URL: 'ftp://user:secret@mail.example.com', MAIL_FROM: 'shop@example.com' }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('ftp://user:***@mail.example.com') && !err.message.includes('secret'),
+    );
+  });
 });

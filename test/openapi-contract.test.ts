@@ -374,6 +374,8 @@ const OPERATIONS: Record<string, Base[]> = {
   'PATCH /api/v1/customers/{ref}': [
     { name: 'a new id', make: async (f) => req({ path: { ref: f.stampsCustomer }, body: { externalCustomerId: f.uid('renamed'), customFields: { nickname: 'Ada' } } }) },
   ],
+  // A fresh customer for every probe: an accepted one erases it.
+  'DELETE /api/v1/customers/{ref}': [{ name: 'a customer', make: async (f) => req({ path: { ref: await f.customer('points') } }) }],
   'POST /api/v1/customers/{ref}/earn': [
     { name: 'points by amount', make: onCustomer('points', { type: 'points', amount: 5, note: 'till 1' }) },
     { name: 'credit by amount', make: onCustomer('prepaid', { type: 'points', amount: 5 }) },

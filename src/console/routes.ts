@@ -11,6 +11,7 @@ import { bindCustomers } from './customers/routes';
 import { bindCustomerImport } from './customers/import-routes';
 import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
+import { bindEmailSettings } from './settings/email';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
 import { bindGoingLive } from './going-live';
@@ -31,6 +32,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindAccount(guarded, deps);
   bindCards(guarded, deps);
   bindSettings(guarded, deps, wallet);
+  bindEmailSettings(guarded, deps);
   bindKeys(guarded, deps);
   bindWebhooks(guarded, deps);
   bindStaff(guarded, deps);

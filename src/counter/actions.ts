@@ -11,12 +11,15 @@ import { MAX_UNITS, toHundredths } from '../lib/money';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import type { EarnBasis } from '../loyalty/service';
 import { qrSvg } from '../wallet/qr';
+import { installUrl } from '../customers/resource';
+import { maskEmail } from '../lib/contact';
+import { mailSetup, queueCardEmail } from '../mail/service';
 import { CSRF_FIELD } from '../web/csrf';
 import { field, formErrorsFrom, hasErrors, humanMessage, readForm, type FormFields } from '../web/forms';
 import type { Markup } from '../web/html';
 import { checkEnrollValues, enrollAtCounter, enrollValues } from './enroll';
 import { entryText, signedText } from './format';
-import { customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
+import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
 import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
 import { checkCounterRequest, counterSession, type CounterContext } from './session';
 
@@ -151,7 +154,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   const errors = counterErrors(deps);
 
   const panel = (ctx: Context, req: CounterRequest, customer: Customer, confirmation?: Confirmation) =>
-    sendHtml(ctx, 200, customerPanel(customerScreen(deps, customer, req.counter.staff.id), { now: deps.clock.now(), timeZone: req.counter.settings.timeZone, confirmation }));
+    sendHtml(ctx, 200, customerPanel(customerScreen(deps, customer, req.counter.staff.id), { now: deps.clock.now(), timeZone: req.counter.settings.timeZone, confirmation, mail: mailSetup(deps.config) !== null }));
 
   router.get(`${base}/scan`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
@@ -192,6 +195,30 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     return redeemAtCounter(deps, req.actor, customer, { type: 'points', amount: typedAmount(field(form, 'amount'), card, what) }, key);
   });
   action('undo', (req, customer, form, key) => undoAtCounter(deps, req.actor, customer, field(form, 'transaction'), key));
+
+  // The customer's card again (a lost pass, a new phone): its install QR on this screen.
+  router.get(`${base}/customers/:passUserId/qr`, errors, async (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    const customer = customerById(deps, req.actor.namespace, ctx.params.passUserId!);
+    const card = getOrgCard(deps, customer.orgId, customer.cardId);
+    const qr = await qrSvg(installUrl(deps.config, customer), `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
+    sendHtml(ctx, 200, cardQrPanel(customer, card, qr));
+  });
+
+  // "Send card by email": queued under the tap's key (a double tap sends one email), sent by the mail worker.
+  router.post(`${base}/send-card`, errors, async (ctx) => {
+    const form = await readForm(ctx);
+    const req = readRequest(ctx, deps, field(form, 'mode'));
+    checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
+    const reply = once(deps, ctx, req.actor.namespace, 'send-card', field(form, 'key'), form, () => {
+      const customer = customerById(deps, req.actor.namespace, field(form, 'customer'));
+      const sent = queueCardEmail(deps, customer, 'scan');
+      return { passUserId: customer.id, done: `Card emailed to ${maskEmail(sent.to)}` };
+    });
+    if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
+    const done = reply.body as ActionOutcome;
+    panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done, aside: true });
+  });
 
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
     const cards = listCards(deps, req.counter.org.id);

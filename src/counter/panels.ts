@@ -14,6 +14,8 @@ import type { CustomerScreen } from './service';
 export interface Confirmation {
   /** "+1 stamp", "Free coffee redeemed", "Undone: +1 stamp". */
   done: string;
+  /** Not about the balance (an email sent): the balance is not repeated after it. */
+  aside?: boolean;
 }
 
 const displayName = (c: Customer) => c.name || c.email || c.phone || 'Customer without a name';
@@ -113,12 +115,32 @@ function history(screen: CustomerScreen, now: number, timeZone: string): Markup 
   )}</ol>`;
 }
 
-export function customerPanel(screen: CustomerScreen, view: { now: number; timeZone: string; confirmation?: Confirmation }): Markup {
+/** The customer's card itself: its install QR on screen, and (when the server sends email) the card to their address. */
+function cardTools(customer: Customer, mail: boolean): Markup {
+  const canEmail = mail && Boolean(customer.email);
+  return html`<div class="cx-card-tools">
+  <button type="button" class="secondary" data-qr="${customer.id}">Show card QR</button>
+  ${canEmail ? actionForm('send-card', customer, html`<button type="submit" class="secondary">Send card by email</button>`, ' cx-inline') : ''}
+</div>`;
+}
+
+/** The card's install QR, big, for the member to scan with their phone (a lost pass, a new phone). */
+export function cardQrPanel(customer: Customer, card: Card, qrSvg: string): Markup {
+  const name = displayName(customer);
+  return html`<section class="panel enrolled" aria-labelledby="qr-heading">
+<h2 id="qr-heading">${name}’s card</h2>
+<p>Ask them to scan this with their phone’s camera: their ${card.name} card opens, ready to add to their phone.</p>
+<div class="counter-qr">${raw(qrSvg)}</div>
+<div class="actions"><button type="button" class="big" data-open="${customer.id}">Back to ${name}</button><button type="button" class="secondary" data-close>Done</button></div>
+</section>`;
+}
+
+export function customerPanel(screen: CustomerScreen, view: { now: number; timeZone: string; confirmation?: Confirmation; mail?: boolean }): Markup {
   const { card, customer } = screen;
   const name = displayName(customer);
   const undo = screen.undoable;
   return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-name">
-${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ ${view.confirmation.done}</strong> · ${name} now has ${balanceText(card, customer.balance)}.</p></div>` : ''}
+${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ ${view.confirmation.done}</strong>${view.confirmation.aside ? '' : html` · ${name} now has ${balanceText(card, customer.balance)}.`}</p></div>` : ''}
 <header class="cx-head">
   <div>
     <h2 id="cx-name">${name}</h2>
@@ -135,6 +157,7 @@ ${undo ? actionForm('undo', customer, html`<input type="hidden" name="transactio
   ${redeemForms(screen)}
   ${earnForms(screen)}
 </div>
+${cardTools(customer, view.mail ?? false)}
 <h3>Recent entries</h3>
 ${history(screen, view.now, view.timeZone)}
 </article>`;

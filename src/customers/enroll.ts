@@ -140,6 +140,7 @@ function createCustomer(
     consentAt: req.consent ? now : null,
     createdAt: now,
     updatedAt: now,
+    erasedAt: null,
   };
   customersRepo(deps.db).insert(customer);
   let opened = customer;

@@ -33,6 +33,8 @@ export interface Customer {
   readonly consentAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** When the customer's personal data was erased; such a customer is read only by the wallet protocols (to void the pass). */
+  readonly erasedAt: number | null;
 }
 
 /** Where a customer is looked up: an org's live data or its test sandbox. */

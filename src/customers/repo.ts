@@ -26,6 +26,7 @@ interface CustomerRow {
   consent_at: number | null;
   created_at: number;
   updated_at: number;
+  erased_at: number | null;
 }
 
 const map = (r: CustomerRow): Customer => ({
@@ -51,6 +52,7 @@ const map = (r: CustomerRow): Customer => ({
   consentAt: r.consent_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  erasedAt: r.erased_at,
 });
 
 const SELECT = 'SELECT * FROM customers';
@@ -65,7 +67,8 @@ function createCustomersRepo(db: Db) {
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
              @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @consentSha256, @consentAt, @createdAt, @updatedAt)`,
   );
-  const byId = db.prepare<NamespaceParams & { id: string }, CustomerRow>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode`);
+  // An erased customer is nobody's any more: every read by passUserId for people leaves it out.
+  const byId = db.prepare<NamespaceParams & { id: string }, CustomerRow>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode AND erased_at IS NULL`);
   const byExternal = db.prepare<NamespaceParams & { externalId: string }, CustomerRow>(
     `${SELECT} WHERE org_id = @orgId AND livemode = @livemode AND external_id = @externalId`,
   );
@@ -113,7 +116,7 @@ function createCustomersRepo(db: Db) {
       (cardId ? byEmailOnCard.all(ns(n, { email, cardId })) : byEmail.all(ns(n, { email }))).map(map),
     findByPhone: (n: Namespace, phone: string, cardId?: string) =>
       (cardId ? byPhoneOnCard.all(ns(n, { phone, cardId })) : byPhone.all(ns(n, { phone }))).map(map),
-    /** Across orgs and modes: for the wallet protocols, whose passes carry the passUserId. */
+    /** Across orgs and modes, erased customers included: for the wallet protocols, whose passes carry the passUserId (and must learn they were voided). */
     findByPassUserId: (id: string) => read(byPassUserId.get(id)),
     setExternalId(id: string, externalId: string | null, now: number) {
       setExternal.run({ id, externalId, now });

@@ -2,7 +2,8 @@ import type { AppDeps } from '../deps';
 import { defineRoute } from '../routing/route';
 import { enrollCustomer } from './enroll';
 import { customerResource } from './resource';
-import { CustomerResource, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';
+import { eraseCustomerByRef } from './erase';
+import { CustomerResource, DeleteCustomerResult, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';
 import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from './service';
 
 const REF_ERRORS = { 404: ['CUSTOMER_NOT_FOUND'], 409: ['AMBIGUOUS_CUSTOMER_MATCH (body: matchedBy, candidates [{ passUserId, contact }] with masked contacts)'] };
@@ -87,5 +88,22 @@ export const customerRoutes = [
       422: ['IDEMPOTENCY_KEY_REUSED'],
     },
     handle: ({ deps, auth, params, body }) => ({ status: 200, body: updateCustomer(deps, auth, params.ref, body) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/customers/:ref',
+    tag: 'Customers',
+    summary: 'Erase a customer’s personal data (an addition to the contract)',
+    description:
+      'For a customer’s request to be forgotten. Name, email, phone, customFields, consent and externalCustomerId are erased; the install link and the pass’s ' +
+      'code stop working and the pass is voided (Apple: void, Google: inactive, web pass: removed). The ledger stays for the shop’s books, identified by the ' +
+      'passUserId only. Sends customer.deleted (data: passUserId, externalCustomerId as it was, cardId). Afterwards every ref of the customer is 404 ' +
+      'CUSTOMER_NOT_FOUND, so a repeat answers 404: the customer is gone. Takes no Idempotency-Key (like DELETE /v1/webhooks/{id}): no answer is stored, as it ' +
+      'would name the erased customer.',
+    scope: 'customers:write',
+    params: RefParams,
+    responses: { 200: { description: 'The customer’s personal data is erased', schema: DeleteCustomerResult } },
+    errors: REF_ERRORS,
+    handle: ({ deps, auth, params }) => ({ status: 200, body: eraseCustomerByRef(deps, auth, params.ref) }),
   }),
 ];

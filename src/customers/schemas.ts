@@ -152,6 +152,11 @@ export const EnrollResult = v.object({
   status: Status,
 });
 
+export const DeleteCustomerResult = v.object({
+  passUserId: v.string(),
+  deleted: v.literal(true),
+});
+
 export const PatchCustomerResult = v.object({
   passUserId: v.string(),
   externalCustomerId: v.nullable(v.string()),

@@ -4,7 +4,7 @@
 // the whole code is then compared in constant time with each candidate.
 import type { Db } from '../db/connection';
 import { randomToken } from '../lib/ids';
-import { sameSecret } from '../lib/secrets';
+import { sameSecret, sha256Hex } from '../lib/secrets';
 import type { Customer } from './model';
 import { customersRepo } from './repo';
 
@@ -37,5 +37,13 @@ export function findCustomerByScanCode(db: Db, code: string): Customer | undefin
   const range = selectorRange(code);
   const customers = customersRepo(db);
   const match = range && matchingCode(code, customers.withScanSelector(range));
-  return match ? customers.findByPassUserId(match.id) : undefined;
+  const customer = match ? customers.findByPassUserId(match.id) : undefined;
+  return customer?.erasedAt === null ? customer : undefined;
 }
+
+/**
+ * What an erased customer's codes become: a marker derived from the old code, which no lookup
+ * accepts (they leave erased customers out) and nobody can present (it is not the code), yet tells
+ * a page that the card behind the old code was removed.
+ */
+export const erasedCodeMarker = (code: string): string => `erased-${sha256Hex(code)}`;

@@ -1,5 +1,6 @@
 import { readColor } from '../lib/colors';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { customerDataSql } from './customer-data-tables';
 import { consoleTablesSql, importSlotsSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
 import { replaceTableSchemas, rewriteListedChecks } from './listed-checks';
 import type { Db } from './connection';
@@ -353,6 +354,11 @@ CREATE TABLE backup_runs (
     version: 18,
     name: 'customer imports: the import channel, import jobs and their reports; consent recorded with the customer',
     run: importsAndConsent,
+  },
+  {
+    version: 19,
+    name: 'customer data: erasure, changes to a customer, transactional mail',
+    sql: customerDataSql(),
   },
 ];
 

@@ -27,6 +27,9 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
   // waits while Litestream (or the CLI in another process) briefly holds a lock.
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
+  // Deleted and overwritten content is zeroed, not left in free space: an erased customer's email
+  // must not stay readable in the file (backups keep it until they are rotated out).
+  db.pragma('secure_delete = ON');
   // Checkpoints are SQLite's own: passive, every 1000 pages, inside a commit. They never truncate
   // the WAL file, so a burst of writes could leave it large on disk; past 64 MB it is cut back to
   // that size after the next checkpoint that empties it. Under Litestream, Litestream checkpoints.

@@ -114,6 +114,7 @@ function createImportsRepo(db: Db) {
     `SELECT r.row AS row, r.customer_id AS customerId FROM imports i JOIN import_rows r ON r.import_id = i.id
      WHERE i.card_id = @cardId AND i.livemode = @livemode AND i.file_sha256 = @sha AND i.status = 'done' AND r.outcome = 'created'`,
   );
+  const createdIds = db.prepare<[string], string>("SELECT customer_id FROM import_rows WHERE import_id = ? AND outcome = 'created' ORDER BY row").pluck();
   const staleDrafts = db.prepare<[number], { id: string }>("SELECT id FROM imports WHERE status = 'draft' AND created_at < ?");
   const remove = db.prepare('DELETE FROM imports WHERE id = ?');
 
@@ -149,6 +150,8 @@ function createImportsRepo(db: Db) {
     refusedRows: (importId: string, limit: number) => refusedRows.all({ importId, limit }),
     /** Row → customer created by earlier finished imports of the very same file on this card and mode. */
     createdFromSameFile: (cardId: string, livemode: boolean, sha: string) => new Map(sameFile.all({ cardId, livemode: livemode ? 1 : 0, sha }).map((r) => [r.row, r.customerId])),
+    /** The customers the import created, in row order. */
+    createdCustomerIds: (importId: string) => createdIds.all(importId),
     staleDraftIds: (before: number) => staleDrafts.all(before).map((r) => r.id),
     remove: (id: string) => remove.run(id),
   };

@@ -5,6 +5,7 @@ import { sweepIdempotencyKeys } from '../idempotency/service';
 import { sweepWebhookHistory } from '../webhooks/history';
 import type { DeliveryWorker } from '../webhooks/worker';
 import type { PassUpdateWorker } from '../wallet/updates/worker';
+import type { MailWorker } from '../mail/worker';
 import { sweepGoogleNonces } from '../wallet/sweeps';
 import type { Job } from './jobs';
 import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
@@ -18,6 +19,7 @@ import { sweepImportDrafts } from '../import/service';
 export interface ServerWorkers {
   webhooks: Pick<DeliveryWorker, 'sweep'>;
   passUpdates: Pick<PassUpdateWorker, 'wake'>;
+  mail: Pick<MailWorker, 'sweep'>;
 }
 
 /** Every scheduled job of the server, in one list. */
@@ -33,6 +35,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Retries that came due, and rows whose worker died holding them (expired lease). A wake, not
     // an awaited run: a slow APNs must hold up neither the start nor the next tick.
     { name: 'wallet-pass-updates', schedule: '* * * * *', run: () => workers.passUpdates.wake() },
+    // Mail retries that came due, import batches' throttled rows, and leases of a stopped server.
+    { name: 'mail-sends', schedule: '*/5 * * * * *', run: () => ({ started: workers.mail.sweep() }) },
     { name: 'wallet-nonce-sweep', schedule: '23 * * * *', run: () => ({ deleted: sweepGoogleNonces(deps) }) },
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
     // Delivery history is kept 30 days; every minute (at second 30), a bounded amount per run.

@@ -36,10 +36,12 @@ export interface PassContent {
   holderName: string | null;
   /** The card's logo text, when it has one (Apple shows it beside the logo). */
   logoText: string | null;
+  /** The customer's personal data was erased: the pass is void (Apple) or inactive (Google). */
+  voided: boolean;
 }
 
 /** Who holds a pass, as far as the pass shows: a customer, or the console preview's sample. */
-export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'>;
+export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'> & Partial<Pick<Customer, 'erasedAt'>>;
 
 export function passContent(card: Card, holder: PassHolder, organizationName: string): PassContent {
   const testMode = !holder.livemode;
@@ -54,6 +56,7 @@ export function passContent(card: Card, holder: PassHolder, organizationName: st
     scanCode: holder.scanCode,
     holderName: holder.name,
     logoText: card.design?.logoText || null,
+    voided: holder.erasedAt != null,
   };
 }
 

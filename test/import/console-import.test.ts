@@ -58,7 +58,8 @@ async function runToEnd(path: string): Promise<string> {
 }
 
 before(async () => {
-  app = await startTestApp();
+  // Mail set up (nothing listens there): the test app runs no mail worker, so queued emails stay rows.
+  app = await startTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Import Café <shop@example.com>' } });
   org = await seedConsoleOrg(app, 'Import Café');
   client = new ConsoleClient(app);
   await client.signIn(org.admin.email, org.admin.password);
@@ -165,6 +166,28 @@ describe('console import of a few hundred customers with bad rows', () => {
     assert.equal(data.today.awards, 0);
     const page = await client.request('GET', '/console/dashboard');
     assert.match(page.text, /Stamps imported/);
+  });
+
+  it('emails every customer the import created their card once, and again only when asked', async () => {
+    const queuedFor = () => count("SELECT count(*) AS n FROM mail_sends WHERE kind = 'card' AND requested_via = 'import' AND status = 'pending'");
+    const send = async (resend: boolean) => {
+      const page = await client.request('GET', path);
+      assert.match(page.text, /Email every imported customer their card/);
+      const res = await client.request('POST', `${path}/email`, { form: { _csrf: fieldsOf(page.text).csrf, ...(resend ? { resend: '1' } : {}) } });
+      assert.equal(res.status, 303);
+      return (await client.request('GET', res.headers.get('location')!)).text;
+    };
+    // Every created row of the file has an email address.
+    const first = await send(false);
+    assert.equal(queuedFor(), counts.created);
+    assert.match(first, new RegExp(`${counts.created} emails are on their way`));
+    const again = await send(false);
+    assert.equal(queuedFor(), counts.created, 'never twice unless asked');
+    assert.match(again, /No email was queued\. \d+ customers were sent their card already\./);
+    await send(true);
+    assert.equal(queuedFor(), 2 * counts.created);
+    const imported = new Set(customersRepo(app.db).findByEmail({ orgId: org.orgId, livemode: true }, 'c1@example.com', org.cards.stamps).map((c) => c.id));
+    assert.equal(count('SELECT count(*) AS n FROM mail_sends WHERE customer_id = ?', [...imported][0]), 2);
   });
 
   it('importing the same file again creates nothing: every row that was imported is matched', async () => {

@@ -21,7 +21,7 @@ export function cliArgv(args: string[], script?: string): string[] {
 const SETTINGS = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'INSTALL_BASE_URL', 'LOG_LEVEL', 'DB_SYNCHRONOUS',
   'RATE_LIMIT_LIVE', 'RATE_LIMIT_TEST', 'RATE_LIMIT_ANONYMOUS',
-  'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_DELAYS_MS', 'WEBHOOK_BLOCK_PRIVATE', 'TRUST_PROXY',
+  'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_DELAYS_MS', 'WEBHOOK_BLOCK_PRIVATE', 'TRUST_PROXY', 'SMTP_URL', 'MAIL_FROM',
 ];
 
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -64,6 +64,7 @@ export function insertCustomer(
     consentAt: null,
     createdAt: now,
     updatedAt: now,
+    erasedAt: null,
   };
   app.db.transaction(() => {
     customersRepo(app.db).insert(customer);

@@ -45,6 +45,8 @@ export function sampleData(type: EventType, cardId: string): { customerId: strin
       return { customerId: passUserId, data: { ...base, cardType: 'point_card', balance: 20, change: -100 } };
     case 'level.changed':
       return { customerId: passUserId, data: { ...base, balance: 520, change: 40, level: 'Gold', previousLevel: 'Silver' } };
+    case 'customer.deleted':
+      return { customerId: passUserId, data: base };
   }
 }
 

@@ -310,6 +310,36 @@ describe('Google object updates', () => {
   });
 });
 
+describe('erasure voids the pass', () => {
+  test('Apple devices are pushed and fetch a voided pass; the Google object is made inactive without the name', async () => {
+    const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.points, balance: 500 });
+    const token = await registerDevice(customer, 'phoneV', 'tokenV');
+    assert.equal((await getBytes(`${app.url}/get-pass/${customer.cardId}?code=${customer.installCode}`, { 'User-Agent': ANDROID_UA })).status, 302);
+    await worker.idle();
+    apns.requests.length = 0;
+    google.requests.length = 0;
+
+    app.clock.advance(2000);
+    const erased = await app.request('DELETE', `/api/v1/customers/pu_${customer.id}`, { key: org.keys.live });
+    assert.equal(erased.status, 200, erased.text);
+    await worker.idle();
+
+    assert.deepEqual(apns.requests.map((r) => r.path), ['/3/device/tokenV']);
+    const latest = await getBytes(`${app.url}/wallet/v1/passes/${chain.passTypeId}/${customer.id}`, { Authorization: `ApplePass ${token}` });
+    assert.equal(latest.status, 200);
+    const { pass } = unzipPass(latest.bytes);
+    assert.equal(pass.voided, true);
+    assert.equal(pass.storeCard.backFields.length, 0, 'no holder name on the back');
+    assert.notEqual(pass.barcodes[0].message, customer.scanCode, 'the old code is not on it');
+
+    const patches = google.objectRequests();
+    assert.equal(patches.length, 1);
+    const body = JSON.parse(patches[0]!.body);
+    assert.equal(body.state, 'INACTIVE');
+    assert.equal(body.accountName, 'Member');
+  });
+});
+
 describe('Google object saved from an older link', () => {
   test('the save callback brings the new object up to the current balance', async () => {
     const signer = createGoogleCallbackSigner({ issuerId: ISSUER_ID });

@@ -10,6 +10,7 @@ import { html, raw, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { channelLabel, currencyOf, formatAmount, formatChange, formatDate, formatMoney, formatNumber, formatTime, passTypeLabel, unitOf } from '../format';
+import { cardAndDataPanel, changesPanel, dataNotice, emailsPanel, type CustomerDataView } from './data-views';
 import { statusBadge } from './views';
 import { consentPanel } from './consent-panel';
 import type { Consent } from '../../customers/consent';
@@ -35,6 +36,8 @@ export interface CustomerView {
   correction: CorrectionForm;
   corrected: boolean;
   consent: Consent | null;
+  /** Email, edits, export and erasure (data-views.ts). */
+  data: CustomerDataView;
 }
 
 const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone' };
@@ -170,11 +173,13 @@ export function customerBody(c: ConsoleContext, view: CustomerView): Markup {
   return html`<p class="crumbs"><a href="/console/customers">← All customers</a></p>
 <div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}</div>
 ${view.corrected ? html`<div class="notice ok" role="status"><p>Balance corrected. An installed pass shows the new balance.</p></div>` : ''}
+${dataNotice(view.data)}
 <div class="customer-columns">
   <div>${balancePanel(view)}${detailsPanel(c, view)}</div>
-  <div>${correctionPanel(c, view)}${installPanel(view)}${consentPanel(view.consent, view.timeZone)}</div>
+  <div>${correctionPanel(c, view)}${installPanel(view)}${consentPanel(view.consent, view.timeZone)}${cardAndDataPanel(c, customer, view.data)}</div>
 </div>
-${historyPanel(view)}`;
+${historyPanel(view)}
+${changesPanel(view.data, view.timeZone)}${emailsPanel(view.data, view.timeZone)}`;
 }
 
 export function customerTitle(customer: Customer): string {

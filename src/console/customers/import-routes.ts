@@ -16,7 +16,8 @@ import { consoleOf, type ConsoleContext } from '../context';
 import { sendConsolePage } from '../layout';
 import { csvLine, CSV_BOM } from './csv';
 import { readImportUpload } from './import-upload';
-import { jobBody, mappingBody, progressPanel, uploadBody, type MappingView } from './import-views';
+import { jobBody, mappingBody, progressPanel, uploadBody, type EmailsView, type MappingView } from './import-views';
+import { queueCardEmails } from '../../mail/service';
 
 // Customers → Import (decisions §9). A file becomes a draft import (the file kept until the import
 // is done), its mapping is checked by a dry run that writes nothing, and the import then runs in
@@ -92,7 +93,19 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     if (job.status === 'draft') return draftPage(ctx, job, {});
     const timeZone = readOrgSettings(deps.db, c.org.id).timeZone;
     const refusals = job.status === 'done' ? importsRepo(deps.db).refusedRows(job.id, 100) : [];
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals) });
+    const emails: EmailsView = { mailOn: deps.config.mail !== null, result: emailResult(ctx.query.emails) };
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals, emails) });
+  });
+
+  router.post('/console/customers/import/:id/email', async (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    if (job.status !== 'done') throw new ApiError(409, 'IMPORT_NOT_DONE', { detail: 'the import is not finished yet' });
+    if (!deps.config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server (Settings → Email)' });
+    const resend = field(ctx.state.form as FormFields, 'resend') === '1';
+    const result = await queueCardEmails(deps, importsRepo(deps.db).createdCustomerIds(job.id), { resend, namespace: c.namespace });
+    ctx.status = 303;
+    ctx.redirect(`/console/customers/import/${job.id}?emails=${result.queued}.${result.skippedNoEmail}.${result.skippedAlreadySent}`);
   });
 
   router.post('/console/customers/import/:id/check', async (ctx) => {
@@ -159,4 +172,10 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     }
     sendCsv(ctx, `import-report-${job.id}.csv`, lines());
   });
+}
+
+/** `?emails=<queued>.<without an address>.<sent before>`, as the email action redirects. */
+function emailResult(raw: unknown): EmailsView['result'] {
+  const match = typeof raw === 'string' ? /^(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/.exec(raw) : null;
+  return match ? { queued: Number(match[1]), noEmail: Number(match[2]), already: Number(match[3]) } : null;
 }

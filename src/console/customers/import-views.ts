@@ -181,8 +181,8 @@ ${mappingForm(c, view)}
 ${view.dryRun ? dryRunPanel(c, view, view.dryRun) : ''}`;
 }
 
-/** The running import's progress (polled by htmx every second), or its final report once done. */
-export function progressPanel(job: ImportJob, timeZone: string): Markup {
+/** The running import's progress (polled by htmx every second), or its final report once done, with `after` under it. */
+export function progressPanel(job: ImportJob, timeZone: string, after: Markup = html``): Markup {
   const counts = figures(job, { created: 'Customers created', matched: 'Already customers (left as they are)', refused: 'Refused rows' });
   if (job.status !== 'done') {
     return html`<section class="panel" id="import-progress" aria-labelledby="progress-heading" hx-get="${base(job)}/progress" hx-trigger="every 1s" hx-swap="outerHTML">
@@ -201,15 +201,45 @@ export function progressPanel(job: ImportJob, timeZone: string): Markup {
     <a class="button" href="${base(job)}/report.csv" download>Download the report (CSV)</a>
     <a class="button secondary" href="/console/customers?card=${encodeURIComponent(job.cardId)}">See the customers</a>
   </div>
+  ${after}
 </section>`;
 }
 
-export function jobBody(c: ConsoleContext, job: ImportJob, card: Card | undefined, timeZone: string, refusals: ReportRow[]): Markup {
+export function jobBody(c: ConsoleContext, job: ImportJob, card: Card | undefined, timeZone: string, refusals: ReportRow[], emails: EmailsView): Markup {
   return html`${crumbs()}
 <div class="page-head"><h1>Import customers</h1></div>
 ${testNote(c)}
 <p>File <strong>${job.fileName}</strong> for the card <strong>${card?.name ?? 'Deleted card'}</strong>.</p>
-${progressPanel(job, timeZone)}
+${progressPanel(job, timeZone, emailAction(c, job, emails))}
 ${job.status === 'done' && refusals.length ? html`<section class="panel" aria-labelledby="refused-heading">${refusalsTable(refusals, job.refused, null)}</section>` : ''}`;
 }
 
+
+/** Whether mail is set up, and what the last "Email every imported customer" did (from the redirect). */
+export interface EmailsView {
+  mailOn: boolean;
+  result: { queued: number; noEmail: number; already: number } | null;
+}
+
+/**
+ * "Email every imported customer their card", under a finished import that created customers:
+ * customers without an address are skipped, and so is anyone who was sent their card already,
+ * unless the owner asks again. Mail goes out a few dozen a minute, after the page has answered.
+ */
+function emailAction(c: ConsoleContext, job: ImportJob, emails: EmailsView): Markup {
+  if (job.status !== 'done' || job.created === 0) return html``;
+  const result = emails.result;
+  const done = result
+    ? html`<div class="notice ok" role="status"><p>${result.queued === 0 ? 'No email was queued.' : `${plural(result.queued, 'email is', 'emails are')} on their way, a few dozen a minute.`}${
+        result.noEmail ? ` ${plural(result.noEmail, 'customer has', 'customers have')} no email address.` : ''
+      }${result.already ? ` ${plural(result.already, 'customer was', 'customers were')} sent their card already.` : ''}</p></div>`
+    : html``;
+  if (!emails.mailOn) {
+    return html`<p class="muted small">To email each new customer their card, set up email first (Settings → Email).</p>`;
+  }
+  return html`${done}<form method="post" action="${base(job)}/email" class="inline-form">
+  ${csrfField(c)}
+  <label class="checkbox"><input type="checkbox" name="resend" value="1"> Also send it again to customers who were sent their card before</label>
+  <button type="submit">Email every imported customer their card</button>
+</form>`;
+}

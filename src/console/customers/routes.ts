@@ -20,6 +20,7 @@ import { field, type FormFields } from '../../web/forms';
 import { consoleOf, type ConsoleContext } from '../context';
 import { sendConsolePage } from '../layout';
 import { customerBody, customerTitle, type CorrectionForm } from './customer-page';
+import { bindCustomerData, customerDataView } from './data-routes';
 import { exportLines } from './export';
 import { listPage, MAX_QUERY_LENGTH, type ListQuery } from './list';
 import { correctBalance } from './service';
@@ -45,11 +46,11 @@ function listQuery(ctx: Context, cards: Map<string, Card>): ListQuery {
 }
 
 /** The customer of this page in the namespace the switch shows; the other namespace's says so. */
-function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
+export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
   const found = customersRepo(deps.db).findById(c.namespace, id);
   if (found) return found;
   const elsewhere = customersRepo(deps.db).findByPassUserId(id);
-  if (elsewhere && elsewhere.orgId === c.org.id) {
+  if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
     throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
   }
   throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
@@ -104,9 +105,12 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       correction,
       corrected: ctx.query.corrected === '1',
       consent: consentOf(deps.db, customer),
+      data: customerDataView(deps, customer, ctx.query),
     };
     sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(customer), status, body: customerBody(c, view) });
   };
+
+  bindCustomerData(router, deps);
 
   router.get('/console/customers/:passUserId', async (ctx) => {
     const customer = findCustomer(deps, consoleOf(ctx), ctx.params.passUserId!);

@@ -8,6 +8,7 @@ export const SETTINGS_PAGES: readonly { href: string; label: string }[] = [
   { href: '/console/settings', label: 'Shop and passes' },
   { href: '/console/settings/admins', label: 'Admins' },
   { href: '/console/settings/backups', label: 'Backups' },
+  { href: '/console/settings/email', label: 'Email' },
 ];
 
 /** Links to every settings page, the current one marked (aria-current). */

@@ -25,6 +25,7 @@ const EVENT_WORDS: Record<(typeof EVENT_TYPES)[number], string> = {
   'balance.updated': 'A balance changes (stamps, points or credit awarded, redeemed or corrected)',
   'reward.redeemed': 'A customer redeems the card’s reward',
   'level.changed': 'A customer reaches another level',
+  'customer.deleted': 'A customer’s personal data is erased (delete your copy)',
 };
 
 /** "Test webhook endpoints" on the test side: which data a page shows is never left to guess. */

@@ -129,6 +129,7 @@ export function startCounter(root: HTMLElement): void {
     const target = (event.target as Element).closest('button');
     if (!target) return;
     if (target.dataset.open) void openCustomer(target.dataset.open);
+    else if (target.dataset.qr) void getFragment(`${base}/customers/${encodeURIComponent(target.dataset.qr)}/qr?mode=${mode()}`).then((answer) => show(answer));
     else if (target.hasAttribute('data-close')) {
       panel.innerHTML = emptyPanel;
       quiet();

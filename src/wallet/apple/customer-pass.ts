@@ -63,6 +63,7 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       },
       ...(design.logoText ? { logoText: design.logoText } : {}),
       ...(logo ? { images: appleLogoImages(logo, cardBackground(card)) } : {}),
+      voided: content.voided,
     },
     apple,
   );

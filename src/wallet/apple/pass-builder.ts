@@ -37,6 +37,8 @@ export interface ApplePassInput {
   logoText?: string;
   /** The card's own logo.png (and icon.png) families; the mark drawn in the card's colours otherwise. */
   images?: { logo: Readonly<Record<string, Buffer>>; icon?: Readonly<Record<string, Buffer>> };
+  /** Wallet shows the pass as void (the customer's data was erased). */
+  voided?: boolean;
 }
 
 export type ApplePassSigner = Pick<
@@ -88,6 +90,7 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
       labelColor: label.css,
       // One card per customer: sharing it would let someone else collect on their account.
       sharingProhibited: true,
+      ...(input.voided ? { voided: true } : {}),
     },
   );
 

@@ -93,5 +93,5 @@ export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: 
 
 /** What a saved object must show after a change: the balance and the level/progress modules. */
 export function googleObjectPatch(content: PassContent): Partial<LoyaltyObject> {
-  return loyaltyObjectUpdate({ points: { label: content.balance.label, balance: content.balance.google }, fields: textModules(content) });
+  return loyaltyObjectUpdate({ points: { label: content.balance.label, balance: content.balance.google }, fields: textModules(content), voided: content.voided });
 }

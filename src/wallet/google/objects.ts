@@ -35,7 +35,8 @@ export interface LoyaltyClass {
 export interface LoyaltyObject {
   id: string;
   classId: string;
-  state: 'ACTIVE';
+  /** INACTIVE once the customer's data was erased: Google shows the pass as no longer valid. */
+  state: 'ACTIVE' | 'INACTIVE';
   accountId: string;
   accountName: string;
   loyaltyPoints: LoyaltyPoints;
@@ -113,10 +114,12 @@ export function buildLoyaltyObject(input: {
 }
 
 /** The PATCH body after a balance change: only what changed, so nothing else is overwritten. */
-export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[] }): Partial<LoyaltyObject> {
+export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; voided?: boolean }): Partial<LoyaltyObject> {
   return {
     loyaltyPoints: input.points,
     ...(input.fields ? { textModulesData: input.fields } : {}),
+    // The holder's name goes with the rest of their data.
+    ...(input.voided ? { state: 'INACTIVE' as const, accountName: 'Member' } : {}),
   };
 }
 

@@ -22,6 +22,9 @@ const WALLET_PAGE_STYLE = `
   .code{font-family:ui-monospace,monospace;font-size:.85rem;letter-spacing:.05em}
   .button{display:block;text-align:center;padding:.85rem 1rem;margin:.75rem 0;border-radius:.6rem;background:#111;color:#fff;text-decoration:none;font-weight:600}
   .button.secondary{background:#fff;color:#111;border:1px solid #c9ccd1}
+  button.button{width:100%;font:inherit;font-weight:600;cursor:pointer}
+  .email-card{margin-top:1.5rem}
+  .done{background:#e6f4ea;color:#1e5c2f;padding:.6rem .8rem;border-radius:.5rem;margin-top:1.5rem}
   .note{color:#5b6270;font-size:.9rem}
   code{background:#e6e8eb;padding:.05rem .3rem;border-radius:.25rem}
 `;
@@ -36,6 +39,8 @@ export interface PageOptions {
   css?: string;
   /** May be shown in a frame of our own pages (the console's pass preview); never by another site. */
   frameable?: boolean;
+  /** Holds a form posting to this server (the install page's "Email me my card"); other pages post nowhere. */
+  forms?: boolean;
 }
 
 /** Sends a complete page with a strict Content-Security-Policy (only our own inline style/script). */
@@ -45,7 +50,7 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
   ctx.type = 'text/html; charset=utf-8';
   ctx.set(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors ${options.frameable ? "'self'" : "'none'"}`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action ${options.forms ? "'self'" : "'none'"}; frame-ancestors ${options.frameable ? "'self'" : "'none'"}`,
   );
   ctx.set('X-Content-Type-Options', 'nosniff');
   // The URL holds the install code: never hand it to another site as a Referer.

@@ -9,14 +9,15 @@ import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
+import { bindEmailCardRoute, emailCardOffer } from '../../signup/email-card';
 import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
 import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
 import { issueGoogleSaveLink } from '../google/customer-objects';
-import { findCustomerByInstallCode } from '../install-code';
+import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
 import { passContent } from '../pass-content';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
+import { cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
 
@@ -32,6 +33,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
+    if (!customer && isErasedInstallCode(deps.db, code, card.id)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410, private: true });
     if (!customer || !code) return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
 
     const { apple, google } = deps.wallet;
@@ -48,6 +50,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     return sendChoice(ctx, deps, card, customer, code);
   });
   bindSignupRoutes(router, deps, limiter);
+  bindEmailCardRoute(router, deps, limiter);
 }
 
 function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {
@@ -62,7 +65,8 @@ function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Custom
       ...(apple ? { appleUrl: self('apple') } : {}),
       ...(google ? { googleUrl: self('google') } : {}),
       webPassUrl: webPassPath(code),
+      more: emailCardOffer(ctx, deps, card, customer, code),
     }),
-    { private: true },
+    { private: true, forms: true },
   );
 }

@@ -9,6 +9,11 @@ export function notFoundBody(): Markup {
   return html`<h1>Card not found</h1><p class="note">This link does not lead to a loyalty card. Please check it, or ask at the counter.</p>`;
 }
 
+/** An install link or web pass of a customer whose data was erased at their request. */
+export function removedCardBody(): Markup {
+  return html`<h1>This card was removed</h1><p class="note">The shop deleted this loyalty card and the details that went with it. If you want a card again, please ask at the counter.</p>`;
+}
+
 /** The card's public page: names the card only, never a customer. */
 export function cardPublicBody(card: Card): Markup {
   return html`<h1>${card.name}</h1>
@@ -21,6 +26,8 @@ export interface InstallChoice {
   appleUrl?: string;
   googleUrl?: string;
   webPassUrl: string;
+  /** What other features offer under the buttons (the sign-up's "Email me my card"). */
+  more?: Markup;
 }
 
 /**
@@ -37,7 +44,8 @@ ${
   noWallet
     ? html`<p class="note">Adding this card to Apple Wallet or Google Wallet is not available yet. Your card works in the browser: open it and show its code at the counter.</p>`
     : ''
-}`;
+}
+${choice.more ?? ''}`;
 }
 
 /** Card colours as CSS variables; parseColor only ever yields rgb(r, g, b), safe inside CSS. */
@@ -83,7 +91,11 @@ export function webPassScript(balanceUrl: string): string {
   var url = ${JSON.stringify(balanceUrl).replace(/</g, '\\u003c')};
   function set(id, text) { var el = document.getElementById(id); if (el && el.textContent !== text) el.textContent = text; }
   function refresh() {
-    fetch(url, { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
+    fetch(url, { cache: 'no-store' }).then(function (r) {
+      // The card was removed meanwhile: the page says so once it is loaded again.
+      if (r.status === 410) location.reload();
+      return r.ok ? r.json() : null;
+    }).then(function (data) {
       if (!data) return;
       set('title', data.title);
       set('balance', data.balance.text);

@@ -7,12 +7,12 @@ import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
 import { isoTime } from '../../lib/clock';
 import { organizationName } from '../apple/customer-pass';
-import { findCustomerByInstallCode } from '../install-code';
+import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
 import { passContent, type PassContent } from '../pass-content';
 import { qrSvg } from '../qr';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardCss, notFoundBody, passLogoUrl, webPassBody, webPassScript } from './pages';
+import { cardCss, notFoundBody, passLogoUrl, removedCardBody, webPassBody, webPassScript } from './pages';
 
 export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined } | undefined {
@@ -26,6 +26,7 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
 
   router.get('/pass/:code', async (ctx) => {
     const found = load(ctx);
+    if (!found && isErasedInstallCode(deps.db, ctx.params.code)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410 });
     if (!found) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const balanceUrl = `/pass/${encodeURIComponent(ctx.params.code!)}/balance`;
     const qr = await qrSvg(found.content.scanCode);
@@ -36,6 +37,11 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     const found = load(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
+    if (!found && isErasedInstallCode(deps.db, ctx.params.code)) {
+      ctx.status = 410;
+      ctx.body = JSON.stringify({ statusCode: 410, error: 'Gone', message: 'PASS_REMOVED: the card was removed with the customer’s personal data' });
+      return;
+    }
     if (!found) {
       ctx.status = 404;
       ctx.body = JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'PASS_NOT_FOUND' });

@@ -81,7 +81,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   const classDeps: ClassUpdateDeps = { db, config, wallet, tokens, googleApiBase, ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}) };
   // Expanding a card change queues pass updates; this worker is the one that sends them, and its
   // drain looks again on its own, so the wake-up it would get is not needed.
-  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued() {} } };
+  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} } };
 
   function apnsClient(): ApnsClient | undefined {
     const apple = wallet.apple;

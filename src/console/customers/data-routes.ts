@@ -1,0 +1,108 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { cardsRepo } from '../../cards/repo';
+import { changesRepo } from '../../customers/changes-repo';
+import { editCustomerContact } from '../../customers/edit';
+import { eraseCustomer } from '../../customers/erase';
+import { customerExport } from '../../customers/export';
+import type { Customer } from '../../customers/model';
+import { customersRepo } from '../../customers/repo';
+import { installUrl } from '../../customers/resource';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../lib/errors';
+import { mailRepo } from '../../mail/repo';
+import { cardEmailBlocker, mailSetup, queueCardEmail } from '../../mail/service';
+import { qrSvg } from '../../wallet/qr';
+import { field, formErrorsFrom, type FormFields } from '../../web/forms';
+import { consoleOf } from '../context';
+import { sendConsolePage } from '../layout';
+import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
+import { findCustomer } from './routes';
+
+// The customer's own data in the console (decisions §9): send their card by email, show their
+// card's QR, edit their details, download their data, delete their personal data.
+
+/** What the customer page shows of the customer's data (called by its route). */
+export function customerDataView(deps: Pick<AppDeps, 'db' | 'config'>, customer: Customer, query: Context['query']): CustomerDataView {
+  const notice = query.sent === '1' ? 'sent' : query.edited === '1' ? 'edited' : query.edited === '0' ? 'unchanged' : null;
+  return {
+    mail: mailSetup(deps.config),
+    sends: mailRepo(deps.db).ofCustomer(customer.id),
+    changes: changesRepo(deps.db).list(customer.id),
+    notice,
+    mailBlocker: cardEmailBlocker(customer),
+  };
+}
+
+export function bindCustomerData(router: Router, deps: AppDeps): void {
+  const page = (ctx: Context) => findCustomer(deps, consoleOf(ctx), ctx.params.passUserId!);
+  const cardOf = (customer: Customer) => cardsRepo(deps.db).findById(customer.cardId)!;
+
+  router.post('/console/customers/:passUserId/send-card', (ctx) => {
+    const customer = page(ctx);
+    queueCardEmail(deps, customer, 'console');
+    ctx.status = 303;
+    ctx.redirect(`/console/customers/${customer.id}?sent=1#emails-heading`);
+  });
+
+  router.get('/console/customers/:passUserId/qr', async (ctx) => {
+    const c = consoleOf(ctx);
+    const customer = page(ctx);
+    const card = cardOf(customer);
+    const svg = await qrSvg(installUrl(deps.config, customer), `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: `Card QR · ${card.name}`, body: qrBody(customer, card, svg) });
+  });
+
+  const showEdit = (ctx: Context, customer: Customer, form: EditForm, status = 200) =>
+    sendConsolePage(ctx, deps, consoleOf(ctx), { section: 'customers', title: 'Edit details', status, body: editBody(consoleOf(ctx), customer, cardOf(customer), form) });
+
+  router.get('/console/customers/:passUserId/edit', (ctx) => {
+    const customer = page(ctx);
+    showEdit(ctx, customer, { name: customer.name ?? '', email: customer.email ?? '', phone: customer.phone ?? '' });
+  });
+
+  router.post('/console/customers/:passUserId/edit', (ctx) => {
+    const c = consoleOf(ctx);
+    const customer = page(ctx);
+    const form = ctx.state.form as FormFields;
+    const typed = { name: field(form, 'name').slice(0, 1000), email: field(form, 'email').slice(0, 1000), phone: field(form, 'phone').slice(0, 1000) };
+    let changed;
+    try {
+      changed = editCustomerContact(deps, customer, typed, { id: c.admin.id, email: c.admin.email });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status === 404) throw err;
+      return showEdit(ctx, customer, { ...typed, errors: formErrorsFrom(err, ['name', 'email', 'phone']) }, err.status);
+    }
+    ctx.status = 303;
+    ctx.redirect(`/console/customers/${customer.id}?edited=${changed.length ? 1 : 0}`);
+  });
+
+  router.get('/console/customers/:passUserId/data.json', (ctx) => {
+    const customer = page(ctx);
+    ctx.set('Content-Disposition', `attachment; filename="customer-pu_${customer.id}.json"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = `${JSON.stringify(customerExport(deps, customer), null, 2)}\n`;
+  });
+
+  router.get('/console/customers/:passUserId/erase', (ctx) => {
+    const customer = page(ctx);
+    sendConsolePage(ctx, deps, consoleOf(ctx), { section: 'customers', title: 'Delete personal data', body: eraseBody(consoleOf(ctx), customer, cardOf(customer)) });
+  });
+
+  router.post('/console/customers/:passUserId/erase', (ctx) => {
+    const c = consoleOf(ctx);
+    const customer = page(ctx);
+    eraseCustomer(deps, customer, { channel: 'console', admin: { id: c.admin.id, email: c.admin.email } });
+    ctx.status = 303;
+    ctx.redirect(`/console/customers/erased/${customer.id}`);
+  });
+
+  router.get('/console/customers/erased/:passUserId', (ctx) => {
+    const c = consoleOf(ctx);
+    const erased = customersRepo(deps.db).findByPassUserId(ctx.params.passUserId!);
+    if (!erased || erased.orgId !== c.org.id || erased.erasedAt === null) throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Personal data deleted', body: erasedBody(erased.id) });
+  });
+}

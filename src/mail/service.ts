@@ -1,0 +1,137 @@
+import { wakeAfterCommit } from '../db/after-commit';
+import { inTransaction } from '../db/transaction';
+import { mailServerLabel, type Config } from '../config';
+import type { Customer, Namespace } from '../customers/model';
+import { customersRepo } from '../customers/repo';
+import type { WriteDeps } from '../deps';
+import { isEmail } from '../lib/contact';
+import { ApiError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { mailRepo, type MailVia } from './repo';
+
+// Transactional mail only (decisions §9): a customer's own card, on request, and the console's
+// test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
+// the worker after the commit; nothing here talks to the mail server. Without SMTP_URL and
+// MAIL_FROM every feature shows as off, and these refuse with MAIL_OFF rather than fail.
+
+export type MailDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>> };
+
+/** The page after sign-up: at most this many card emails per customer and day, so the button cannot be used to flood a mailbox. */
+export const SIGNUP_EMAILS_PER_DAY = 3;
+/** Import batches go out at this pace, so a shop's mail provider never sees a burst of hundreds. */
+export const IMPORT_EMAILS_PER_MINUTE = 30;
+const DAY = 86_400_000;
+
+/** Mail is set up, as the console shows it: the server and the sender, never the password. */
+export function mailSetup(config: Readonly<Pick<Config, 'mail'>>): { server: string; from: string } | null {
+  return config.mail ? { server: mailServerLabel(config.mail.smtpUrl), from: config.mail.from } : null;
+}
+
+function assertOn(config: Readonly<Pick<Config, 'mail'>>): void {
+  if (!config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server: the operator sets SMTP_URL and MAIL_FROM (README, "Email")' });
+}
+
+function queue(deps: MailDeps, row: { orgId: string; livemode: boolean; customerId: string | null; kind: 'card' | 'test'; via: MailVia; recipient: string; dueAt: number }): string {
+  const id = newId('ml');
+  mailRepo(deps.db).insert({ id, ...row, now: deps.clock.now() });
+  wakeAfterCommit(deps.db, 'mail', () => deps.afterCommit.mailQueued());
+  return id;
+}
+
+/** Why a customer cannot be sent their card; null when they can. */
+export function cardEmailBlocker(customer: Pick<Customer, 'email' | 'erasedAt'>): string | null {
+  if (customer.erasedAt !== null) return 'the customer was deleted';
+  if (!customer.email || !isEmail(customer.email)) return 'there is no email address for this customer';
+  return null;
+}
+
+/**
+ * Queues the customer's card to their address. From the page after sign-up the customer is
+ * limited (SIGNUP_EMAILS_PER_DAY); the console and the counter are the shop's own staff.
+ */
+export function queueCardEmail(deps: MailDeps, customer: Customer, via: MailVia): { id: string; to: string } {
+  assertOn(deps.config);
+  return inTransaction(deps.db, () => {
+    const blocker = cardEmailBlocker(customer);
+    if (blocker) throw new ApiError(400, 'NO_EMAIL_ADDRESS', { detail: blocker });
+    const now = deps.clock.now();
+    if (via === 'signup' && mailRepo(deps.db).countSince(customer.id, 'signup', now - DAY) >= SIGNUP_EMAILS_PER_DAY) {
+      throw new ApiError(429, 'TOO_MANY_EMAILS', { detail: `your card was already sent ${SIGNUP_EMAILS_PER_DAY} times today; look for it in your inbox and spam folder, or ask at the counter` });
+    }
+    const to = customer.email!;
+    return { id: queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind: 'card', via, recipient: to, dueAt: now }), to };
+  });
+}
+
+export interface BatchResult {
+  /** Mail is not set up: nothing was queued. */
+  off: boolean;
+  queued: number;
+  /** No usable address, or erased. */
+  skippedNoEmail: number;
+  /** Already sent (or on its way), and `resend` was not asked for. */
+  skippedAlreadySent: number;
+  /** Not a customer (of the namespace, when one is given). */
+  notFound: number;
+  /** When the last of the batch is due to go out. */
+  lastDueAt: number | null;
+}
+
+/** Customers handled per transaction: a few milliseconds of the write lock and of the event loop each. */
+const CHUNK = 200;
+
+/**
+ * Every customer of `customerIds` their card (an import's "Email every imported customer their
+ * card"): customers without an address are skipped, and so is anyone whose card was sent already
+ * (or is queued), unless `resend`. The batch is throttled as rows: IMPORT_EMAILS_PER_MINUTE are due
+ * per minute, after any import batch still queued, so the worker sends it steadily and a restart
+ * keeps the schedule. Works in chunks of transactions, yielding to requests in between.
+ */
+export async function queueCardEmails(deps: MailDeps, customerIds: readonly string[], options: { resend?: boolean; namespace?: Namespace } = {}): Promise<BatchResult> {
+  const result: BatchResult = { off: !deps.config.mail, queued: 0, skippedNoEmail: 0, skippedAlreadySent: 0, notFound: 0, lastDueAt: null };
+  if (result.off) return result;
+  const customers = customersRepo(deps.db);
+  const repo = mailRepo(deps.db);
+  const slotOf = new Map<string, number>();
+  for (let start = 0; start < customerIds.length; start += CHUNK) {
+    inTransaction(deps.db, () => {
+      const now = deps.clock.now();
+      for (const id of customerIds.slice(start, start + CHUNK)) {
+        const customer = customers.findByPassUserId(id);
+        if (!customer || customer.erasedAt !== null || (options.namespace && (customer.orgId !== options.namespace.orgId || customer.livemode !== options.namespace.livemode))) {
+          result.notFound++;
+          continue;
+        }
+        if (cardEmailBlocker(customer)) {
+          result.skippedNoEmail++;
+          continue;
+        }
+        if (!options.resend && repo.hasCard(customer.id)) {
+          result.skippedAlreadySent++;
+          continue;
+        }
+        // Each namespace's batch continues after what its earlier batches still have queued.
+        const space = `${customer.orgId}/${customer.livemode}`;
+        let slot = slotOf.get(space);
+        if (slot === undefined) {
+          const last = repo.lastImportDue(customer.orgId, customer.livemode);
+          slot = last !== null && last >= now ? Math.floor((last - now) / 60_000) * IMPORT_EMAILS_PER_MINUTE + IMPORT_EMAILS_PER_MINUTE : 0;
+        }
+        const dueAt = now + Math.floor(slot / IMPORT_EMAILS_PER_MINUTE) * 60_000;
+        slotOf.set(space, slot + 1);
+        queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind: 'card', via: 'import', recipient: customer.email!, dueAt });
+        result.queued++;
+        result.lastDueAt = Math.max(result.lastDueAt ?? 0, dueAt);
+      }
+    });
+    if (start + CHUNK < customerIds.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return result;
+}
+
+/** The console's "Send a test email" to `to`. */
+export function queueTestEmail(deps: MailDeps, n: Namespace, to: string): string {
+  assertOn(deps.config);
+  if (!isEmail(to)) throw new ApiError(400, 'INVALID_EMAIL', { detail: 'enter an email address such as name@example.com', extra: { field: 'to' } });
+  return inTransaction(deps.db, () => queue(deps, { orgId: n.orgId, livemode: n.livemode, customerId: null, kind: 'test', via: 'console', recipient: to.trim(), dueAt: deps.clock.now() }));
+}

@@ -1,0 +1,66 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Card } from '../cards/model';
+import { cardsRepo } from '../cards/repo';
+import type { Customer } from '../customers/model';
+import type { AppDeps } from '../deps';
+import { maskEmail } from '../lib/contact';
+import { ApiError } from '../lib/errors';
+import { cardEmailBlocker, mailSetup, queueCardEmail, SIGNUP_EMAILS_PER_DAY } from '../mail/service';
+import type { RateLimiter } from '../routing/rate-limit';
+import { limitAnonymous } from '../routing/rate-limited';
+import { findCustomerByInstallCode } from '../wallet/install-code';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
+import { pageErrors, sendErrorPage } from '../web/errors';
+import { field, readForm } from '../web/forms';
+import { html, type Markup } from '../web/html';
+
+// "Email me my card" on the page after sign-up (the install page of the customer's link): the
+// customer's own card to the address they gave, so they can open it on their phone later. Only the
+// holder of the link can ask (the install code is the proof), at most SIGNUP_EMAILS_PER_DAY times a
+// day, and only when the server sends email at all. The form is a pre-session form like sign-up.
+
+const COOKIE_PATH = '/get-pass';
+const installPath = (cardId: string, code: string, extra = '') => `/get-pass/${encodeURIComponent(cardId)}?code=${encodeURIComponent(code)}${extra}`;
+
+/** The block under the wallet buttons, when email can be sent: the button, or what became of the last request. */
+export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card: Card, customer: Customer, code: string): Markup {
+  if (!mailSetup(deps.config) || cardEmailBlocker(customer)) return html``;
+  const to = maskEmail(customer.email!);
+  const emailed = ctx.query.emailed;
+  const notice =
+    emailed === '1'
+      ? html`<p class="note done" role="status">Your card is on its way to ${to}. It may take a minute; look in the spam folder too.</p>`
+      : emailed === 'limit'
+        ? html`<p class="note done" role="status">Your card was already sent to ${to} ${SIGNUP_EMAILS_PER_DAY} times today. Look for it in your inbox and spam folder, or ask at the counter.</p>`
+        : '';
+  return html`${notice}
+<form method="post" action="/get-pass/${card.id}/email" class="email-card">
+  <input type="hidden" name="${CSRF_FIELD}" value="${preSessionToken(ctx, deps.config, COOKIE_PATH)}">
+  <input type="hidden" name="code" value="${code}">
+  <button type="submit" class="button secondary">Email me my card</button>
+  <p class="note">To ${to}: open it on your phone whenever you like.</p>
+</form>`;
+}
+
+export function bindEmailCardRoute(router: Router, deps: AppDeps, limiter: RateLimiter): void {
+  router.post('/get-pass/:cardId/email', pageErrors(deps.log), async (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
+    const form = await readForm(ctx);
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
+    const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
+    const code = field(form, 'code');
+    const customer = card && findCustomerByInstallCode(deps.db, code, card.id);
+    if (!card || !customer) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
+    let outcome = '1';
+    try {
+      queueCardEmail(deps, customer, 'signup');
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'TOO_MANY_EMAILS') throw err;
+      outcome = 'limit';
+    }
+    // POST-redirect-GET: a reload of the page never asks again.
+    ctx.status = 303;
+    ctx.redirect(installPath(card.id, code, `&emailed=${outcome}`));
+  });
+}
