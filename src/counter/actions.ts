@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Card } from '../cards/model';
-import { getOrgCard, listCards } from '../cards/service';
+import { cardCustomerCounts, getOrgCard, listActiveCards } from '../cards/service';
 import type { Customer, Namespace } from '../customers/model';
 import type { AppDeps } from '../deps';
 import { checkIdempotencyKey, claimIdempotencyKey, runIdempotent } from '../idempotency/service';
@@ -146,6 +146,17 @@ function replayedRefusal(status: number, body: Record<string, unknown>): ApiErro
   return new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) });
 }
 
+/**
+ * The cards the counter offers a new customer (archived ones never), the shop's most used first:
+ * most customers in this mode, and between equals the newest (the owner's own card before the
+ * demo cards it came with).
+ */
+function cardsByUse(deps: AppDeps, n: Namespace): Card[] {
+  const counts = cardCustomerCounts(deps, n.orgId);
+  const used = (card: Card) => (n.livemode ? counts(card.id).live : counts(card.id).test);
+  return listActiveCards(deps, n.orgId).sort((a, b) => used(b) - used(a) || b.createdAt - a.createdAt);
+}
+
 export function bindCounterActions(router: Router, deps: AppDeps): void {
   const base = '/counter/:orgId';
   const errors = counterErrors(deps);
@@ -194,7 +205,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   action('undo', (req, customer, form, key) => undoAtCounter(deps, req.actor, customer, field(form, 'transaction'), key));
 
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
-    const cards = listCards(deps, req.counter.org.id);
+    const cards = cardsByUse(deps, req.actor.namespace);
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
     if (!card) throw badRequest('NO_CARDS', 'this shop has no card yet. The owner creates one in the console');
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
@@ -211,6 +222,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
+    if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', `${card.name} is archived and takes no new members. Pick another card`);
     const values = enrollValues(card, form);
     const errors = checkEnrollValues(card, values);
     if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });

@@ -54,6 +54,7 @@ export function bindSignupRoutes(router: Router, deps: AppDeps, limiter: RateLim
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
     if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
     if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, 'This card does not take sign-ups online. Please ask at the counter.');
+    if (card.archivedAt !== null) return sendErrorPage(ctx, 403, 'This card no longer takes new members. Please ask at the counter.');
     const form = await readForm(ctx);
     // The poster leads to INSTALL_BASE_URL, which may be another address of this server than PUBLIC_URL.
     checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);

@@ -22,20 +22,23 @@ import { PREVIEW_PATH } from './preview-fields';
 import { readLogoUpload } from './upload';
 import { validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
+import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
 
 const NOTICES: Record<string, string> = {
   created: 'Card created. Customers can join it now; add a logo below if you like.',
   saved: 'Saved. Passes already in customers\' wallets are being updated.',
   logo: 'Logo uploaded. Passes already in customers\' wallets are being updated.',
   'logo-removed': 'Logo removed.',
+  ...LIFECYCLE_NOTICES,
 };
 
 export function bindCards(router: Router, deps: AppDeps): void {
   function editorPage(ctx: Context, card: Card | undefined, form: CardForm, options: { errors?: FormErrors; status?: number; logoError?: string; notice?: string } = {}): void {
     const c = consoleOf(ctx);
     const logo = card && cardLogoMeta(deps, card.id);
+    const customers = card && cardCustomerCounts(deps, c.org.id)(card.id);
     const view: EditorView = {
-      ...(card ? { cardId: card.id, storedName: card.name, customers: cardCustomerCounts(deps, c.org.id)(card.id) } : {}),
+      ...(card && customers ? { cardId: card.id, storedName: card.name, customers, lifecycle: lifecyclePanel(c, card, customers), archived: card.archivedAt !== null } : {}),
       form,
       errors: options.errors ?? noErrors(),
       ...(card && logo ? { logo: { ...logo, url: passLogoUrl(card, logo)! } } : {}),
@@ -77,9 +80,11 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const counts = cardCustomerCounts(deps, c.org.id);
     const rows = listCards(deps, c.org.id).map((card) => ({ card, customers: counts(card.id) }));
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows) });
+    const deleted = typeof ctx.query.deleted === 'string' ? ctx.query.deleted.slice(0, 100) : undefined;
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows, deleted) });
   });
 
+  bindCardLifecycle(router, deps);
   router.get('/console/cards/new', (ctx) => editorPage(ctx, undefined, emptyCardForm()));
   router.post('/console/cards/new', (ctx) => submit(ctx, undefined));
 

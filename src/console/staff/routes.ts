@@ -13,6 +13,7 @@ import { field, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormF
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
+import { bindStaffExport } from './export';
 
 // Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
@@ -89,6 +90,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
   };
 
   router.get('/console/staff', (ctx) => listPage(ctx, {}));
+  bindStaffExport(router, deps);
 
   router.post('/console/staff', async (ctx) => {
     const c = consoleOf(ctx);

@@ -49,7 +49,7 @@ function activityTable(days: StaffDay[], options: { withName: boolean; emptyText
 }
 
 function activityIntro(c: ConsoleContext, timeZone: string): Markup {
-  return html`<p class="muted small">What was awarded and redeemed at the counter per day of your shop (${timeZone.replace(/_/g, ' ')}), from the ledger${c.livemode ? '' : ' of the test sandbox'}. Stamps, points and credit are counted apart.</p>`;
+  return html`<p class="muted small">What was awarded and redeemed at the counter per day of your shop (${timeZone.replace(/_/g, ' ')}), from the ledger${c.livemode ? '' : ' of the test sandbox'}. Stamps, points and credit are counted apart. An entry undone at the counter counts nowhere, as on the dashboard.</p>`;
 }
 
 const statusBadge = (s: Staff) => (s.status === 'active' ? html`<span class="badge ok">Active</span>` : html`<span class="badge">Disabled</span>`);
@@ -105,6 +105,7 @@ ${formError(errors.form)}
 <section aria-labelledby="activity-heading">
   <h2 id="activity-heading">${testWord(c)}Counter activity, last ${ACTIVITY_DAYS} days</h2>
   ${activityIntro(c, view.timeZone)}
+  ${view.activity.length ? html`<p><a class="button secondary" href="/console/staff/activity.csv" download>Download CSV</a></p>` : ''}
   ${activityTable(view.activity, { withName: true, emptyText: `Nobody has used the counter${c.livemode ? '' : ' in test mode'} in the last ${ACTIVITY_DAYS} days.` })}
 </section>`;
 }

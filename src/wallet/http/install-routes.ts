@@ -16,7 +16,7 @@ import { findCustomerByInstallCode } from '../install-code';
 import { passContent } from '../pass-content';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardPublicBody, installChoiceBody, notFoundBody } from './pages';
+import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody } from './pages';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
 
@@ -32,7 +32,10 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
-    if (!customer || !code) return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
+    if (!customer || !code) {
+      if (card.archivedAt !== null) return sendPage(ctx, card.name, cardClosedBody(card));
+      return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
+    }
 
     const { apple, google } = deps.wallet;
     const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));

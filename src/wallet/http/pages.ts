@@ -16,6 +16,13 @@ export function cardPublicBody(card: Card): Markup {
 <p class="note">Online sign-up for this card is not open yet.</p>`;
 }
 
+/** An archived card's public page: members keep their cards; nobody new joins. */
+export function cardClosedBody(card: Card): Markup {
+  return html`<h1>${card.name}</h1>
+<p>This card no longer takes new members. If you already have it, it keeps working as before.</p>
+<p class="note">Please ask at the counter about the shop's current loyalty card.</p>`;
+}
+
 export interface InstallChoice {
   title: string;
   appleUrl?: string;
