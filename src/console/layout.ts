@@ -48,7 +48,8 @@ export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db'>, c: Cons
     title: `${page.title} · ${c.org.name}`,
     status: page.status,
     css: themeCss(orgAccent(deps.db, c.org.id)),
-    scripts: ['htmx.js', ...(page.scripts ?? []).filter((s) => s !== 'htmx.js')],
+    // console.js on every page: each of its modules enhances only pages that have its elements.
+    scripts: ['htmx.js', 'console.js', ...(page.scripts ?? []).filter((s) => s !== 'htmx.js' && s !== 'console.js')],
     csp: page.csp,
     body: (nonce) => html`<header class="topbar">
   <div class="topbar-inner">

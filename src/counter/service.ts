@@ -7,7 +7,7 @@ import { findCustomerByScanCode } from '../customers/secret-codes';
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
-import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { normalizeEmail, normalizeLocalPhone } from '../lib/contact';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
 import type { StaffRef } from '../lib/changes';
@@ -67,12 +67,12 @@ export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, passUserId
   return customer;
 }
 
-/** What staff typed: a pass code opens its customer; otherwise name, email, phone or external id. */
-export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string): Customer[] {
+/** What staff typed: a pass code opens its customer; otherwise name, email, phone (the local way too, in `country`) or external id. */
+export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string, country: string | null = null): Customer[] {
   const text = raw.trim().slice(0, 200);
   if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', 'type at least 2 characters, or scan the pass');
   if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, text)];
-  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizePhone(text), limit: SEARCH_LIMIT });
+  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeLocalPhone(text, country), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
 }
 

@@ -51,11 +51,11 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
 }
 
 /** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
-export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string }): OrgRow {
+export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string; country?: string | null }): OrgRow {
   return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone });
+    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone, ...(input.country !== undefined ? { country: input.country } : {}) });
     return getOrg(deps, orgId);
   });
 }
