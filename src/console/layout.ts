@@ -60,6 +60,7 @@ export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db'>, c: Cons
 </header>
 <nav class="nav" aria-label="Console sections"><ul>
   ${NAV.map((n) => html`<li><a href="${n.href}"${n.section === page.section ? html` aria-current="page"` : ''}>${n.label}</a></li>`)}
+  <li class="nav-help"><a href="/console/help${page.section ? `/${page.section}` : ''}">Help</a></li>
 </ul></nav>
 ${
   c.livemode

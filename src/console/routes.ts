@@ -12,6 +12,7 @@ import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
+import { bindHelp } from './help/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -33,5 +34,6 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindPoster(guarded, deps);
   bindDashboard(guarded, deps);
   bindCustomers(guarded, deps);
+  bindHelp(guarded, deps);
   return [open, guarded];
 }

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
 import { normalizeEmail } from '../lib/contact';
 import { orgsRepo, type OrgRow } from './repo';
-import { writeOrgSettings } from './settings';
+import { readOrgSettings, writeOrgSettings } from './settings';
 
 export interface OrgDeps {
   db: Db;
@@ -50,12 +50,27 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
   });
 }
 
-/** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
+/** The org's name, brand colour and time zone, as the console's settings page saves them: one write (the start checklist's first step). */
 export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string; country?: string | null }): OrgRow {
   return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone, ...(input.country !== undefined ? { country: input.country } : {}) });
+    const started = readOrgSettings(deps.db, orgId).started;
+    writeOrgSettings(deps.db, orgId, {
+      brandColor: input.brandColor,
+      timeZone: input.timeZone,
+      ...(input.country !== undefined ? { country: input.country } : {}),
+      started: { ...started, profileSavedAt: started.profileSavedAt ?? deps.clock.now() },
+    });
     return getOrg(deps, orgId);
+  });
+}
+
+/** The owner opened a counter poster (the start checklist's step), remembered once. */
+export function notePosterOpened(deps: OrgDeps, orgId: string): void {
+  if (readOrgSettings(deps.db, orgId).started.posterOpenedAt !== null) return;
+  inTransaction(deps.db, () => {
+    const started = readOrgSettings(deps.db, orgId).started;
+    if (started.posterOpenedAt === null) writeOrgSettings(deps.db, orgId, { started: { ...started, posterOpenedAt: deps.clock.now() } });
   });
 }

@@ -73,6 +73,16 @@ export const OrgSettingsSchema = v.object({
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
   counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),
+  /** Steps of the dashboard's start checklist that leave no other trace: when the owner first did them. */
+  started: v.optional(
+    v.object({
+      /** The business settings (name, time zone) saved in the console. */
+      profileSavedAt: v.optional(v.nullable(v.number()), null),
+      /** A counter poster opened. */
+      posterOpenedAt: v.optional(v.nullable(v.number()), null),
+    }),
+    () => ({ profileSavedAt: null, posterOpenedAt: null }),
+  ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
 });
 

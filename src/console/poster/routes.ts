@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { cardColors, cardFaceVars } from '../../signup/card-face';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
+import { notePosterOpened } from '../../orgs/service';
 import { sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
 import { paperSize, posterBody, posterPrintCss } from './views';
@@ -26,7 +27,8 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
     const size = paperSize(ctx.query.size);
     const link = posterLink(deps.config, card);
-    const qrSvg = card.dataCollectionEnabled ? await posterQrSvg(link) : null;
+    const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link) : null;
+    if (qrSvg) notePosterOpened(deps, c.org.id);
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
       title: `Poster: ${card.name}`,

@@ -58,6 +58,10 @@ function tools(view: PosterView): Markup {
 export function posterBody(view: PosterView): Markup {
   const { card } = view;
   const head = html`<div class="page-head no-print"><h1>Counter poster: ${card.name}</h1><a href="/console/cards">All cards</a></div>`;
+  if (!view.qrSvg && card.archivedAt !== null) {
+    return html`${head}
+<div class="notice warn" role="status"><p><strong>${card.name} is archived.</strong> It takes no new members, so there is no poster to print. <a href="/console/cards/${card.id}#card-status">Restore it</a> to print one again.</p></div>`;
+  }
   if (!view.qrSvg) {
     return html`${head}
 <div class="notice warn" role="status">
