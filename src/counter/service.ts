@@ -14,6 +14,7 @@ import type { StaffRef } from '../lib/changes';
 import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
 import { counterRepo } from './repo';
+import { webPassUsersAmong } from '../wallet/web-pass-opens';
 
 // The counter's rules on top of the loyalty service (decisions §8): every change goes
 // through the same earn / redeem / reverse functions as the API, with source `scan` and the staff
@@ -90,6 +91,8 @@ export interface CustomerScreen {
   entries: ScreenEntry[];
   /** The row this member's Undo button reverses, if any. */
   undoable: LedgerEntry | undefined;
+  /** The customer opened their web pass (no wallet app holds it, but they have their card). */
+  usesWebPass: boolean;
 }
 
 export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Customer, staffId: string): CustomerScreen {
@@ -108,6 +111,7 @@ export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Cu
     rewardAffordable: Boolean(card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card') && customer.balance >= card.reward.cost),
     entries,
     undoable: undoId ? ledger.find(customer.id, undoId) : undefined,
+    usesWebPass: customer.status === 'pending_install' && webPassUsersAmong(deps.db, [customer.id]).size > 0,
   };
 }
 

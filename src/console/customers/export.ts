@@ -7,6 +7,8 @@ import type { ConsoleContext } from '../context';
 import { channelLabel, currencyOf, formatSortableTime, unitOf } from '../format';
 import { csvLine, CSV_BOM } from './csv';
 import { listPage, type ListQuery } from './list';
+import { statusText } from './views';
+import { webPassUsersAmong } from '../../wallet/web-pass-opens';
 
 // The CSV export: every customer the list shows for this search and card, all pages, written as
 // the response is read. Each batch is one keyset read, so a large export never holds the database
@@ -28,6 +30,7 @@ function unitText(card: Card | undefined): string {
 export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, 'q' | 'cardId'>, cards: Map<string, Card>, timeZone: string, batch = BATCH): Generator<string> {
   const header = ['Name', 'Email', 'Phone', 'External id', 'Card', 'Balance', 'Unit', 'Level', 'Status', 'Joined via', 'Created', 'Customer id'];
   yield CSV_BOM + csvLine(c.livemode ? header : [...header, 'Removed on']);
+  let webPass: ReadonlySet<string> = new Set();
   const line = (row: CustomerListItem) => {
     const card = cards.get(row.cardId);
     const cells = [
@@ -39,7 +42,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
       balanceText(card, row.balance),
       unitText(card),
       card ? (levelFor(card, row.balance)?.name ?? '') : '',
-      row.status === 'installed' ? 'Pass installed' : 'Not installed yet',
+      statusText(row.status, webPass.has(row.id)),
       channelLabel(row.source),
       formatSortableTime(row.createdAt, timeZone),
       `pu_${row.id}`,
@@ -49,6 +52,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
   let from: ListQuery['from'];
   for (;;) {
     const page = listPage(db, c.namespace, { ...query, ...(from ? { from } : {}) }, { limit: batch, count: false });
+    webPass = webPassUsersAmong(db, page.rows.map((r) => r.id));
     if (page.rows.length) yield page.rows.map(line).join('');
     if (!page.older) return;
     from = { direction: 'older', cursor: page.older };

@@ -10,23 +10,25 @@ import { organizationName } from '../apple/customer-pass';
 import { findCustomerByInstallCode } from '../install-code';
 import { passContent, type PassContent } from '../pass-content';
 import { qrSvg } from '../qr';
+import { noteWebPassOpened } from '../web-pass-opens';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
 import { cardCss, notFoundBody, passLogoUrl, webPassBody, webPassScript } from './pages';
 
 export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined } | undefined {
+  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined; customerId: string } | undefined {
     limitAnonymous(ctx, deps, limiter);
     const customer = findCustomerByInstallCode(deps.db, ctx.params.code);
     const card = customer && cardsRepo(deps.db).findById(customer.cardId);
     if (!customer || !card) return undefined;
     const logoUrl = passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id));
-    return { content: passContent(card, customer, organizationName(deps.db, card)), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl };
+    return { content: passContent(card, customer, organizationName(deps.db, card)), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id };
   }
 
   router.get('/pass/:code', async (ctx) => {
     const found = load(ctx);
     if (!found) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
+    noteWebPassOpened(deps, found.customerId);
     const balanceUrl = `/pass/${encodeURIComponent(ctx.params.code!)}/balance`;
     const qr = await qrSvg(found.content.scanCode);
     sendPage(ctx, found.content.title, webPassBody(found.content, qr, found.logoUrl), { private: true, script: webPassScript(balanceUrl), css: found.css });
