@@ -84,23 +84,27 @@ export interface EditorView {
   /** The card's archive and delete panel (edit only). */
   lifecycle?: Markup;
   archived?: boolean;
+  /** The control to focus (after a row was added or removed). */
+  focus?: string;
+  locked?: SectionContext['locked'];
 }
 
 export function editorBody(c: ConsoleContext, view: EditorView): Markup {
   const editing = view.cardId !== undefined;
-  const action = editing ? `/console/cards/${view.cardId}` : '/console/cards/new';
+  // A new card's form is multipart (it carries the logo), so its token travels in the address.
+  const action = editing ? `/console/cards/${view.cardId}` : `/console/cards/new?${CSRF_FIELD}=${encodeURIComponent(c.csrfToken)}`;
   const total = view.customers ? view.customers.live + view.customers.test : 0;
   const typeLock = editing && total > 0
     ? `This card has ${total} customer${total === 1 ? '' : 's'} (live and test), so its type stays ${PASS_TYPE_NAMES[view.form.passType as Card['passType']] ?? view.form.passType}: their balances are counted in it. Create a new card for another type.`
     : undefined;
-  const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}) };
+  const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}), ...(view.focus ? { focus: view.focus } : {}), ...(view.locked ? { locked: view.locked } : {}) };
   const title = view.storedName ?? 'Card';
   return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>${view.archived ? html` <span class="badge warn">Archived</span>` : ''}` : 'New card'}</h1><span class="row">${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
-${Object.keys(view.errors.fields).length || view.errors.form ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
+${Object.keys(view.errors.fields).length || view.errors.form || (!editing && view.logoError) ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
 <div class="card-editor">
   <div class="card-editor-main">
-    <form method="post" action="${action}" class="card-form" id="card-form" novalidate data-card-form${editing ? html` data-card-id="${view.cardId}"` : ''}>
+    <form method="post" action="${action}" class="card-form" id="card-form" novalidate data-card-form${editing ? html` data-card-id="${view.cardId}"` : html` enctype="multipart/form-data"`}>
       ${csrfField(c)}
       <button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">Save</button>
       ${basicsSection(s)}
@@ -111,13 +115,14 @@ ${Object.keys(view.errors.fields).length || view.errors.form ? html`<div class="
       ${signupSection(s)}
       ${questionsSection(s)}
       ${designSection(s)}
+      ${editing ? '' : newLogoField(view.logoError)}
       <div class="actions sticky-actions">
         <button type="submit" name="_action" value="save">${editing ? 'Save changes' : 'Create card'}</button>
         <button type="submit" name="_action" value="preview" formaction="${action}#preview" formnovalidate class="secondary" data-preview-button>Update preview</button>
         <a href="/console/cards">Cancel</a>
       </div>
     </form>
-    ${editing ? logoPanel(c, view) : html`<p class="muted small">You can add a logo image once the card is created.</p>`}
+    ${editing ? logoPanel(c, view) : ''}
     ${view.lifecycle ?? ''}
   </div>
   <aside class="card-preview" id="preview" aria-labelledby="preview-heading">
@@ -126,6 +131,18 @@ ${Object.keys(view.errors.fields).length || view.errors.form ? html`<div class="
     <p class="muted small">A sample customer's pass in the browser. Apple and Google Wallet show the same colours, name and progress in their own layout.</p>
   </aside>
 </div>`;
+}
+
+/** The logo of a card being made: sent with the card when it is created. */
+function newLogoField(error: string | undefined): Markup {
+  return html`<fieldset id="logo" class="section"><legend class="small-heading">Logo <span class="muted small">(optional)</span></legend>
+  <div class="field">
+    <label for="f-logo">Logo image</label>
+    <input id="f-logo" name="logo" type="file" accept="image/png,image/jpeg" aria-describedby="f-logo-hint${error ? ' f-logo-error' : ''}"${error ? html` aria-invalid="true"` : ''}>
+    <span class="hint" id="f-logo-hint">PNG or JPEG, up to 1 MB, from ${MIN_LOGO_SIDE} to ${MAX_LOGO_SIDE} pixels a side; saved with the card. You can add or change it later too.</span>
+    ${error ? html`<span class="error" id="f-logo-error">${error}</span>` : ''}
+  </div>
+</fieldset>`;
 }
 
 function logoPanel(c: ConsoleContext, view: EditorView): Markup {
