@@ -73,7 +73,7 @@ function stampMarks(stamps: PassContent['stamps']): Markup {
 /** The web pass; `logoUrl` is the card's uploaded logo, when it has one. `note` replaces the line under the card. */
 export function webPassBody(content: PassContent, qr: string, logoUrl?: string, note?: Markup): Markup {
   return html`<div class="card" id="pass-card">
-  <div class="pass-top" id="pass-top"${logoUrl || content.logoText ? '' : html` hidden`}><img id="pass-logo" src="${logoUrl ?? ''}" alt=""${logoUrl ? '' : html` hidden`}><span class="logo-text" id="logo-text">${content.logoText ?? ''}</span></div>
+  <div class="pass-top" id="pass-top"${logoUrl || content.logoText ? '' : html` hidden`}><img src="${logoUrl ?? ''}" id="pass-logo" alt=""${logoUrl ? '' : html` hidden`}><span class="logo-text" id="logo-text">${content.logoText ?? ''}</span></div>
   <div class="label" id="org-name">${content.organizationName}</div>
   <h1 id="title">${content.title}</h1>
   <div class="label" id="balance-label">${content.balance.label}</div>
