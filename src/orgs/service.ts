@@ -66,11 +66,11 @@ export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: st
   });
 }
 
-/** The owner opened a counter poster (the start checklist's step), remembered once. */
-export function notePosterOpened(deps: OrgDeps, orgId: string): void {
-  if (readOrgSettings(deps.db, orgId).started.posterOpenedAt !== null) return;
+/** A step of the start checklist the owner took (a poster opened, a card saved), remembered the first time. */
+export function noteStarted(deps: OrgDeps, orgId: string, step: 'posterOpenedAt' | 'cardSavedAt'): void {
+  if (readOrgSettings(deps.db, orgId).started[step] !== null) return;
   inTransaction(deps.db, () => {
     const started = readOrgSettings(deps.db, orgId).started;
-    if (started.posterOpenedAt === null) writeOrgSettings(deps.db, orgId, { started: { ...started, posterOpenedAt: deps.clock.now() } });
+    if (started[step] === null) writeOrgSettings(deps.db, orgId, { started: { ...started, [step]: deps.clock.now() } });
   });
 }

@@ -80,8 +80,10 @@ export const OrgSettingsSchema = v.object({
       profileSavedAt: v.optional(v.nullable(v.number()), null),
       /** A counter poster opened. */
       posterOpenedAt: v.optional(v.nullable(v.number()), null),
+      /** A card created or saved in the console's editor (or given a logo). */
+      cardSavedAt: v.optional(v.nullable(v.number()), null),
     }),
-    () => ({ profileSavedAt: null, posterOpenedAt: null }),
+    () => ({ profileSavedAt: null, posterOpenedAt: null, cardSavedAt: null }),
   ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
 });

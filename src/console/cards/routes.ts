@@ -21,6 +21,7 @@ import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
 import { readCardUpload, readLogoUpload } from './upload';
 import { inTransaction } from '../../db/transaction';
+import { noteStarted } from '../../orgs/service';
 import { validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
 import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
@@ -104,6 +105,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
     }
+    noteStarted(deps, c.org.id, 'cardSavedAt');
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
   }
@@ -149,6 +151,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const card = orgCard(ctx);
     try {
       setCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
+      noteStarted(deps, c.org.id, 'cardSavedAt');
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: humanMessage(err) });

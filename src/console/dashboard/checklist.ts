@@ -39,8 +39,8 @@ export function isLoopbackUrl(publicUrl: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
 }
 
-/** A card the owner made or saved in the console (the demo cards were made with the org, never saved). */
-const designed = (s: ChecklistState) => s.cards.some((c) => c.updatedAt > c.createdAt || c.createdAt - s.org.createdAt > 60_000 || cardsRepo(s.db).logoMeta(c.id) !== undefined);
+/** A card the owner made or saved in the console's editor (the demo cards come made), or one with a logo. */
+const designed = (s: ChecklistState) => s.settings.started.cardSavedAt !== null || s.cards.some((c) => cardsRepo(s.db).logoMeta(c.id) !== undefined);
 
 const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt === null);
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { cardColors, cardFaceVars } from '../../signup/card-face';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
-import { notePosterOpened } from '../../orgs/service';
+import { noteStarted } from '../../orgs/service';
 import { sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
 import { paperSize, posterBody, posterPrintCss } from './views';
@@ -28,7 +28,7 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     const size = paperSize(ctx.query.size);
     const link = posterLink(deps.config, card);
     const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link) : null;
-    if (qrSvg) notePosterOpened(deps, c.org.id);
+    if (qrSvg) noteStarted(deps, c.org.id, 'posterOpenedAt');
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
       title: `Poster: ${card.name}`,

@@ -169,7 +169,10 @@ export function startCounter(root: HTMLElement): void {
     // a double tap lands on a disabled button instead of giving a second stamp.
     busyUntil = Date.now() + BOUNCE_MS;
     setTimeout(() => {
-      if (Date.now() >= busyUntil) setBusy(false);
+      if (Date.now() < busyUntil) return;
+      setBusy(false);
+      // A button greyed while focused lost the focus: a question's answer button gets it back.
+      if (document.activeElement === document.body) panel.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });
     }, BOUNCE_MS);
     if (answer.kind === 'unreachable' && action === 'earn') {
       settle(answer);
