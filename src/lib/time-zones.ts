@@ -38,6 +38,9 @@ function load() {
     // Zones of a country only: the Etc/GMT+n zones read backwards (GMT+1 is an hour behind) and confuse more than they help.
     if (!tz.aliasOf && tz.countries.length) choices.push({ zone: tz.name, country: getCountry(tz.countries[0]!)?.name ?? '' });
   }
+  // UTC by its short name, however the tz database files it (Etc/UTC, with UTC as an alias).
+  canonical.set('utc', 'UTC');
+  canonical.set('etc/utc', 'UTC');
   // Node's own names, should the library not know one of them yet.
   for (const zone of Intl.supportedValuesOf('timeZone')) if (!canonical.has(zone.toLowerCase())) canonical.set(zone.toLowerCase(), zone);
   choices.sort((a, b) => (a.zone === 'UTC' ? -1 : b.zone === 'UTC' ? 1 : a.zone.localeCompare(b.zone)));
