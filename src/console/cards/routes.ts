@@ -137,7 +137,8 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
     const content = passContent(card, sampleHolder(card), c.org.name);
     const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
-    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl)}`, { private: true, css: cardCss(card), frameable: true });
+    // Compact: a smaller code and no note under the card, so the whole pass fits the preview's frame.
+    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });
   });
 
   router.get('/console/cards/:cardId', (ctx) => {

@@ -4,6 +4,8 @@ import type { AppDeps } from '../../deps';
 import { cardColors, cardFaceVars } from '../../signup/card-face';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
+import { cardsRepo } from '../../cards/repo';
+import { passLogoUrl } from '../../wallet/http/pages';
 import { noteStarted } from '../../orgs/service';
 import { sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
@@ -34,7 +36,7 @@ export function bindPoster(router: Router, deps: AppDeps): void {
       title: `Poster: ${card.name}`,
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id)) })}`,
     });
   });
 

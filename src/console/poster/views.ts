@@ -31,6 +31,8 @@ export interface PosterView {
   size: PaperSize;
   qrSvg: string | null;
   livemode: boolean;
+  /** The card's uploaded logo, when it has one. */
+  logoUrl?: string;
 }
 
 
@@ -75,6 +77,7 @@ export function posterBody(view: PosterView): Markup {
 ${tools(view)}
 <article class="poster poster-${view.size}" aria-label="Poster">
   <div class="poster-inner">
+    ${view.logoUrl ? html`<img class="poster-logo" src="${view.logoUrl}" alt="${view.orgName}">` : ''}
     <p class="poster-org">${view.orgName}</p>
     <h2 class="poster-title${card.name.length > 28 ? ' long' : ''}">${card.name}</h2>
     ${reward ? html`<p class="poster-reward">${reward}</p>` : ''}
