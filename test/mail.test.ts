@@ -158,6 +158,22 @@ describe('email: a customer’s card', () => {
     assert.doesNotMatch((await jar.request('GET', new URL(noEmail.installUrl).pathname + new URL(noEmail.installUrl).search)).text, /Email me my card/);
   });
 
+  it('the welcome after the sign-up form offers it too, and comes back to the welcome', async () => {
+    const c = await enroll();
+    const code = new URL(c.installUrl).searchParams.get('code')!;
+    const welcome = `/get-pass/${org.cards.stamps}/welcome?code=${code}`;
+    const jar = new ConsoleClient(app);
+    const page = await jar.request('GET', welcome);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<button type="submit" class="button secondary">Email me my card<\/button>/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const res = await jar.request('POST', `/get-pass/${org.cards.stamps}/email`, { form: { _csrf: csrf, code, page: 'welcome' } });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), `${welcome}&emailed=1`);
+    assert.match((await jar.request('GET', `${welcome}&emailed=1`)).text, /Your card is on its way to m\*\*\*\d@example\.org/);
+    assert.equal(rowsOf(c.passUserId).length, 1);
+  });
+
   it('queueCardEmails (the import’s button): skips customers without email and those already sent, throttled as rows', async () => {
     const withEmail = Array.from({ length: IMPORT_EMAILS_PER_MINUTE + 2 }, (_, i) => insertCustomer(app, { orgId: org.orgId, cardId: org.cards.points, email: `batch${i}@example.org` }).id);
     const noEmail = insertCustomer(app, { orgId: org.orgId, cardId: org.cards.points, phone: '+44 20 7946 0999' }).id;

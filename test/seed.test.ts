@@ -50,6 +50,7 @@ describe('seed', () => {
         cardId: org!.cards[0]!.cardId,
         name: 'Coffee stamps',
         passType: 'stamp_card',
+        archived: false,
         dataCollectionEnabled: true,
         signupFields: { name: 'required', email: 'required', phone: 'optional' },
         questions: [

@@ -104,6 +104,8 @@ export interface Card {
   accrual: Accrual | null;
   earningLimits: EarningLimits | null;
   design: CardDesign | null;
+  /** When the card was archived (closed to new members, passes kept up to date); null while active. */
+  archivedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -15,6 +15,7 @@ interface RawCard {
   accrual: string | null;
   earning_limits: string | null;
   design: string | null;
+  archived_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -35,6 +36,7 @@ const map = (r: RawCard): Card => ({
   accrual: json(r.accrual),
   earningLimits: json(r.earning_limits),
   design: json(r.design),
+  archivedAt: r.archived_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -70,8 +72,12 @@ function createCardsRepo(db: Db) {
      ON CONFLICT (card_id) DO UPDATE SET png = excluded.png, width = excluded.width, height = excluded.height, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at`,
   );
   const deleteLogo = db.prepare('DELETE FROM card_logos WHERE card_id = ?');
+  const setArchived = db.prepare('UPDATE cards SET archived_at = @archivedAt, updated_at = @updatedAt WHERE id = @id');
+  const deleteCard = db.prepare('DELETE FROM cards WHERE id = ?');
+  const testCustomerIds = db.prepare<[string], string>('SELECT id FROM customers WHERE card_id = ? AND livemode = 0').pluck();
+  const liveCustomers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM customers WHERE card_id = ? AND livemode = 1');
 
-  const columns = (card: Card) => ({
+  const columns = ({ archivedAt: _archived, ...card }: Card) => ({
     ...card,
     dataCollectionEnabled: card.dataCollectionEnabled ? 1 : 0,
     signupFields: JSON.stringify(card.signupFields),
@@ -125,6 +131,16 @@ function createCardsRepo(db: Db) {
     },
     listForOrg(orgId: string): Card[] {
       return ofOrg.all(orgId).map(map);
+    },
+    /** Archives (a time) or restores (null) the card. */
+    setArchived(id: string, archivedAt: number | null, updatedAt: number) {
+      setArchived.run({ id, archivedAt, updatedAt });
+    },
+    liveCustomerCount: (cardId: string) => liveCustomers.get(cardId)!.n,
+    testCustomerIds: (cardId: string): string[] => testCustomerIds.all(cardId),
+    /** Deletes the card; its logo, queues and remaining customers go with it (ON DELETE CASCADE). */
+    remove(id: string) {
+      deleteCard.run(id);
     },
     updateQuestions(id: string, questions: Card['questions'], updatedAt: number) {
       setQuestions.run({ id, questions: JSON.stringify(questions), updatedAt });

@@ -10,7 +10,7 @@ export const cardRoutes = [
     path: '/v1/cards',
     tag: 'Cards',
     summary: 'List the organisation’s cards',
-    description: 'A test key sees the same cards (and card ids) as a live key.',
+    description: 'A test key sees the same cards (and card ids) as a live key. Archived cards are listed too, with `archived: true`.',
     scope: 'cards:read',
     responses: { 200: { description: 'The cards, oldest first', schema: v.array(CardResource) } },
     handle: ({ deps, auth }) => ({ status: 200, body: listCards(deps, auth.orgId).map(cardResource) }),

@@ -144,6 +144,10 @@ export const CardResource = v.object({
   cardId: v.pipe(v.string(), v.description('Same value in test and live mode')),
   name: v.string(),
   passType: v.picklist(PASS_TYPES),
+  archived: v.pipe(
+    v.boolean(),
+    v.description('True when the owner archived the card: it takes no new sign-ups and the counter does not offer it; its customers keep their passes, which keep updating'),
+  ),
   dataCollectionEnabled: v.boolean(),
   signupFields: v.pipe(
     v.object({ name: v.picklist(SIGNUP_FIELD_MODES), email: v.picklist(SIGNUP_FIELD_MODES), phone: v.picklist(SIGNUP_FIELD_MODES) }),

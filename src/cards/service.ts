@@ -7,6 +7,8 @@ import { ApiError } from '../lib/errors';
 import type { WriteDeps } from '../deps';
 import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
+import { purgeRepo } from '../customers/purge-repo';
+import { customersRepo } from '../customers/repo';
 import type { CardConfigInput } from './schemas';
 
 export interface CardDeps {
@@ -20,16 +22,19 @@ const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
 /** Creates a card from a validated configuration (seed, demo org, console). Amounts arrive in units. */
 export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
   const now = deps.clock.now();
-  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now }, config, now);
+  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null }, config, now);
   cardsRepo(deps.db).insert(card);
   return card;
 }
 
 /** The card a configuration describes; amounts from units to hundredths. */
-function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt'>, config: CardConfigInput, now: number): Card {
+function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt'>, config: CardConfigInput, now: number): Card {
   const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
   return {
-    ...identity,
+    id: identity.id,
+    orgId: identity.orgId,
+    createdAt: identity.createdAt,
+    archivedAt: identity.archivedAt,
     name: config.name,
     passType: config.passType,
     dataCollectionEnabled: config.dataCollectionEnabled,
@@ -135,6 +140,51 @@ export function listCards(deps: CardDeps, orgId: string): Card[] {
   return cardsRepo(deps.db).listForOrg(orgId);
 }
 
+/** The cards open to new members (not archived): what the counter offers. */
+export function listActiveCards(deps: CardDeps, orgId: string): Card[] {
+  return listCards(deps, orgId).filter((card) => card.archivedAt === null);
+}
+
+/**
+ * Archives the card (decisions §9): its sign-up form closes and the counter stops offering it, while
+ * its customers keep their passes, balances and updates. Restoring opens it again. Idempotent.
+ */
+export function setCardArchived(deps: CardDeps, orgId: string, cardId: string, archived: boolean): Card {
+  return inTransaction(deps.db, () => {
+    const card = getOrgCard(deps, orgId, cardId);
+    if ((card.archivedAt !== null) === archived) return card;
+    const now = deps.clock.now();
+    const archivedAt = archived ? now : null;
+    cardsRepo(deps.db).setArchived(card.id, archivedAt, now);
+    return { ...card, archivedAt, updatedAt: now };
+  });
+}
+
+/**
+ * Deletes a card no live customer holds (decisions §9: the demo cards, a card made by mistake). Its
+ * test customers go with it, as the 30-day sweep would remove them: their events first, then the
+ * rest by cascade. A card with live customers is refused (archive it instead).
+ */
+export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void {
+  inTransaction(deps.db, () => {
+    const card = getOrgCard(deps, orgId, cardId);
+    const repo = cardsRepo(deps.db);
+    const live = repo.liveCustomerCount(card.id);
+    if (live > 0) {
+      throw new ApiError(409, 'CARD_HAS_CUSTOMERS', {
+        detail: `${card.name} has ${live} customer${live === 1 ? '' : 's'} with a pass, so it cannot be deleted. Archive it instead: it closes to new members and their passes keep working`,
+      });
+    }
+    const purge = purgeRepo(deps.db);
+    const customers = customersRepo(deps.db);
+    for (const id of repo.testCustomerIds(card.id)) {
+      purge.removeTestCustomerEvents(id);
+      customers.remove(id);
+    }
+    repo.remove(card.id);
+  });
+}
+
 /** Makes one question the customer identifier (or clears it), replacing any other in the same write. */
 export function setIdentifierQuestion(deps: CardDeps, orgId: string, cardId: string, key: string | null): Card {
   return inTransaction(deps.db, () => {
@@ -163,6 +213,7 @@ export function cardResource(card: Card) {
     cardId: card.id,
     name: card.name,
     passType: card.passType,
+    archived: card.archivedAt !== null,
     dataCollectionEnabled: card.dataCollectionEnabled,
     signupFields: card.signupFields,
     questions: card.questions,

@@ -51,7 +51,8 @@ export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db' | 'config
     title: `${page.title} · ${c.org.name}`,
     status: page.status,
     css: themeCss(orgAccent(deps.db, c.org.id)),
-    scripts: ['htmx.js', ...(page.scripts ?? []).filter((s) => s !== 'htmx.js')],
+    // console.js on every page: each of its modules enhances only pages that have its elements.
+    scripts: ['htmx.js', 'console.js', ...(page.scripts ?? []).filter((s) => s !== 'htmx.js' && s !== 'console.js')],
     csp: page.csp,
     body: (nonce) => html`<header class="topbar">
   <div class="topbar-inner">
@@ -62,6 +63,7 @@ export function sendConsolePage(ctx: Context, deps: Pick<AppDeps, 'db' | 'config
 </header>
 <nav class="nav" aria-label="Console sections"><ul>
   ${NAV.map((n) => html`<li><a href="${n.href}"${n.section === page.section ? html` aria-current="page"` : ''}>${n.label}</a></li>`)}
+  <li class="nav-help"><a href="/console/help${page.section ? `/${page.section}` : ''}">Help</a></li>
 </ul></nav>
 ${
   c.livemode

@@ -17,6 +17,7 @@ import { bindWebhooks } from './webhooks/routes';
 import { bindGoingLive } from './going-live';
 import { bindBackups } from './backups/routes';
 import { bindAdmins } from './admins/routes';
+import { bindHelp } from './help/routes';
 
 // Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -43,5 +44,6 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindGoingLive(guarded, deps);
   bindBackups(guarded, deps);
   bindAdmins(guarded, deps);
+  bindHelp(guarded, deps);
   return [open, guarded];
 }

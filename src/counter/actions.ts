@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Card } from '../cards/model';
-import { getOrgCard, listCards } from '../cards/service';
+import { cardCustomerCounts, getOrgCard, listActiveCards } from '../cards/service';
 import type { Customer, Namespace } from '../customers/model';
 import type { AppDeps } from '../deps';
+import { shopCountry } from '../orgs/settings';
 import { checkIdempotencyKey, claimIdempotencyKey, runIdempotent } from '../idempotency/service';
 import { ApiError, badRequest, validationFailed } from '../lib/errors';
 import { MAX_UNITS, toHundredths } from '../lib/money';
@@ -20,6 +21,7 @@ import type { Markup } from '../web/html';
 import { checkEnrollValues, enrollAtCounter, enrollValues } from './enroll';
 import { entryText, signedText } from './format';
 import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
+import { awardChange, confirmAboveFor, largeAwardPanel } from './large-award';
 import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
 import { checkCounterRequest, counterSession, type CounterContext } from './session';
 
@@ -52,11 +54,19 @@ function sendRefusal(ctx: Context, status: number, code: string, message: string
   ctx.body = JSON.stringify({ code, message });
 }
 
+/** "enter a whole number, such as 3" → "Enter a whole number, such as 3.": staff read sentences. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return trimmed;
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 function counterMessage(err: ApiError): string {
   if (err.code === 'CSRF_CHECK_FAILED') return 'This page has expired. Reload it and try again.';
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => `${i.path ? `${i.path}: ` : ''}${i.message}`).join('; ');
-  return humanMessage(err);
+  if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ');
+  return sentence(humanMessage(err));
 }
 
 function sendHtml(ctx: Context, status: number, body: Markup): void {
@@ -149,6 +159,17 @@ function replayedRefusal(status: number, body: Record<string, unknown>): ApiErro
   return new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) });
 }
 
+/**
+ * The cards the counter offers a new customer (archived ones never), the shop's most used first:
+ * most customers in this mode, and between equals the newest (the owner's own card before the
+ * demo cards it came with).
+ */
+function cardsByUse(deps: AppDeps, n: Namespace): Card[] {
+  const counts = cardCustomerCounts(deps, n.orgId);
+  const used = (card: Card) => (n.livemode ? counts(card.id).live : counts(card.id).test);
+  return listActiveCards(deps, n.orgId).sort((a, b) => used(b) - used(a) || b.createdAt - a.createdAt);
+}
+
 export function bindCounterActions(router: Router, deps: AppDeps): void {
   const base = '/counter/:orgId';
   const errors = counterErrors(deps);
@@ -164,7 +185,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   router.get(`${base}/find`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
     const query = String(ctx.query.q ?? '');
-    const found = findCustomers(deps, req.actor.namespace, query);
+    const found = findCustomers(deps, req.actor.namespace, query, shopCountry(req.counter.settings));
     if (found.length === 1) return panel(ctx, req, found[0]!);
     sendHtml(ctx, 200, resultsPanel(query.trim(), found.map((customer) => ({ customer, card: getOrgCard(deps, customer.orgId, customer.cardId) }))));
   });
@@ -174,12 +195,21 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     panel(ctx, req, customerById(deps, req.actor.namespace, ctx.params.passUserId!));
   });
 
-  /** earn, redeem and undo: one tap each, under the tap's own key. */
-  const action = (route: string, act: (req: CounterRequest, customer: Customer, form: FormFields, key: string) => BalanceChangeResult) =>
+  /**
+   * earn, redeem and undo: one tap each, under the tap's own key. `ask` may answer a question
+   * instead (a large award to confirm): nothing is done and the key is not used.
+   */
+  const action = (
+    route: string,
+    act: (req: CounterRequest, customer: Customer, form: FormFields, key: string) => BalanceChangeResult,
+    ask?: (req: CounterRequest, customer: Customer, form: FormFields) => Markup | undefined,
+  ) =>
     router.post(`${base}/${route}`, errors, async (ctx) => {
       const form = await readForm(ctx);
       const req = readRequest(ctx, deps, field(form, 'mode'));
       checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
+      const question = ask?.(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form);
+      if (question) return sendHtml(ctx, 200, question);
       const key = field(form, 'key');
       const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(act(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form, key)));
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
@@ -187,7 +217,19 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
       panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done });
     });
 
-  action('earn', (req, customer, form, key) => awardAtCounter(deps, req.actor, customer, earnBasis(getOrgCard(deps, customer.orgId, customer.cardId), form), key));
+  action(
+    'earn',
+    (req, customer, form, key) => awardAtCounter(deps, req.actor, customer, earnBasis(getOrgCard(deps, customer.orgId, customer.cardId), form), key),
+    (req, customer, form) => {
+      if (field(form, 'confirmed') === 'yes') return undefined;
+      const card = getOrgCard(deps, customer.orgId, customer.cardId);
+      const change = awardChange(card, earnBasis(card, form));
+      const above = confirmAboveFor(card, req.actor.settings);
+      if (change <= above) return undefined;
+      const fields = Object.fromEntries(Object.entries(fingerprinted(form)).filter(([name]) => !['key', 'mode', 'confirmed'].includes(name)).map(([name, value]) => [name, String(value)]));
+      return largeAwardPanel({ customer, card, change, above, fields });
+    },
+  );
   action('redeem', (req, customer, form, key) => {
     const what = field(form, 'what');
     if (what === 'reward') return redeemAtCounter(deps, req.actor, customer, { type: 'reward' }, key);
@@ -221,7 +263,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   });
 
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
-    const cards = listCards(deps, req.counter.org.id);
+    const cards = cardsByUse(deps, req.actor.namespace);
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
     if (!card) throw badRequest('NO_CARDS', 'this shop has no card yet. The owner creates one in the console');
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
@@ -238,6 +280,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
+    if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', `${card.name} is archived and takes no new members. Pick another card`);
     const values = enrollValues(card, form);
     const errors = checkEnrollValues(card, values);
     if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });

@@ -144,7 +144,7 @@ ${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ 
 <header class="cx-head">
   <div>
     <h2 id="cx-name">${name}</h2>
-    <p class="muted">${card.name} · ${cardTypeWord(card)}${customer.livemode ? '' : html` · <span class="badge warn">test customer</span>`}${customer.status === 'pending_install' ? ' · pass not added to a phone yet' : ''}</p>
+    <p class="muted">${card.name} · ${cardTypeWord(card)}${customer.livemode ? '' : html` · <span class="badge warn">test customer</span>`}${customer.status === 'pending_install' ? (screen.usesWebPass ? ' · uses the web pass' : ' · pass not added to a phone yet') : ''}</p>
   </div>
   <button type="button" class="secondary" data-close>Close</button>
 </header>

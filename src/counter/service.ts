@@ -8,13 +8,14 @@ import { erasedCodeMarker, findCustomerByScanCode } from '../customers/secret-co
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
-import { normalizeEmail, normalizePhone } from '../lib/contact';
+import { normalizeEmail, normalizeLocalPhone } from '../lib/contact';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
 import type { StaffRef } from '../lib/changes';
 import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
 import { counterRepo } from './repo';
+import { webPassUsersAmong } from '../wallet/web-pass-opens';
 
 // The counter's rules on top of the loyalty service (decisions §8): every change goes
 // through the same earn / redeem / reverse functions as the API, with source `scan` and the staff
@@ -71,12 +72,12 @@ export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, passUserId
   return customer;
 }
 
-/** What staff typed: a pass code opens its customer; otherwise name, email, phone or external id. */
-export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string): Customer[] {
+/** What staff typed: a pass code opens its customer; otherwise name, email, phone (the local way too, in `country`) or external id. */
+export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string, country: string | null = null): Customer[] {
   const text = raw.trim().slice(0, 200);
   if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', 'type at least 2 characters, or scan the pass');
   if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, text)];
-  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizePhone(text), limit: SEARCH_LIMIT });
+  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeLocalPhone(text, country), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
 }
 
@@ -94,6 +95,8 @@ export interface CustomerScreen {
   entries: ScreenEntry[];
   /** The row this member's Undo button reverses, if any. */
   undoable: LedgerEntry | undefined;
+  /** The customer opened their web pass (no wallet app holds it, but they have their card). */
+  usesWebPass: boolean;
 }
 
 export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Customer, staffId: string): CustomerScreen {
@@ -112,6 +115,7 @@ export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Cu
     rewardAffordable: Boolean(card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card') && customer.balance >= card.reward.cost),
     entries,
     undoable: undoId ? ledger.find(customer.id, undoId) : undefined,
+    usesWebPass: customer.status === 'pending_install' && webPassUsersAmong(deps.db, [customer.id]).size > 0,
   };
 }
 

@@ -26,6 +26,7 @@ export function pinPage(view: { org: OrgRow; csrf: string; mode: 'live' | 'test'
     <div class="field">
       <label for="f-pin">PIN</label>
       <input id="f-pin" name="pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]*" minlength="4" maxlength="8" required autofocus>
+      <button type="button" class="link small-button" data-pin-show aria-pressed="false" hidden>Show PIN</button>
     </div>
     <div class="pinpad" role="group" aria-label="Number pad">
       ${PAD.map((d) => html`<button type="button" class="secondary" data-digit="${d}">${d}</button>`)}
@@ -58,11 +59,15 @@ export function counterPage(view: CounterPageView): Markup {
     <span class="mode-badge${livemode ? '' : ' test'}" id="mode-badge">${livemode ? 'LIVE DATA' : 'TEST DATA'}</span>
     <span class="queue-badge" id="queue-badge" role="status" hidden></span>
     <span class="counter-staff" id="counter-staff"><span class="hide-narrow">Staff: </span>${counter.staff.name}</span>
-    <form method="post" action="${base}/mode">${csrf}<input type="hidden" name="mode" value="${livemode ? 'test' : 'live'}"><button type="submit" class="button">${livemode ? 'Use test data' : 'Back to live data'}</button></form>
     <form method="post" action="${base}/lock" id="lock-form">${csrf}<button type="submit" class="button">Lock</button></form>
   </div>
 </header>
-${livemode ? '' : html`<div class="test-banner" role="note"><p><strong>Test data.</strong> Stamps and rewards here are not real: use this to practise and to try test passes.</p></div>`}
+${
+  livemode
+    ? ''
+    : html`<div class="test-banner" role="note"><p><strong>Test data.</strong> Stamps and rewards here are not real: use this to practise and to try test passes.</p>
+  <form method="post" action="${base}/mode">${csrf}<input type="hidden" name="mode" value="live"><button type="submit" class="button">Back to live data</button></form></div>`
+}
 <div class="counter-offline" id="counter-offline" role="status" hidden></div>
 <main class="counter" id="counter"
   data-org="${counter.org.id}" data-mode="${livemode ? 'live' : 'test'}" data-csrf="${counter.csrfToken}"
@@ -82,6 +87,12 @@ ${livemode ? '' : html`<div class="test-banner" role="note"><p><strong>Test data
     </form>
     <p class="small muted">A barcode scanner works wherever the cursor is: just scan.</p>
     <button type="button" class="secondary counter-new" id="enroll-open">New customer</button>
+    ${
+      livemode
+        ? html`<form method="post" action="${base}/mode" class="counter-practice">${csrf}<input type="hidden" name="mode" value="test"><button type="submit" class="link">Practise with test data</button>
+      <span class="small muted">Test customers and test passes, apart from real ones.</span></form>`
+        : ''
+    }
   </section>
   <section class="counter-view" id="counter-view" aria-label="Customer" aria-live="polite">
     <div class="counter-message" id="counter-message"></div>

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import * as v from 'valibot';
 
 // Email and phone: the one rule for each, used by enroll, custom-field answers, the seed file and
@@ -78,6 +78,20 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   // E.164 has at most 15 digits; letters (vanity numbers, `ext.`) never reach the parser.
   if (!/^\+\d{1,15}$/.test(compact)) return null;
   const phone = parsePhoneNumberFromString(compact, { extract: false });
+  return phone?.isPossible() ? phone.number : null;
+}
+
+/**
+ * A number as people type it at home (`07700 900123`), read in `country` (ISO 3166 alpha-2):
+ * E.164 or null. Only for finding a customer (the counter's search, the console's): what a
+ * customer gives with a country code is stored as typed and normalised by normalizePhone alone.
+ */
+export function normalizeLocalPhone(raw: string | null | undefined, country: string | null): string | null {
+  const international = normalizePhone(raw);
+  if (international || !raw || !country) return international;
+  const compact = raw.replace(PHONE_SEPARATORS, '');
+  if (!/^\d{4,15}$/.test(compact) || !isSupportedCountry(country)) return null;
+  const phone = parsePhoneNumberFromString(compact, { defaultCountry: country as CountryCode, extract: false });
   return phone?.isPossible() ? phone.number : null;
 }
 

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
 import { normalizeEmail } from '../lib/contact';
 import { orgsRepo, type OrgRow } from './repo';
-import { writeOrgSettings } from './settings';
+import { readOrgSettings, writeOrgSettings } from './settings';
 
 export interface OrgDeps {
   db: Db;
@@ -50,12 +50,27 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
   });
 }
 
-/** The org's name, brand colour and time zone, as the console's settings page saves them: one write. */
-export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string }): OrgRow {
+/** The org's name, brand colour and time zone, as the console's settings page saves them: one write (the start checklist's first step). */
+export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string; country?: string | null }): OrgRow {
   return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    writeOrgSettings(deps.db, orgId, { brandColor: input.brandColor, timeZone: input.timeZone });
+    const started = readOrgSettings(deps.db, orgId).started;
+    writeOrgSettings(deps.db, orgId, {
+      brandColor: input.brandColor,
+      timeZone: input.timeZone,
+      ...(input.country !== undefined ? { country: input.country } : {}),
+      started: { ...started, profileSavedAt: started.profileSavedAt ?? deps.clock.now() },
+    });
     return getOrg(deps, orgId);
+  });
+}
+
+/** A step of the start checklist the owner took (a poster opened, a card saved), remembered the first time. */
+export function noteStarted(deps: OrgDeps, orgId: string, step: 'posterOpenedAt' | 'cardSavedAt'): void {
+  if (readOrgSettings(deps.db, orgId).started[step] !== null) return;
+  inTransaction(deps.db, () => {
+    const started = readOrgSettings(deps.db, orgId).started;
+    if (started[step] === null) writeOrgSettings(deps.db, orgId, { started: { ...started, [step]: deps.clock.now() } });
   });
 }

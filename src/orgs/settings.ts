@@ -1,31 +1,23 @@
 import * as v from 'valibot';
 import type { Db } from '../db/connection';
 import { isHttpUrl } from '../lib/validation';
+import { canonicalZone, countryOfZone, isPhoneCountry, zoneChoices } from '../lib/time-zones';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
 // a stored document written by an older release (missing a part) still reads whole. Features that
 // need a setting add it to this schema; the console's settings page edits them.
 
-// Both asked at first use, not at load: the first Intl call loads ICU's zone data, which no API
-// request needs.
-let zones: { list: readonly string[]; known: ReadonlySet<string> } | undefined;
-function knownZones() {
-  if (!zones) {
-    const list = Intl.supportedValuesOf('timeZone');
-    zones = { list, known: new Set(list) };
-  }
-  return zones;
-}
-
-/** The IANA time zones this Node knows; an org's days (dashboard, daily caps) are counted in one of them. */
-export const timeZones = (): readonly string[] => knownZones().list;
-export const isTimeZone = (zone: string) => zone === 'UTC' || knownZones().known.has(zone);
+/** Every zone choice, by its current name (lib/time-zones.ts); an org's days (dashboard, daily caps) are counted in one of them. */
+export const timeZones = (): readonly string[] => zoneChoices().map((z) => z.zone);
+/** A zone Node knows, by its current or an older name (a document stored before keeps its zone). */
+export const isTimeZone = (zone: string) => canonicalZone(zone) !== null;
 /** A new org's zone: the server's own when this Node knows it. */
-const defaultTimeZone = () => {
-  const server = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return isTimeZone(server) ? server : 'UTC';
-};
+const defaultTimeZone = () => canonicalZone(Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
+
+/** Amounts of one award at the counter above which staff confirm it first (hundredths). */
+export const DEFAULT_CONFIRM_ABOVE = { stamps: 1000, points: 100_000, credit: 20_000 } as const;
+const confirmAmount = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(max));
 
 /** The counter (decisions §8): when it locks, and the owner's caps against staff fraud. */
 export const CounterSettingsSchema = v.object({
@@ -35,6 +27,18 @@ export const CounterSettingsSchema = v.object({
   staffDailyAwardCap: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))), null),
   /** At most this many counter awards per customer per local day; null: no cap. */
   customerDailyAwardCap: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000))), null),
+  /**
+   * One award at the counter above this much (hundredths of stamps, of points, of credit) asks the
+   * staff member to confirm it, with the customer's name; the dashboard flags such awards.
+   */
+  confirmAbove: v.optional(
+    v.object({
+      stamps: v.optional(confirmAmount(100_000_000), DEFAULT_CONFIRM_ABOVE.stamps),
+      points: v.optional(confirmAmount(100_000_000), DEFAULT_CONFIRM_ABOVE.points),
+      credit: v.optional(confirmAmount(100_000_000), DEFAULT_CONFIRM_ABOVE.credit),
+    }),
+    () => ({ ...DEFAULT_CONFIRM_ABOVE }),
+  ),
 });
 
 /**
@@ -56,14 +60,40 @@ export const SignupSettingsSchema = v.object({
 
 export const OrgSettingsSchema = v.object({
   /** Where the shop is: "today" on the dashboard and the counter's daily caps follow its calendar. */
-  timeZone: v.optional(v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')), defaultTimeZone),
+  timeZone: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
+      v.transform((zone) => canonicalZone(zone)!),
+    ),
+    defaultTimeZone,
+  ),
+  /** Where the shop's customers' phones are from (ISO 3166 alpha-2): a number typed the local way is found by it. null: the time zone's country. */
+  country: v.optional(v.nullable(v.pipe(v.string(), v.check(isPhoneCountry, 'must be a country code such as GB'))), null),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
   counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),
+  /** Steps of the dashboard's start checklist that leave no other trace: when the owner first did them. */
+  started: v.optional(
+    v.object({
+      /** The business settings (name, time zone) saved in the console. */
+      profileSavedAt: v.optional(v.nullable(v.number()), null),
+      /** A counter poster opened. */
+      posterOpenedAt: v.optional(v.nullable(v.number()), null),
+      /** A card created or saved in the console's editor (or given a logo). */
+      cardSavedAt: v.optional(v.nullable(v.number()), null),
+    }),
+    () => ({ profileSavedAt: null, posterOpenedAt: null, cardSavedAt: null }),
+  ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
 });
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;
+
+/** The country local phone numbers are read in: the one the owner chose, else the time zone's. */
+export function shopCountry(settings: Pick<OrgSettings, 'country' | 'timeZone'>): string | null {
+  return settings.country ?? countryOfZone(settings.timeZone);
+}
 
 export function readOrgSettings(db: Db, orgId: string): OrgSettings {
   const json = orgsRepo(db).settingsJson(orgId) ?? '{}';
@@ -73,7 +103,7 @@ export function readOrgSettings(db: Db, orgId: string): OrgSettings {
 }
 
 /** Merges `patch` into the stored settings; call inside the caller's transaction. */
-export function writeOrgSettings(db: Db, orgId: string, patch: Partial<OrgSettings>): OrgSettings {
+export function writeOrgSettings(db: Db, orgId: string, patch: Partial<v.InferInput<typeof OrgSettingsSchema>>): OrgSettings {
   const next = v.parse(OrgSettingsSchema, { ...readOrgSettings(db, orgId), ...patch });
   orgsRepo(db).setSettingsJson(orgId, JSON.stringify(next));
   return next;

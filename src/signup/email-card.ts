@@ -15,16 +15,19 @@ import { pageErrors, sendErrorPage } from '../web/errors';
 import { field, readForm } from '../web/forms';
 import { html, type Markup } from '../web/html';
 
-// "Email me my card" on the page after sign-up (the install page of the customer's link): the
+// "Email me my card" on the page after sign-up and on the install page of the customer's link: the
 // customer's own card to the address they gave, so they can open it on their phone later. Only the
 // holder of the link can ask (the install code is the proof), at most SIGNUP_EMAILS_PER_DAY times a
 // day, and only when the server sends email at all. The form is a pre-session form like sign-up.
 
 const COOKIE_PATH = '/get-pass';
-const installPath = (cardId: string, code: string, extra = '') => `/get-pass/${encodeURIComponent(cardId)}?code=${encodeURIComponent(code)}${extra}`;
+/** Where the form sends the customer back: the welcome after sign-up, or the install page of their link. */
+export type EmailCardPage = 'welcome' | 'install';
+const pagePath = (page: EmailCardPage, cardId: string, code: string, extra = '') =>
+  `/get-pass/${encodeURIComponent(cardId)}${page === 'welcome' ? '/welcome' : ''}?code=${encodeURIComponent(code)}${extra}`;
 
 /** The block under the wallet buttons, when email can be sent: the button, or what became of the last request. */
-export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card: Card, customer: Customer, code: string): Markup {
+export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card: Card, customer: Customer, code: string, page: EmailCardPage): Markup {
   if (!mailSetup(deps.config) || cardEmailBlocker(customer)) return html``;
   const to = maskEmail(customer.email!);
   const emailed = ctx.query.emailed;
@@ -38,6 +41,7 @@ export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card
 <form method="post" action="/get-pass/${card.id}/email" class="email-card">
   <input type="hidden" name="${CSRF_FIELD}" value="${preSessionToken(ctx, deps.config, COOKIE_PATH)}">
   <input type="hidden" name="code" value="${code}">
+  <input type="hidden" name="page" value="${page}">
   <button type="submit" class="button secondary">Email me my card</button>
   <p class="note">To ${to}: open it on your phone whenever you like.</p>
 </form>`;
@@ -61,6 +65,6 @@ export function bindEmailCardRoute(router: Router, deps: AppDeps, limiter: RateL
     }
     // POST-redirect-GET: a reload of the page never asks again.
     ctx.status = 303;
-    ctx.redirect(installPath(card.id, code, `&emailed=${outcome}`));
+    ctx.redirect(pagePath(field(form, 'page') === 'welcome' ? 'welcome' : 'install', card.id, code, `&emailed=${outcome}`));
   });
 }

@@ -17,6 +17,12 @@ import { cardColors, cardColorsCss } from './card-face';
 import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
 import { signUp } from './service';
 import { alreadyMemberBody, signupFormBody } from './views';
+import { welcomeBody } from './welcome';
+import { passLogoUrl } from '../wallet/http/pages';
+import { findCustomerByInstallCode } from '../wallet/install-code';
+import type { WalletDeps } from '../wallet/http/deps';
+import { emailCardOffer } from './email-card';
+
 
 // POST /get-pass/:cardId — the sign-up form of a card with data collection (decisions §8).
 // Its GET is the install route's (wallet/http/install-routes.ts): without a valid code it hands
@@ -30,15 +36,24 @@ const SUBMISSION = /^[A-Za-z0-9]{24,64}$/;
 
 const orgName = (deps: Pick<AppDeps, 'db'>, card: Card) => orgsRepo(deps.db).findOrg(card.orgId)?.name ?? '';
 
-function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup): void {
+function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup, options: { private?: boolean } = {}): void {
   sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body });
+  // The welcome page's address holds the install code: never handed on as a Referer.
+  if (options.private) ctx.set('Referrer-Policy', 'no-referrer');
 }
+
+/** The card's uploaded logo for the sign-up pages (the header shows it over the card's colours). */
+const logoOf = (deps: Pick<AppDeps, 'db'>, card: Card) => passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id));
+
+/** After signing up: the welcome page of this customer (GET /get-pass/:cardId/welcome?code=…). */
+export const welcomePath = (installPath: string) => installPath.replace('?code=', '/welcome?code=');
 
 /** The empty form (GET), or the form again with what was typed and why it was refused. */
 export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?: { typed: SignupTyped; errors: FormErrors; submission: string }): void {
   const body = signupFormBody({
     card,
     orgName: orgName(deps, card),
+    logoUrl: logoOf(deps, card),
     consent: readOrgSettings(deps.db, card.orgId).signup,
     csrfToken: preSessionToken(ctx, deps.config, COOKIE_PATH),
     submission: refused?.submission ?? randomToken(32),
@@ -48,12 +63,13 @@ export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?
   sendSignupPage(ctx, deps, card, refused ? 'Check your answers' : 'Join', refused ? 400 : 200, body);
 }
 
-export function bindSignupRoutes(router: Router, deps: AppDeps, limiter: RateLimiter): void {
+export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   router.post('/get-pass/:cardId', pageErrors(deps.log), async (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
     if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
     if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, 'This card does not take sign-ups online. Please ask at the counter.');
+    if (card.archivedAt !== null) return sendErrorPage(ctx, 403, 'This card no longer takes new members. Please ask at the counter.');
     const form = await readForm(ctx);
     // The poster leads to INSTALL_BASE_URL, which may be another address of this server than PUBLIC_URL.
     checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
@@ -72,10 +88,35 @@ export function bindSignupRoutes(router: Router, deps: AppDeps, limiter: RateLim
 
     const outcome = signUp(deps, card, request, submission);
     if (outcome.kind === 'already_member') {
-      return sendSignupPage(ctx, deps, card, 'Already a member', 200, alreadyMemberBody(card, orgName(deps, card)));
+      return sendSignupPage(ctx, deps, card, 'Already a member', 200, alreadyMemberBody(card, orgName(deps, card), logoOf(deps, card)));
     }
-    // POST-redirect-GET: a reload of the install page never sends the form again.
+    // POST-redirect-GET: a reload of the welcome page never sends the form again.
     ctx.status = 303;
-    ctx.redirect(outcome.installPath);
+    ctx.redirect(welcomePath(outcome.installPath));
+  });
+
+  // The welcome: only with the customer's own code; anything else goes back to the card's form.
+  router.get('/get-pass/:cardId/welcome', pageErrors(deps.log), (ctx) => {
+    limitAnonymous(ctx, deps, limiter);
+    const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
+    if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
+    const code = typeof ctx.query.code === 'string' ? ctx.query.code : undefined;
+    const customer = findCustomerByInstallCode(deps.db, code, card.id);
+    if (!customer || !code) {
+      ctx.status = 303;
+      return ctx.redirect(`/get-pass/${encodeURIComponent(card.id)}`);
+    }
+    const install = (wallet: string) => `/get-pass/${encodeURIComponent(card.id)}?code=${encodeURIComponent(code)}&wallet=${wallet}`;
+    const body = welcomeBody({
+      card,
+      customer,
+      orgName: orgName(deps, card),
+      logoUrl: logoOf(deps, card),
+      ...(deps.wallet.apple ? { appleUrl: install('apple') } : {}),
+      ...(deps.wallet.google ? { googleUrl: install('google') } : {}),
+      webPassUrl: `/pass/${encodeURIComponent(code)}`,
+      keepActions: [emailCardOffer(ctx, deps, card, customer, code, 'welcome')],
+    });
+    sendSignupPage(ctx, deps, card, 'Welcome', 200, body, { private: true });
   });
 }

@@ -13,6 +13,8 @@ import { CONSENT_FIELD, CONTACT_LIMITS, HONEYPOT_FIELD, questionField, SUBMISSIO
 export interface SignupFormView {
   card: Card;
   orgName: string;
+  /** The card's uploaded logo, when it has one. */
+  logoUrl?: string;
   consent: OrgSettings['signup'];
   csrfToken: string;
   submission: string;
@@ -24,11 +26,15 @@ const EMPTY: SignupTyped = { name: '', email: '', phone: '', answers: {}, consen
 const PHONE_HINT = 'With the country code, such as +44 20 7946 0958.';
 
 
-/** The card's heading in its own colours: the same on the form and on the "already a member" page. */
-function frame(card: Card, orgName: string, lead: string | null, content: Markup): Markup {
+/**
+ * The card's heading in its own colours, with its logo: the same on the form, on the "already a
+ * member" page and on the welcome page after signing up.
+ */
+export function frame(card: Card, orgName: string, lead: string | Markup | null, content: Markup, logoUrl?: string): Markup {
   const reward = rewardLine(card);
   return html`<main class="signup" id="main">
 <header class="signup-head">
+  ${logoUrl ? html`<img class="signup-logo" src="${logoUrl}" alt="${orgName}">` : ''}
   <p class="signup-org">${orgName}</p>
   <h1>${card.name}</h1>
   ${lead ? html`<p class="signup-lead">${lead}</p>` : ''}
@@ -116,6 +122,7 @@ export function signupFormBody(view: SignupFormView): Markup {
   </div>
   <button type="submit" class="big">Get my card</button>
 </form>`,
+    view.logoUrl,
   );
 }
 
@@ -123,7 +130,7 @@ export function signupFormBody(view: SignupFormView): Markup {
  * Whatever matched (email, phone or the identifier answer), the same words: nothing says which,
  * and nothing of the member (name, code, link) is on the page.
  */
-export function alreadyMemberBody(card: Card, orgName: string): Markup {
+export function alreadyMemberBody(card: Card, orgName: string, logoUrl?: string): Markup {
   return frame(
     card,
     orgName,
@@ -136,5 +143,6 @@ export function alreadyMemberBody(card: Card, orgName: string): Markup {
 <p>Ask at the counter. The staff will find your card and show you a QR code: scan it with your phone's camera and your card opens again, ready to add to your wallet.</p>
 <p class="muted small">Not you? If someone else signed up with your details, tell the staff at the counter.</p>
 <p><a class="button secondary" href="/get-pass/${card.id}">Back to the form</a></p>`,
+    logoUrl,
   );
 }

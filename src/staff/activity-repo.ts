@@ -1,14 +1,14 @@
 import type { PassType } from '../cards/model';
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import type { LedgerKind } from '../lib/changes';
+import { figureSql, type Figure } from '../loyalty/figures';
 
-/** Counter ledger rows of one staff member, one local day, one kind and one card type, summed. */
+/** Counter ledger rows of one staff member, one local day, one figure and one card type, summed. */
 export interface ActivityCell {
   staffId: string;
   /** Which of the given days (0 = the first). */
   dayIndex: number;
-  kind: LedgerKind;
+  figure: Figure;
   passType: PassType;
   count: number;
   /** Signed hundredths. */
@@ -17,17 +17,20 @@ export interface ActivityCell {
 
 function createActivityRepo(db: Db) {
   // The org's counter rows in [from, to) of one mode, read through transactions_org_time; each row's
-  // local day is the last day start at or before it (days of 23 or 25 hours included).
+  // local day is the last day start at or before it (days of 23 or 25 hours included). Each row
+  // counts in its figure (loyalty/figures.ts); openings, undos and undone rows in none.
   const cells = db.prepare<{ orgId: string; livemode: number; from: number; to: number; starts: string }, ActivityCell>(
-    `SELECT t.staff_id AS staffId,
-            (SELECT count(*) FROM json_each(@starts) WHERE value <= t.created_at) - 1 AS dayIndex,
-            t.kind AS kind, c.pass_type AS passType, count(*) AS count, sum(t.change) AS total
-     FROM transactions t
-       JOIN customers cu ON cu.id = t.customer_id
-       JOIN cards c ON c.id = cu.card_id
-     WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to
-       AND t.source = 'scan' AND t.staff_id IS NOT NULL
-     GROUP BY t.staff_id, dayIndex, t.kind, c.pass_type`,
+    `SELECT staffId, dayIndex, figure, passType, count(*) AS count, sum(change) AS total
+     FROM (SELECT t.staff_id AS staffId,
+                  (SELECT count(*) FROM json_each(@starts) WHERE value <= t.created_at) - 1 AS dayIndex,
+                  ${figureSql('t')} AS figure, c.pass_type AS passType, t.change AS change
+           FROM transactions t
+             JOIN customers cu ON cu.id = t.customer_id
+             JOIN cards c ON c.id = cu.card_id
+           WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to
+             AND t.source = 'scan' AND t.staff_id IS NOT NULL AND t.kind != 'reversal')
+     WHERE figure IS NOT NULL
+     GROUP BY staffId, dayIndex, figure, passType`,
   );
   return {
     /** `dayStarts` ascending; rows before the first start are not read (`from` is the first start). */

@@ -3,7 +3,6 @@ import type { Namespace } from '../customers/model';
 import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { addDays, localDate, startOfLocalDate } from '../lib/days';
-import type { LedgerKind } from '../lib/changes';
 import { activityRepo } from './activity-repo';
 import { staffRepo } from './repo';
 
@@ -27,21 +26,13 @@ export interface StaffDay {
   date: string;
   staffId: string;
   staffName: string;
-  /** Stamps, points and credit given: earn rows, and opening balances given at enrolment. */
+  /** Stamps, points and credit awarded, as loyalty/figures.ts defines it (undone awards are not). */
   awarded: Tally;
   /** Rewards and amounts redeemed (positive amounts). */
   redeemed: Tally;
-  /** Corrections such as an undo at the counter (signed, net). */
+  /** Corrections that lowered or set a balance (signed, net); an undo is none. */
   corrected: Tally;
 }
-
-const GROUP: Record<LedgerKind, keyof Pick<StaffDay, 'awarded' | 'redeemed' | 'corrected'>> = {
-  earn: 'awarded',
-  initial: 'awarded',
-  redeem: 'redeemed',
-  adjust: 'corrected',
-  reversal: 'corrected',
-};
 
 export const ACTIVITY_DAYS = 30;
 
@@ -69,10 +60,10 @@ export function staffActivity(deps: { db: Db; clock: Clock }, namespace: Namespa
       day = { date, staffId: cell.staffId, staffName: names.get(cell.staffId) ?? 'Unknown', awarded: emptyTally(), redeemed: emptyTally(), corrected: emptyTally() };
       byKey.set(key, day);
     }
-    const tally = day[GROUP[cell.kind]];
+    const tally = day[cell.figure];
     const unit = unitOf(cell.passType);
     tally.count += cell.count;
-    tally.amounts[unit] = (tally.amounts[unit] ?? 0) + (cell.kind === 'redeem' ? -cell.total : cell.total);
+    tally.amounts[unit] = (tally.amounts[unit] ?? 0) + (cell.figure === 'redeemed' ? -cell.total : cell.total);
   }
   return [...byKey.values()].sort((a, b) => b.date.localeCompare(a.date) || a.staffName.localeCompare(b.staffName));
 }

@@ -38,7 +38,12 @@ export interface PassContent {
   logoText: string | null;
   /** The customer's personal data was erased: the pass is void (Apple) or inactive (Google). */
   voided: boolean;
+  /** A stamp card with a reward: its stamps as marks on a paper card, `have` of `of` filled. */
+  stamps: { have: number; of: number } | null;
 }
+
+/** More marks than this do not fit a row on a phone: such a card shows its number alone. */
+export const MAX_STAMP_MARKS = 30;
 
 /** Who holds a pass, as far as the pass shows: a customer, or the console preview's sample. */
 export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'> & Partial<Pick<Customer, 'erasedAt'>>;
@@ -57,7 +62,16 @@ export function passContent(card: Card, holder: PassHolder, organizationName: st
     holderName: holder.name,
     logoText: card.design?.logoText || null,
     voided: holder.erasedAt != null,
+    stamps: stampsOf(card, holder.balance),
   };
+}
+
+function stampsOf(card: Card, balance: number): PassContent['stamps'] {
+  if (card.passType !== 'stamp_card' || !card.reward) return null;
+  const of = Math.floor(card.reward.cost / 100);
+  if (of < 1 || of > MAX_STAMP_MARKS) return null;
+  // Past the reward the row is simply full; the number above says how many there are.
+  return { have: Math.min(of, Math.floor(balance / 100)), of };
 }
 
 function balanceOf(card: Card, hundredths: number, units: number): PassContent['balance'] {

@@ -21,6 +21,10 @@ export interface FieldOptions {
   maxlength?: number;
   placeholder?: string;
   autofocus?: boolean;
+  /** The id of a <datalist> of suggestions (a searchable choice). */
+  list?: string;
+  /** Shown and sent, not editable. */
+  readonly?: boolean;
   /** The id of the input; defaults to `f-<name>`. */
   id?: string;
 }
@@ -41,7 +45,7 @@ export function inputField(o: FieldOptions): Markup {
   const attr = (name: string, value: unknown) => (value === undefined || value === null || value === false ? '' : value === true ? html` ${name}` : html` ${name}="${String(value)}"`);
   return html`<div class="field">
   <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
-  <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${attr('value', o.value ?? '')}${attr('required', o.required)}${attr('autocomplete', o.autocomplete)}${attr('inputmode', o.inputmode)}${attr('pattern', o.pattern)}${attr('min', o.min)}${attr('max', o.max)}${attr('step', o.step)}${attr('maxlength', o.maxlength)}${attr('placeholder', o.placeholder)}${attr('autofocus', o.autofocus)}${described(id, o)}>
+  <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${attr('value', o.value ?? '')}${attr('required', o.required)}${attr('autocomplete', o.autocomplete)}${attr('inputmode', o.inputmode)}${attr('pattern', o.pattern)}${attr('min', o.min)}${attr('max', o.max)}${attr('step', o.step)}${attr('maxlength', o.maxlength)}${attr('placeholder', o.placeholder)}${attr('autofocus', o.autofocus)}${attr('list', o.list)}${attr('readonly', o.readonly)}${described(id, o)}>
   ${notes(id, o)}
 </div>`;
 }

@@ -15,6 +15,9 @@ function createThrottleRepo(db: Db) {
      ON CONFLICT (bucket) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start, locked_until = excluded.locked_until`,
   );
   const remove = db.prepare('DELETE FROM auth_failures WHERE bucket = ?');
+  const lockedLike = db.prepare<{ prefix: string; now: number }, { bucket: string; failures: number; window_start: number; locked_until: number | null }>(
+    'SELECT * FROM auth_failures WHERE substr(bucket, 1, length(@prefix)) = @prefix AND locked_until > @now ORDER BY locked_until',
+  );
   const removeStale = db.prepare('DELETE FROM auth_failures WHERE window_start < @cutoff AND (locked_until IS NULL OR locked_until < @now)');
   return {
     find(bucket: string): FailureBucket | undefined {
@@ -26,6 +29,10 @@ function createThrottleRepo(db: Db) {
     },
     remove(bucket: string) {
       remove.run(bucket);
+    },
+    /** The buckets starting with `prefix` that are locked at `now`. */
+    lockedWithPrefix(prefix: string, now: number): FailureBucket[] {
+      return lockedLike.all({ prefix, now }).map((row) => ({ bucket: row.bucket, failures: row.failures, windowStart: row.window_start, lockedUntil: row.locked_until }));
     },
     removeStale(cutoff: number, now: number): number {
       return removeStale.run({ cutoff, now }).changes;

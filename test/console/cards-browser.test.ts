@@ -145,21 +145,19 @@ describe('making and editing cards', () => {
     await page.getByRole('button', { name: 'Add a question' }).click();
     const question = page.getByRole('group', { name: 'Question 1' });
     await question.getByLabel('Question', { exact: true }).fill('Boat size');
-    await question.getByLabel('Key').fill('boat');
     await page.getByRole('button', { name: 'Add a choice to question 1' }).click();
     await page.getByRole('button', { name: 'Add a choice to question 1' }).click();
     assert.equal(await page.getByRole('group', { name: 'Question 1' }).getByLabel('Answer type').inputValue(), 'select');
-    await page.getByRole('group', { name: 'Choice 1' }).getByLabel('Shown as').fill('Dinghy');
-    await page.getByRole('group', { name: 'Choice 1' }).getByLabel('Stored as').fill('dinghy');
-    await page.getByRole('group', { name: 'Choice 2' }).getByLabel('Shown as').fill('Yacht');
-    await page.getByRole('group', { name: 'Choice 2' }).getByLabel('Stored as').fill('yacht');
+    // Only the words customers read: the key and the stored values are made from them.
+    await page.getByRole('group', { name: 'Choice 1' }).getByLabel('Answer').fill('Dinghy');
+    await page.getByRole('group', { name: 'Choice 2' }).getByLabel('Answer').fill('Yacht');
     await page.getByRole('button', { name: 'Create card' }).click();
     await page.getByRole('status').filter({ hasText: 'Card created.' }).waitFor();
     await context.close();
 
     const card = (await apiCard('No-script club'))!;
     assert.deepEqual(card.levels, [{ name: 'Base', minPoints: 0 }, { name: 'High', minPoints: 50 }]);
-    assert.deepEqual(card.questions, [{ key: 'boat', label: 'Boat size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'dinghy', label: 'Dinghy' }, { value: 'yacht', label: 'Yacht' }] }]);
+    assert.deepEqual(card.questions, [{ key: 'boatSize', label: 'Boat size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'dinghy', label: 'Dinghy' }, { value: 'yacht', label: 'Yacht' }] }]);
   });
 
   it('offers "Add a choice" only on a question whose answer is a choice from a list', async () => {

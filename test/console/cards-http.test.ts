@@ -52,6 +52,7 @@ describe('a card made in the console works through the API', () => {
       cardId,
       name: 'Espresso club',
       passType: 'stamp_card',
+      archived: false,
       dataCollectionEnabled: true,
       signupFields: { name: 'required', email: 'optional', phone: 'off' },
       questions: [

@@ -93,7 +93,7 @@ describe('counter: unlocking with a PIN', () => {
     app.clock.advance(5 * MINUTE);
     const locked = await client.scan(customer.scanCode);
     assert.equal(locked.status, 401);
-    assert.deepEqual(messageOf(locked), { code: 'COUNTER_LOCKED', message: 'The counter is locked. Enter your PIN again' });
+    assert.deepEqual(messageOf(locked), { code: 'COUNTER_LOCKED', message: 'The counter is locked. Enter your PIN again.' });
     assert.match((await client.request('GET', client.base)).text, /Enter your PIN/);
 
     app.db.transaction(() => writeOrgSettings(app.db, local.orgId, { counter: { lockAfterMinutes: 1, staffDailyAwardCap: null, customerDailyAwardCap: null } }))();

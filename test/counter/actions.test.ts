@@ -44,9 +44,9 @@ describe('counter: finding a customer', () => {
     assert.match(found.text, /<span class="cx-big">0<\/span> stamps/);
 
     for (const [code, status, message] of [
-      ['NOPE-NOT-A-CODE', 404, 'No customer has this code. Check the code, or search by name, phone or email'],
-      [stranger.scanCode, 404, 'No customer has this code. Check the code, or search by name, phone or email'],
-      [test.scanCode, 409, 'This is a test pass: it belongs to test data, not to a real customer. Switch the counter to test data to try it out'],
+      ['NOPE-NOT-A-CODE', 404, 'No customer has this code. Check the code, or search by name, phone or email.'],
+      [stranger.scanCode, 404, 'No customer has this code. Check the code, or search by name, phone or email.'],
+      [test.scanCode, 409, 'This is a test pass: it belongs to test data, not to a real customer. Switch the counter to test data to try it out.'],
     ] as const) {
       const res = await sam.scan(code);
       assert.equal(res.status, status, code);
@@ -55,7 +55,7 @@ describe('counter: finding a customer', () => {
     const testCounter = new CounterClient(app, org.orgId, 'test');
     await testCounter.unlock(STAFF[0]!.pin);
     assert.match((await testCounter.scan(test.scanCode)).text, /Tom Test/);
-    assert.equal(messageOf(await testCounter.scan(live.scanCode)).message, 'This is a real customer’s pass, and the counter is on test data. Switch to live data to use it');
+    assert.equal(messageOf(await testCounter.scan(live.scanCode)).message, 'This is a real customer’s pass, and the counter is on test data. Switch to live data to use it.');
   });
 
   it('searches by name, email, phone and external id', async () => {
@@ -106,7 +106,7 @@ describe('counter: acting on a customer', () => {
     assert.equal(ajv.validate(schema, { ...page, data: [{ ...page.data[0], kind: 'deleted' }] }), false, 'the check can fail');
     const again = await sam.act('undo', { customer: c.passUserId, transaction: undoable });
     assert.equal(again.status, 409);
-    assert.equal(messageOf(again).message, 'This entry was already undone');
+    assert.equal(messageOf(again).message, 'This entry was already undone.');
   });
 
   it('a double tap or a retried request with the same key applies once; another key is another award', async () => {
@@ -126,10 +126,10 @@ describe('counter: acting on a customer', () => {
   it('answers bad amounts and earning limits with their reason, writing nothing', async () => {
     const c = await apiCustomer(app, org, { card: 'points' });
     for (const [fields, message] of [
-      [{ what: 'flat', amount: '0' }, 'enter a whole number greater than 0, such as 3'],
-      [{ what: 'flat', amount: '2.5' }, 'enter a whole number greater than 0, such as 3'],
-      [{ what: 'spend', amount: 'ten' }, 'enter an amount greater than 0, such as 4.50'],
-      [{ what: 'teleport', amount: '1' }, 'This button is not known. Reload the page'],
+      [{ what: 'flat', amount: '0' }, 'Enter a whole number greater than 0, such as 3.'],
+      [{ what: 'flat', amount: '2.5' }, 'Enter a whole number greater than 0, such as 3.'],
+      [{ what: 'spend', amount: 'ten' }, 'Enter an amount greater than 0, such as 4.50.'],
+      [{ what: 'teleport', amount: '1' }, 'This button is not known. Reload the page.'],
     ] as const) {
       const res = await sam.act('earn', { customer: c.passUserId, ...fields });
       assert.equal(res.status, 400, JSON.stringify(fields));
@@ -139,7 +139,7 @@ describe('counter: acting on a customer', () => {
     assert.match(sale.text, /✓ \+6 points · sale<\/strong>/, 'floor(4.50 × 1.5) points, a comma as the decimal point');
     const tooMuch = await sam.act('redeem', { customer: c.passUserId, what: 'points', amount: '100' });
     assert.equal(tooMuch.status, 400);
-    assert.equal(messageOf(tooMuch).message, 'The balance is 6; this needs 100');
+    assert.equal(messageOf(tooMuch).message, 'The balance is 6; this needs 100.');
     assert.equal(ledgerRows(app, c.passUserId).length, 1);
   });
 
@@ -149,12 +149,12 @@ describe('counter: acting on a customer', () => {
     const tx = /name="transaction" value="([^"]+)"/.exec(given.text)![1]!;
     const byAlex = await alex.act('undo', { customer: c.passUserId, transaction: tx });
     assert.equal(byAlex.status, 400);
-    assert.equal(messageOf(byAlex).message, 'You can only undo your own entries at the counter. The owner can correct this one in the console');
+    assert.equal(messageOf(byAlex).message, 'You can only undo your own entries at the counter. The owner can correct this one in the console.');
     assert.doesNotMatch((await alex.scan(c.scanCode)).text, /name="transaction"/, 'Alex is offered no undo for Sam’s entry');
     app.clock.advance(5 * MINUTE + 1000);
     assert.doesNotMatch((await sam.scan(c.scanCode)).text, /name="transaction"/, 'no undo offered after 5 minutes');
     const late = await sam.act('undo', { customer: c.passUserId, transaction: tx });
-    assert.equal(messageOf(late).message, 'An entry can be undone for 5 minutes. The owner can correct this one in the console');
+    assert.equal(messageOf(late).message, 'An entry can be undone for 5 minutes. The owner can correct this one in the console.');
     assert.deepEqual(await balance(c.passUserId), { stamps: 2 });
 
     // Under a card wait limit, a mistaken award undone at once does not block the right one.
@@ -167,7 +167,7 @@ describe('counter: acting on a customer', () => {
       const mistake = await stamp(sam, c.passUserId, '3');
       const wait = await stamp(sam, c.passUserId, '1');
       assert.equal(messageOf(wait).code, 'AWARD_WAIT_ACTIVE');
-      assert.match(messageOf(wait).message, /^This card awards at most once every 600 s; retry after 600 s$/);
+      assert.match(messageOf(wait).message, /^This card awards at most once every 600 s; retry after 600 s\.$/);
       await sam.act('undo', { customer: c.passUserId, transaction: /name="transaction" value="([^"]+)"/.exec(mistake.text)![1]! });
       assert.equal((await stamp(sam, c.passUserId, '1')).status, 200);
       assert.deepEqual(await balance(c.passUserId), { stamps: 3 });
@@ -190,7 +190,7 @@ describe('counter: acting on a customer', () => {
     assert.equal((await stamp(alex, c.passUserId)).status, 200, 'the undone award left room');
     const capped = await stamp(sam, c.passUserId);
     assert.equal(capped.status, 400);
-    assert.equal(messageOf(capped).message, 'Carla Capped has had 2 awards at the counter today, the most the owner allows one customer in a day (2)');
+    assert.equal(messageOf(capped).message, 'Carla Capped has had 2 awards at the counter today, the most the owner allows one customer in a day (2).');
     assert.equal((await app.request('POST', `/api/v1/customers/${c.externalCustomerId}/earn`, { key: org.keys.live, body: { type: 'stamps', amount: 1 } })).status, 201, 'the API is not capped');
     app.clock.set(Date.UTC(2026, 0, 1, 23, 0));
     assert.equal((await stamp(sam, c.passUserId)).status, 200, 'a new local day in Berlin');
@@ -203,7 +203,7 @@ describe('counter: acting on a customer', () => {
     await stamp(sam, d.passUserId);
     await stamp(sam, c.passUserId);
     const staffCapped = await stamp(sam, d.passUserId);
-    assert.equal(messageOf(staffCapped).message, 'You have made 2 awards today, the most the owner allows one staff member in a day (2). Ask the owner');
+    assert.equal(messageOf(staffCapped).message, 'You have made 2 awards today, the most the owner allows one staff member in a day (2). Ask the owner.');
     assert.equal((await stamp(alex, d.passUserId)).status, 200, 'another member has their own count');
     assert.equal((await sam.act('redeem', { customer: c.passUserId, what: 'points', amount: '1' })).status, 400, 'stamp cards redeem the reward only');
     setCaps({});

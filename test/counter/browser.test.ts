@@ -70,7 +70,7 @@ describe('counter in the browser', () => {
       await page.getByRole('button', { name: 'Unlock' }).click();
       await page.getByRole('alert').waitFor();
     }
-    await page.getByRole('alert').filter({ hasText: 'Too many wrong PINs on this device. Unlocking is paused: try again in 15 minutes.' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Too many wrong PINs on this device. Unlocking is paused: try again in 15 minutes, or ask the owner to lift the pause on the Staff page' }).waitFor();
     await page.getByLabel('PIN', { exact: true }).fill(STAFF[0]!.pin);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('alert').filter({ hasText: 'Too many wrong PINs on this device' }).waitFor();

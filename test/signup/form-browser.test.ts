@@ -126,7 +126,9 @@ describe('sign-up form in a browser', () => {
     const page = await openForm();
     await fillGood(page, { name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 20 7946 0958', memberNo: '0042' });
     await send(page);
-    await page.waitForURL(/\/get-pass\/card_[A-Za-z0-9]+\?code=[A-Za-z0-9]{32}$/);
+    await page.waitForURL(/\/get-pass\/card_[A-Za-z0-9]+\/welcome\?code=[A-Za-z0-9]{32}$/);
+    await page.getByText('Welcome, Ada!').waitFor();
+    await page.getByRole('heading', { name: 'Keep your card' }).waitFor();
     assert.equal(countCustomers(app), before + 1);
 
     const customer = app.db.prepare("SELECT id, install_code FROM customers WHERE email = 'Ada@Example.com'").get() as { id: string; install_code: string };
@@ -154,8 +156,8 @@ describe('sign-up form in a browser', () => {
     assert.equal(event.livemode, true);
     assert.deepEqual(event.data, { externalCustomerId: null, passUserId: customer.id, cardId: org.cards.stamps, source: 'signup' });
 
-    // The install page of the new customer: the web pass (no wallet is configured here).
-    await page.getByRole('link', { name: 'Show my card in the browser' }).click();
+    // The welcome page of the new customer: the web pass (no wallet is configured here).
+    await page.getByRole('link', { name: 'Open my card' }).click();
     await page.waitForURL(/\/pass\//);
     assert.equal(await page.getByRole('img', { name: 'QR code to scan at the counter' }).count(), 1);
     assert.equal(await page.locator('#balance').textContent(), '0');
@@ -205,8 +207,8 @@ describe('sign-up form in a browser', () => {
     assert.equal(await page.getByLabel('Your name').inputValue(), 'Grace Hopper');
     await consent(page).check();
     await send(page);
-    await page.waitForURL(/\?code=/);
-    assert.equal(await page.getByRole('link', { name: 'Show my card in the browser' }).count(), 1);
+    await page.waitForURL(/\/welcome\?code=/);
+    assert.equal(await page.getByRole('link', { name: 'Open my card' }).count(), 1);
     const row = app.db.prepare("SELECT source, livemode, external_id FROM customers WHERE email = 'grace@example.com'").get();
     assert.deepEqual(row, { source: 'signup', livemode: 1, external_id: null });
     await page.context().close();

@@ -240,7 +240,7 @@ describe('sign-up outcomes', () => {
     const second = await client.send(stamps(), fields);
     assert.equal(first.status, 303);
     assert.equal(second.status, 303);
-    assert.match(first.headers.get('location')!, /^\/get-pass\/card_[A-Za-z0-9]+\?code=[A-Za-z0-9]{32}$/);
+    assert.match(first.headers.get('location')!, /^\/get-pass\/card_[A-Za-z0-9]+\/welcome\?code=[A-Za-z0-9]{32}$/);
     assert.equal(second.headers.get('location'), first.headers.get('location'));
     assert.equal((app.db.prepare('SELECT count(*) AS n FROM customers WHERE email = ?').get('twice@example.com') as { n: number }).n, 1);
     // Another form (another submission value) with the same email is "already a member".

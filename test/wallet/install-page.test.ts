@@ -251,6 +251,11 @@ describe('web pass', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.deepEqual(res.body, {
       title: 'Soup <script>alert(1)</script>',
+      organizationName: 'Bistro <b>&</b>',
+      stamps: { have: 8, of: 8 },
+      colors: { background: 'rgb(0, 170, 119)', foreground: 'rgb(250, 250, 250)', label: 'rgb(255, 238, 221)' },
+      logoUrl: null,
+      logoText: 'Bistro',
       balance: { label: 'Stamps', text: '9' },
       details: [{ key: 'reward', label: 'Free soup', value: 'Ready to redeem' }],
       updatedAt: new Date(app.clock.now()).toISOString(),

@@ -3,7 +3,8 @@
 // labels ("Name", "Starts at") read — and are found — within it. Rows are added and removed with
 // submit buttons that re-render the form as typed: no JavaScript needed.
 import { PASS_TYPE_NAMES, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
-import { parseColor } from '../../lib/colors';
+import { parseColor, readColor } from '../../lib/colors';
+import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast';
 import { DEFAULT_PASS_COLORS } from '../../wallet/apple/pass-builder';
 import { checkboxField, inputField, selectField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
@@ -18,7 +19,15 @@ export interface SectionContext {
   action: string;
   /** The type cannot change (the card has customers): why, for the owner. */
   typeLock?: string;
+  /** The id of the control to focus after a row was added or removed (the owner's place). */
+  focus?: string;
+  /** Question keys, and choice values per key, customers may have answered with: shown, not changed. */
+  locked?: { keys: ReadonlySet<string>; values: ReadonlyMap<string, ReadonlySet<string>> };
 }
+
+/** The id fields.ts gives the input of `name`. */
+export const inputId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+const focusOn = (s: SectionContext, name: string) => s.focus === inputId(name);
 
 const err = (s: SectionContext, name: string) => s.errors.fields[name];
 
@@ -31,12 +40,17 @@ const groupError = (s: SectionContext, name: string) => {
   return message ? html`<p class="error" role="alert" id="f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}-error">${message}</p>` : '';
 };
 
+/** The id of the button that adds a row to a list (`add:questions` → add-questions); the focus after a removal. */
+export const addButtonId = (action: string) => action.replace(/[^A-Za-z0-9]+/g, '-');
+
 function rowButton(s: SectionContext, action: string, anchor: string, label: Markup | string, extra = 'secondary'): Markup {
-  return html`<button type="submit" name="_action" value="${action}" formaction="${s.action}#${anchor}" formnovalidate class="${extra}">${label}</button>`;
+  const id = action.startsWith('add') ? addButtonId(action) : undefined;
+  return html`<button type="submit" name="_action" value="${action}" formaction="${s.action}#${anchor}" formnovalidate class="${extra}" data-row-action${id ? html` id="${id}"` : ''}${id && s.focus === id ? html` autofocus` : ''}>${label}</button>`;
 }
 
-const removeButton = (s: SectionContext, action: string, anchor: string, what: string) =>
-  rowButton(s, action, anchor, html`Remove<span class="visually-hidden"> ${what}</span>`, 'link danger-link');
+/** "Remove level", "Remove choice", "Remove question": each says what it removes, and which one to a screen reader. */
+const removeButton = (s: SectionContext, action: string, anchor: string, noun: string, which: string) =>
+  rowButton(s, action, anchor, html`Remove ${noun}<span class="visually-hidden"> ${which}</span>`, 'link danger-link');
 
 const TYPE_HINTS: Record<string, string> = {
   stamp_card: 'A stamp per visit or item; the reward after a number of stamps.',
@@ -87,10 +101,10 @@ export function levelsSection(s: SectionContext): Markup {
     return html`<fieldset class="row-group" aria-labelledby="level-${i}-legend">
     <legend id="level-${i}-legend">Level ${i + 1}</legend>
     <div class="row-fields">
-      ${inputField({ name: `${at}.name`, label: 'Name', value: level.name, error: err(s, `${at}.name`), required: true, maxlength: 50 })}
+      ${inputField({ name: `${at}.name`, label: 'Name', value: level.name, error: err(s, `${at}.name`), required: true, maxlength: 50, autofocus: focusOn(s, `${at}.name`) })}
       ${inputField({ name: `${at}.minPoints`, label: 'Starts at (points)', value: level.minPoints, error: err(s, `${at}.minPoints`), required: true, inputmode: 'numeric' })}
     </div>
-    ${removeButton(s, `remove:levels:${i}`, 'levels', `level ${i + 1}`)}
+    ${removeButton(s, `remove:levels:${i}`, 'levels', 'level', `${i + 1}`)}
   </fieldset>`;
   })}
   ${form.levels.length < MAX_ROWS ? rowButton(s, 'add:levels', 'levels', 'Add a level') : ''}
@@ -114,10 +128,10 @@ export function earningSection(s: SectionContext): Markup {
     return html`<fieldset class="row-group" aria-labelledby="item-${i}-legend">
     <legend id="item-${i}-legend">Item ${i + 1}</legend>
     <div class="row-fields">
-      ${inputField({ name: `${at}.key`, label: 'Item code', value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off' })}
+      ${inputField({ name: `${at}.key`, label: 'Item code', value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off', autofocus: focusOn(s, `${at}.key`) })}
       ${inputField({ name: `${at}.units`, label: 'Earns', value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
     </div>
-    ${removeButton(s, `remove:items:${i}`, 'earning', `item ${i + 1}`)}
+    ${removeButton(s, `remove:items:${i}`, 'earning', 'item', `${i + 1}`)}
   </fieldset>`;
   })}
   ${form.items.length < MAX_ROWS ? rowButton(s, 'add:items', 'earning', 'Add an item') : ''}
@@ -161,13 +175,13 @@ const QUESTION_TYPE_LABELS: Record<string, string> = { text: 'Text', number: 'Nu
 function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
   const at = `questions[${i}]`;
   const showOptions = q.type === 'select' || q.options.length > 0 || !!err(s, `${at}.options`);
+  const keyLocked = q.key !== '' && (s.locked?.keys.has(q.key) ?? false);
+  const lockedValues = s.locked?.values.get(q.key);
+  const advancedError = !!err(s, `${at}.key`) || q.options.some((_, j) => !!err(s, `${at}.options[${j}].value`));
   return html`<fieldset class="row-group question" id="question-${i}" aria-labelledby="question-${i}-legend">
   <legend id="question-${i}-legend">Question ${i + 1}</legend>
   ${groupError(s, at)}
-  <div class="row-fields">
-    ${inputField({ name: `${at}.label`, label: 'Question', value: q.label, error: err(s, `${at}.label`), required: true, maxlength: 200 })}
-    ${inputField({ name: `${at}.key`, label: 'Key', value: q.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off' })}
-  </div>
+  ${inputField({ name: `${at}.label`, label: 'Question', value: q.label, error: err(s, `${at}.label`), required: true, maxlength: 200, hint: 'As customers read it, e.g. “Favourite drink”.', autofocus: focusOn(s, `${at}.label`) })}
   ${selectField({ name: `${at}.type`, label: 'Answer type', value: q.type, error: err(s, `${at}.type`), required: true, options: QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t]! })) })}
   <div class="row-fields">
     ${checkboxField({ name: `${at}.required`, label: 'Answer required', checked: q.required, error: err(s, `${at}.required`) })}
@@ -182,31 +196,58 @@ function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
       const ot = `${at}.options[${j}]`;
       return html`<fieldset class="row-group option" aria-labelledby="q${i}-o${j}-legend">
       <legend id="q${i}-o${j}-legend">Choice ${j + 1}</legend>
-      <div class="row-fields">
-        ${inputField({ name: `${ot}.label`, label: 'Shown as', value: o.label, error: err(s, `${ot}.label`), required: true, maxlength: 200 })}
-        ${inputField({ name: `${ot}.value`, label: 'Stored as', value: o.value, error: err(s, `${ot}.value`), required: true, maxlength: 200 })}
-      </div>
-      ${removeButton(s, `remove-option:${i}:${j}`, `question-${i}`, `choice ${j + 1} of question ${i + 1}`)}
+      ${inputField({ name: `${ot}.label`, label: 'Answer', value: o.label, error: err(s, `${ot}.label`), required: true, maxlength: 200, autofocus: focusOn(s, `${ot}.label`) })}
+      ${removeButton(s, `remove-option:${i}:${j}`, `question-${i}`, 'choice', `${j + 1} of question ${i + 1}`)}
     </fieldset>`;
     })}
   </div>`
       : ''
   }
-  <div class="row">
-    ${q.options.length < MAX_ROWS ? html`<span data-choices-of="${at}.type">${rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`)}</span>` : ''}
-    ${removeButton(s, `remove:questions:${i}`, 'questions', `question ${i + 1}`)}
-  </div>
+  ${q.options.length < MAX_ROWS ? html`<span data-choices-of="${at}.type">${rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`)}</span>` : ''}
+  <details class="advanced"${advancedError ? html` open` : ''}><summary>Advanced: names in the API<span class="visually-hidden"> for question ${i + 1}</span></summary>
+    <p class="hint">For integrations. Made from the question and its choices when the card is saved, then kept as they are, since answers are stored under them.</p>
+    ${inputField({
+      name: `${at}.key`,
+      label: 'Key',
+      value: q.key,
+      error: err(s, `${at}.key`),
+      maxlength: 64,
+      autocomplete: 'off',
+      readonly: keyLocked,
+      placeholder: q.key ? undefined : 'made from the question',
+      hint: keyLocked ? 'The card has customers, who may have answered under this key: it stays.' : undefined,
+    })}
+    ${q.options.map((o, j) => {
+      const ot = `${at}.options[${j}]`;
+      const locked = o.value !== '' && (lockedValues?.has(o.value) ?? false);
+      return inputField({ name: `${ot}.value`, label: `Choice ${j + 1} stored as`, value: o.value, error: err(s, `${ot}.value`), maxlength: 200, autocomplete: 'off', readonly: locked, placeholder: o.value ? undefined : 'made from the answer' });
+    })}
+  </details>
+  <div class="row">${removeButton(s, `remove:questions:${i}`, 'questions', 'question', `${i + 1}`)}</div>
 </fieldset>`;
 }
 
 export function questionsSection(s: SectionContext): Markup {
   const { form } = s;
   return html`<details id="questions" class="section"${form.questions.length || anyError(s, 'questions') ? html` open` : ''}><summary>Questions <span class="muted small">asked at sign-up</span></summary>
-  <p class="hint">Extra questions for the sign-up form and the API, e.g. a birthday or a member number. The key is the answer's name in the API (e.g. memberNo). At most one question identifies the customer: it must be required, and text, number, email or phone.</p>
+  <p class="hint">Extra questions for the sign-up form, e.g. a birthday or a favourite drink: write the question, pick the kind of answer, and for a choice list write its choices. At most one question identifies the customer: it must be required, and text, number, email or phone.</p>
   ${groupError(s, 'questions')}
   ${form.questions.map((q, i) => questionGroup(s, q, i))}
   ${form.questions.length < MAX_ROWS ? rowButton(s, 'add:questions', 'questions', 'Add a question') : ''}
 </details>`;
+}
+
+/**
+ * Text that does not stand out from its background (below 4.5 : 1, WCAG's level for normal text)
+ * is hard to read on a phone in a bright shop. Said, not refused: the owner may know better. The
+ * console's script keeps it up to date while colours are typed (card-editor.ts).
+ */
+function contrastWarning(form: CardForm): Markup {
+  const colour = (text: string, fallback: string) => readColor(text)?.rgb ?? parseColor(fallback).rgb;
+  const ratio = contrastRatio(colour(form.design.backgroundColor, DEFAULT_PASS_COLORS.background), colour(form.design.foregroundColor, DEFAULT_PASS_COLORS.foreground));
+  const low = ratio < MIN_TEXT_CONTRAST;
+  return html`<p class="notice warn contrast-warning" id="contrast-warning" role="status" data-min-contrast="${MIN_TEXT_CONTRAST}"${low ? '' : html` hidden`}>
+  <strong>The text is hard to read on this background</strong> (contrast <span data-contrast-ratio>${ratioText(ratio)}</span>; at least 4.5 : 1 reads well). Pick a darker or a lighter colour for one of them.</p>`;
 }
 
 export function designSection(s: SectionContext): Markup {
@@ -222,6 +263,7 @@ export function designSection(s: SectionContext): Markup {
     ${colour('labelColor', 'Labels', 'Small captions.', DEFAULT_PASS_COLORS.label)}
   </div>
   <p class="hint">Colours as #rrggbb, #rgb or rgb(r, g, b); an empty field keeps the colour shown in grey.</p>
+  ${contrastWarning(form)}
   ${inputField({ name: 'design.logoText', label: 'Logo text', value: form.design.logoText, error: err(s, 'design.logoText'), maxlength: 60, hint: 'Beside the logo on the pass; the card name when empty (Apple Wallet).' })}
 </details>`;
 }

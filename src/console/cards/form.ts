@@ -184,3 +184,21 @@ export function applyRowAction(form: CardForm, action: RowAction): { form: CardF
 const anchorOf = (list: 'levels' | 'items' | 'questions') => (list === 'items' ? 'earning' : list);
 
 export const isQuestionType = (value: string): value is QuestionType => (QUESTION_TYPES as readonly string[]).includes(value);
+
+/** The id of the control to focus once a row was added (its first field) or removed (the list's add button). */
+export function focusAfter(action: RowAction, form: CardForm): string {
+  const id = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  switch (action.kind) {
+    case 'add': {
+      if (action.list === 'levels') return id(`levels[${form.levels.length - 1}].name`);
+      if (action.list === 'items') return id(`accrual.items[${form.items.length - 1}].key`);
+      return id(`questions[${form.questions.length - 1}].label`);
+    }
+    case 'add-option':
+      return id(`questions[${action.question}].options[${(form.questions[action.question]?.options.length ?? 1) - 1}].label`);
+    case 'remove':
+      return `add-${action.list}`;
+    case 'remove-option':
+      return `add-option-${action.question}`;
+  }
+}

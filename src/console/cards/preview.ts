@@ -43,6 +43,7 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
     levels: levels.length ? levels : passType === 'level_card' ? [{ name: 'Member', minPoints: 0 }] : null,
     accrual: null,
     earningLimits: null,
+    archivedAt: null,
     design,
     createdAt: 0,
     updatedAt: 0,

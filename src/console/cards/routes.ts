@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { prepareLogo } from '../../cards/logo';
-import type { Card } from '../../cards/model';
+import type { Card, CardLogo } from '../../cards/model';
 import { cardCustomerCounts, cardLogoMeta, createCard, getOrgCard, listCards, removeCardLogo, setCardLogo, updateCard } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
@@ -16,56 +16,96 @@ import { passContent } from '../../wallet/pass-content';
 import { qrSvg } from '../../wallet/qr';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
-import { applyRowAction, cardToForm, emptyCardForm, fieldsFromQuery, parseRowAction, readCardForm, type CardForm } from './form';
+import { applyRowAction, cardToForm, emptyCardForm, fieldsFromQuery, focusAfter, parseRowAction, readCardForm, type CardForm } from './form';
 import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
-import { readLogoUpload } from './upload';
+import { readCardUpload, readLogoUpload } from './upload';
+import { inTransaction } from '../../db/transaction';
+import { noteStarted } from '../../orgs/service';
 import { validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
+import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
 
 const NOTICES: Record<string, string> = {
-  created: 'Card created. Customers can join it now; add a logo below if you like.',
+  created: 'Card created. Customers can join it now.',
   saved: 'Saved. Passes already in customers\' wallets are being updated.',
   logo: 'Logo uploaded. Passes already in customers\' wallets are being updated.',
   'logo-removed': 'Logo removed.',
+  ...LIFECYCLE_NOTICES,
 };
 
 export function bindCards(router: Router, deps: AppDeps): void {
-  function editorPage(ctx: Context, card: Card | undefined, form: CardForm, options: { errors?: FormErrors; status?: number; logoError?: string; notice?: string } = {}): void {
+  function editorPage(ctx: Context, card: Card | undefined, form: CardForm, options: { errors?: FormErrors; status?: number; logoError?: string; notice?: string; focus?: string } = {}): void {
     const c = consoleOf(ctx);
     const logo = card && cardLogoMeta(deps, card.id);
+    const customers = card && cardCustomerCounts(deps, c.org.id)(card.id);
+    // Once a card has customers, the names their answers are stored under stay as they are.
+    const locked =
+      card && customers && customers.live + customers.test > 0
+        ? { keys: new Set(card.questions.map((q) => q.key)), values: new Map(card.questions.map((q) => [q.key, new Set((q.options ?? []).map((o) => o.value))])) }
+        : undefined;
     const view: EditorView = {
-      ...(card ? { cardId: card.id, storedName: card.name, customers: cardCustomerCounts(deps, c.org.id)(card.id) } : {}),
+      ...(card && customers ? { cardId: card.id, storedName: card.name, customers, lifecycle: lifecyclePanel(c, card, customers), archived: card.archivedAt !== null } : {}),
       form,
       errors: options.errors ?? noErrors(),
       ...(card && logo ? { logo: { ...logo, url: passLogoUrl(card, logo)! } } : {}),
       ...(options.logoError ? { logoError: options.logoError } : {}),
       ...(options.notice ? { notice: options.notice } : {}),
+      ...(options.focus ? { focus: options.focus } : {}),
+      ...(locked ? { locked } : {}),
       previewUrl: previewUrl(form, card?.id),
     };
     sendConsolePage(ctx, deps, c, { section: 'cards', title: card ? `Edit ${card.name}` : 'New card', status: options.status, scripts: ['console.js'], body: editorBody(c, view) });
   }
 
-  /** Save, preview or a row button: the editor's one POST handler, for a new card or an existing one. */
-  function submit(ctx: Context, card: Card | undefined): void {
+  /**
+   * Save, preview or a row button: the editor's one POST handler, for a new card or an existing one.
+   * The guard reads url-encoded forms (the editor of a card); the new-card form is multipart, as it
+   * carries the logo too.
+   */
+  async function submit(ctx: Context, card: Card | undefined): Promise<void> {
     const c = consoleOf(ctx);
-    // The guard reads url-encoded forms; the editor posts nothing else.
-    const fields = ctx.state.form as FormFields | undefined;
+    let fields = ctx.state.form as FormFields | undefined;
+    let logoBytes: Buffer | undefined;
+    if (!fields && !card && ctx.request.is('multipart/form-data')) {
+      const upload = await readCardUpload(ctx);
+      fields = upload.fields;
+      if (upload.logo.length) logoBytes = upload.logo;
+    }
     if (!fields) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'send the card form as application/x-www-form-urlencoded' });
     const form = readCardForm(fields);
     const action = field(fields, '_action') || 'save';
     const row = parseRowAction(action);
-    if (row) return editorPage(ctx, card, applyRowAction(form, row).form);
+    if (row) {
+      const applied = applyRowAction(form, row).form;
+      return editorPage(ctx, card, applied, { focus: focusAfter(row, applied) });
+    }
     if (action === 'preview') return editorPage(ctx, card, form);
     const result = validateCardForm(form);
     if (!result.ok) return editorPage(ctx, card, form, { errors: result.errors, status: 400 });
+    let logo: CardLogo | undefined;
+    if (logoBytes) {
+      try {
+        logo = prepareLogo(logoBytes);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return editorPage(ctx, card, form, { status: err.status, logoError: humanMessage(err) });
+      }
+    }
     let saved: Card;
     try {
-      saved = card ? updateCard(deps, c.org.id, card.id, result.config) : createCard(deps, c.org.id, result.config);
+      saved = card
+        ? updateCard(deps, c.org.id, card.id, result.config)
+        : inTransaction(deps.db, () => {
+            const created = createCard(deps, c.org.id, result.config);
+            if (logo) setCardLogo(deps, c.org.id, created.id, logo);
+            return created;
+          });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
     }
+    noteStarted(deps, c.org.id, 'cardSavedAt');
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
   }
@@ -77,9 +117,11 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const counts = cardCustomerCounts(deps, c.org.id);
     const rows = listCards(deps, c.org.id).map((card) => ({ card, customers: counts(card.id) }));
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows) });
+    const deleted = typeof ctx.query.deleted === 'string' ? ctx.query.deleted.slice(0, 100) : undefined;
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows, deleted) });
   });
 
+  bindCardLifecycle(router, deps);
   router.get('/console/cards/new', (ctx) => editorPage(ctx, undefined, emptyCardForm()));
   router.post('/console/cards/new', (ctx) => submit(ctx, undefined));
 
@@ -95,7 +137,8 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
     const content = passContent(card, sampleHolder(card), c.org.name);
     const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
-    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl)}`, { private: true, css: cardCss(card), frameable: true });
+    // Compact: a smaller code and no note under the card, so the whole pass fits the preview's frame.
+    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });
   });
 
   router.get('/console/cards/:cardId', (ctx) => {
@@ -109,6 +152,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const card = orgCard(ctx);
     try {
       setCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
+      noteStarted(deps, c.org.id, 'cardSavedAt');
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: humanMessage(err) });

@@ -7,6 +7,7 @@ import { CardConfig, type CardConfigInput } from '../../cards/schemas';
 import { toIssues } from '../../lib/validation';
 import type { FormErrors } from '../../web/forms';
 import type { CardForm } from './form';
+import { fillKeys } from './question-keys';
 
 interface RowMaps {
   levels: number[];
@@ -122,7 +123,9 @@ const SHOWN_FIELDS =
   /^(name|passType|dataCollectionEnabled|reward(\.(name|cost))?|accrual(\.spend(\.(currency|rate))?)?|earningLimits(\.\w+)?|signupFields(\.\w+)?|design(\.\w+)?|levels(\[\d+\](\.(name|minPoints))?)?|accrual\.items(\[\d+\]\.(key|units))?|questions(\[\d+\](\.(key|label|type|required|isIdentifier)|\.options(\[\d+\](\.(value|label))?)?)?)?)$/;
 
 /** Validates the form with CardConfig: the configuration to save, or a message per field. */
-export function validateCardForm(form: CardForm): { ok: true; config: CardConfigInput } | { ok: false; errors: FormErrors } {
+export function validateCardForm(typed: CardForm): { ok: true; config: CardConfigInput } | { ok: false; errors: FormErrors } {
+  // Keys and choice values left blank are made from the labels (question-keys.ts).
+  const form = { ...typed, questions: fillKeys(typed.questions) };
   const { input, rows, duplicates } = formToInput(form);
   const result = v.safeParse(CardConfig, input, { abortEarly: false });
   const errors: FormErrors = { fields: {} };

@@ -3,6 +3,7 @@
 // "Update preview" button. The preview is a page of our own in a frame; it is moved with
 // location.replace, so following the typing adds nothing to the browser's history.
 import { PREVIEW_FIELDS, PREVIEW_PATH } from '../cards/preview-fields';
+import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast';
 
 const DEBOUNCE_MS = 300;
 
@@ -98,3 +99,90 @@ function start(): void {
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
 else start();
+
+// --- Rows added and removed in place ---
+// A row button ("Add a choice", "Remove question") posts the form as the button would, and only
+// its section of the answer replaces the one on the page: the rest of the form, a chosen logo file
+// and the scroll position stay, and focus goes where the server marked (autofocus: the new row's
+// first field, or after a removal the list's add button). Without this script the page reloads
+// at the section, with the same focus.
+
+function sectionOf(action: string): string {
+  if (action.includes('levels')) return 'levels';
+  if (action.includes('items')) return 'earning';
+  return 'questions';
+}
+
+async function rowAction(form: HTMLFormElement, button: HTMLButtonElement): Promise<void> {
+  const data = new FormData(form, button);
+  const multipart = form.enctype === 'multipart/form-data';
+  const body = multipart ? data : new URLSearchParams([...data].filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const id = sectionOf(button.value);
+  let page: Document;
+  try {
+    const res = await fetch(form.action.split('#')[0]!, { method: 'POST', body, credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    if (!res.ok) throw new Error(String(res.status));
+    page = new DOMParser().parseFromString(await res.text(), 'text/html');
+  } catch {
+    // Let the browser do it the plain way.
+    form.requestSubmit(button);
+    return;
+  }
+  const fresh = page.getElementById(id);
+  const current = form.querySelector<HTMLElement>(`#${id}`);
+  if (!fresh || !current) return form.requestSubmit(button);
+  current.replaceWith(document.importNode(fresh, true));
+  const placed = form.querySelector<HTMLElement>(`#${id}`)!;
+  placed.querySelectorAll<HTMLElement>('[data-choices-of]').forEach((holder) => {
+    const type = form.querySelector<HTMLSelectElement>(`select[name="${CSS.escape(holder.dataset.choicesOf ?? '')}"]`);
+    holder.hidden = !!type && type.value !== 'select';
+  });
+  const target = placed.querySelector<HTMLElement>('[autofocus]') ?? placed.querySelector<HTMLElement>('summary');
+  target?.focus();
+  form.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function startRows(): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-card-form]');
+  if (!form) return;
+  form.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-row-action]');
+    if (!button || !form.contains(button)) return;
+    event.preventDefault();
+    void rowAction(form, button);
+  });
+}
+
+// --- The contrast warning follows the colours as they are typed ---
+function parseRgb(text: string): [number, number, number] | undefined {
+  const hex = asHex(text);
+  if (!hex) return undefined;
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+function startContrast(): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-card-form]');
+  const warning = document.getElementById('contrast-warning');
+  const bg = form?.querySelector<HTMLInputElement>('input[name="design.backgroundColor"]');
+  const fg = form?.querySelector<HTMLInputElement>('input[name="design.foregroundColor"]');
+  if (!form || !warning || !bg || !fg) return;
+  const check = () => {
+    const background = parseRgb(bg.value) ?? parseRgb(bg.placeholder);
+    const text = parseRgb(fg.value) ?? parseRgb(fg.placeholder);
+    if (!background || !text) return;
+    const ratio = contrastRatio(background, text);
+    warning.hidden = ratio >= Number(warning.dataset.minContrast ?? MIN_TEXT_CONTRAST);
+    const shown = warning.querySelector('[data-contrast-ratio]');
+    if (shown) shown.textContent = ratioText(ratio);
+  };
+  form.addEventListener('input', check);
+  form.addEventListener('change', check);
+}
+
+function startEditorExtras(): void {
+  startRows();
+  startContrast();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startEditorExtras);
+else startEditorExtras();

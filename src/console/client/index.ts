@@ -3,3 +3,5 @@
 // only lists them.
 import './card-editor';
 import './copy';
+import './settings';
+import './pin-toggle';

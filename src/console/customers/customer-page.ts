@@ -38,6 +38,8 @@ export interface CustomerView {
   consent: Consent | null;
   /** Email, edits, export and erasure (data-views.ts). */
   data: CustomerDataView;
+  /** The customer opened their web pass (the status says so when no wallet holds the pass). */
+  usesWebPass?: boolean;
 }
 
 const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone' };
@@ -70,7 +72,7 @@ function detailsPanel(c: ConsoleContext, view: CustomerView): Markup {
   <h2 id="details-heading">Details</h2>
   <dl class="facts">
     ${fact('Card', html`${card.name} <span class="muted small">(${passTypeLabel(card.passType)})</span>`)}
-    ${fact('Status', statusBadge(customer.status))}
+    ${fact('Status', statusBadge(customer.status, view.usesWebPass))}
     ${fact('Joined via', channelLabel(customer.source))}
     ${fact('Created', formatTime(customer.createdAt, timeZone))}
     ${c.livemode ? '' : fact('Removed on', html`${formatDate(customer.createdAt + TEST_CUSTOMER_LIFETIME_MS, timeZone)} <span class="muted small">(test customers last 30 days)</span>`)}

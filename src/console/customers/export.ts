@@ -9,6 +9,8 @@ import { channelLabel, currencyOf, formatSortableTime, unitOf } from '../format'
 import { csvLine, CSV_BOM, SpreadsheetPhone } from './csv';
 import { exportRepo } from './export-repo';
 import { listPage, type ListQuery } from './list';
+import { statusText } from './views';
+import { webPassUsersAmong } from '../../wallet/web-pass-opens';
 
 // The CSV export: every customer the list shows for this search and card, all pages, written as
 // the response is read. Each batch is one keyset read (and one read of its answers and consent by
@@ -76,6 +78,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
   const questions = questionColumns(cards, query.cardId);
   const header = [...FIXED, ...questions.map((q) => q.header)];
   yield CSV_BOM + csvLine(c.livemode ? header : [...header, 'Removed on']);
+  let webPass: ReadonlySet<string> = new Set();
   const line = (row: CustomerListItem, extras: ReturnType<ReturnType<typeof exportRepo>['extras']>) => {
     const card = cards.get(row.cardId);
     const more = extras.get(row.id);
@@ -88,7 +91,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
       balanceText(card, row.balance),
       unitText(card),
       card ? (levelFor(card, row.balance)?.name ?? '') : '',
-      row.status === 'installed' ? 'Pass installed' : 'Not installed yet',
+      statusText(row.status, webPass.has(row.id)),
       channelLabel(row.source),
       formatSortableTime(row.createdAt, timeZone),
       more?.consentAt ? formatSortableTime(more.consentAt, timeZone) : null,
@@ -103,6 +106,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
   let from: ListQuery['from'];
   for (;;) {
     const page = listPage(db, c.namespace, { ...query, ...(from ? { from } : {}) }, { limit: batch, count: false });
+    webPass = webPassUsersAmong(db, page.rows.map((r) => r.id));
     if (page.rows.length) {
       const extras = exportRepo(db).extras(page.rows.map((r) => r.id));
       yield page.rows.map((row) => line(row, extras)).join('');

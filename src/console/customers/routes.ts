@@ -25,6 +25,7 @@ import { exportLines } from './export';
 import { listPage, MAX_QUERY_LENGTH, type ListQuery } from './list';
 import { correctBalance } from './service';
 import { customersBody, listResults } from './views';
+import { webPassUsersAmong } from '../../wallet/web-pass-opens';
 
 const HISTORY_PAGE = 25;
 
@@ -61,7 +62,8 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const cards = orgCards(deps, c.org.id);
     const query = listQuery(ctx, cards);
-    const view = { query, page: listPage(deps.db, c.namespace, query), cards, timeZone: readOrgSettings(deps.db, c.org.id).timeZone };
+    const page = listPage(deps.db, c.namespace, query);
+    const view = { query, page, cards, timeZone: readOrgSettings(deps.db, c.org.id).timeZone, webPassUsers: webPassUsersAmong(deps.db, page.rows.map((r) => r.id)) };
     // As the owner types, htmx asks for the results only.
     if (ctx.get('HX-Request') === 'true' && ctx.get('HX-Target') === 'results') return sendFragment(ctx, 200, listResults(c, view));
     const testCustomers = c.livemode ? 0 : customerSearchRepo(deps.db).count(c.namespace);
@@ -106,6 +108,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       corrected: ctx.query.corrected === '1',
       consent: consentOf(deps.db, customer),
       data: customerDataView(deps, customer, ctx.query),
+      usesWebPass: webPassUsersAmong(deps.db, [customer.id]).size > 0,
     };
     sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(customer), status, body: customerBody(c, view) });
   };

@@ -16,6 +16,8 @@ export interface ListView {
   page: ListPage;
   cards: Map<string, Card>;
   timeZone: string;
+  /** The customers of the page who opened their web pass. */
+  webPassUsers?: ReadonlySet<string>;
 }
 
 /** The list's own address with its search, filter and (optionally) a page cursor. */
@@ -28,8 +30,13 @@ export function listHref(base: string, query: Pick<ListQuery, 'q' | 'cardId'>, e
   return text ? `${base}?${text}` : base;
 }
 
-export function statusBadge(status: CustomerListItem['status']): Markup {
-  return status === 'installed' ? html`<span class="badge ok">Pass installed</span>` : html`<span class="badge">Not installed yet</span>`;
+/** A pass in a wallet app, else the web pass if the customer opened it (wallet/web-pass-opens.ts). */
+export function statusText(status: CustomerListItem['status'], usesWebPass = false): string {
+  return status === 'installed' ? 'Pass installed' : usesWebPass ? 'Uses the web pass' : 'Not installed yet';
+}
+
+export function statusBadge(status: CustomerListItem['status'], usesWebPass = false): Markup {
+  return html`<span class="badge${status === 'installed' || usesWebPass ? ' ok' : ''}">${statusText(status, usesWebPass)}</span>`;
 }
 
 /** The name as a link to the customer, or what else tells them apart when they gave none. */
@@ -63,7 +70,7 @@ function resultsTable(c: ConsoleContext, view: ListView): Markup {
     <td data-label="Contact" class="contact"><span>${row.email ? html`<span class="block">${row.email}</span>` : ''}${row.phone ? html`<span class="block">${row.phone}</span>` : ''}${!row.email && !row.phone ? html`<span class="muted">—</span>` : ''}</span></td>
     <td data-label="Card">${card?.name ?? ''}</td>
     <td data-label="Balance" class="num nowrap">${card ? formatAmount(card, row.balance) : ''}</td>
-    <td data-label="Status"><span>${statusBadge(row.status)}<span class="muted small block">via ${channelLabel(row.source)}</span></span></td>
+    <td data-label="Status"><span>${statusBadge(row.status, view.webPassUsers?.has(row.id))}<span class="muted small block">via ${channelLabel(row.source)}</span></span></td>
     <td data-label="Created" class="nowrap">${formatTime(row.createdAt, timeZone)}</td>
     ${c.livemode ? '' : html`<td data-label="Removed on" class="nowrap">${formatDate(row.createdAt + TEST_CUSTOMER_LIFETIME_MS, timeZone)}</td>`}
   </tr>`;

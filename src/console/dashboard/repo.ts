@@ -48,6 +48,15 @@ export const COUNTER_AWARDS_OF_SQL = `SELECT t.customer_id AS customerId, t.crea
   FROM json_each(@ids) j CROSS JOIN transactions t ON t.customer_id = j.value AND t.is_award = 1 AND t.created_at >= @from AND t.created_at < @to
   WHERE t.source = 'scan' AND ${notReversedSql('t')}`;
 
+/** A counter award larger than the owner's confirmation size for its card's unit. */
+export interface LargeAwardRow {
+  customerId: string;
+  staffId: string | null;
+  createdAt: number;
+  change: number;
+  passType: string;
+}
+
 type Range = { orgId: string; livemode: number; from: number; to: number };
 const range = (n: Namespace, from: number, to: number): Range => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from: Math.ceil(from / SLOT_MS), to: Math.ceil(to / SLOT_MS) });
 
@@ -66,7 +75,19 @@ function createDashboardRepo(db: Db) {
      FROM json_each(@ids) j CROSS JOIN customers c ON c.id = j.value AND c.org_id = @orgId AND c.livemode = @livemode`,
   );
 
+  // The counter awards of the period through the partial index of counter awards, each compared
+  // with the size for its card's unit; undone ones are not flagged.
+  const large = db.prepare<{ orgId: string; livemode: number; from: number; to: number; stamps: number; points: number; credit: number }, LargeAwardRow>(
+    `SELECT t.customer_id AS customerId, t.staff_id AS staffId, t.created_at AS createdAt, t.change AS change, k.pass_type AS passType
+     FROM transactions t JOIN customers c ON c.id = t.customer_id JOIN cards k ON k.id = c.card_id
+     WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to AND t.source = 'scan' AND t.is_award = 1
+       AND t.change > CASE k.pass_type WHEN 'stamp_card' THEN @stamps WHEN 'prepaid_card' THEN @credit ELSE @points END
+       AND ${notReversedSql('t')}`,
+  );
   return {
+    /** Counter awards in [from, to) above the sizes (hundredths per unit), not undone. */
+    largeAwards: (n: Namespace, from: number, to: number, above: { stamps: number; points: number; credit: number }): LargeAwardRow[] =>
+      large.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to, ...above }),
     /** The ledger's sums of the quarter hours that start in [from, to). */
     ledgerSlots: (n: Namespace, from: number, to: number): LedgerSlot[] => ledger.all(range(n, from, to)),
     /** New customers by channel in the quarter hours that start in [from, to). */

@@ -5,6 +5,7 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { dashboardData } from './service';
 import { dashboardBody } from './views';
+import { checklistPanel, checklistState, checklistView } from './checklist';
 
 export function bindDashboard(router: Router, deps: AppDeps): void {
   router.get('/console/dashboard', (ctx) => {
@@ -12,6 +13,7 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const data = dashboardData(deps.db, c.namespace, deps.clock.now());
     // In test mode the sandbox's limit matters: how much of it is used.
     const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers) });
+    const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
+    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, checklist) });
   });
 }

@@ -6,7 +6,7 @@ import { addDays, localDate, startOfLocalDate } from '../../lib/days';
 import type { Channel } from '../../lib/changes';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
 import { staffRepo } from '../../staff/repo';
-import { CHANNELS, channelLabel, currencyOf, unitOf, type Unit } from '../format';
+import { CHANNELS, channelLabel, currencyOf, formatMoney, formatNumber, unitOf, type Unit } from '../format';
 import { dashboardRepo, SLOT_MS } from './repo';
 
 // What the dashboard shows, worked out from the repo's per-day sums: today and the last 30 days
@@ -48,15 +48,18 @@ export interface Breakdown<K> {
 }
 
 export interface UnusualDay {
-  kind: 'staff' | 'customer';
+  kind: 'staff' | 'customer' | 'large';
   date: string;
+  /** The staff member or the customer (for a large award: the customer). */
   id: string;
   name: string;
-  /** Counter awards that day. */
+  /** Counter awards that day (a large award: 1). */
   awards: number;
   /** What it reached: the owner's cap, or (customers without a cap) the unusual mark. */
   limit: number;
-  limitKind: 'cap' | 'unusual';
+  limitKind: 'cap' | 'unusual' | 'size';
+  /** A large award: what it added, e.g. "500 stamps", who gave it, and the size it passed. */
+  large?: { amount: string; above: string; staffName: string | null };
 }
 
 export interface DashboardData {
@@ -167,7 +170,7 @@ function unusualDays(
   db: Db,
   n: Namespace,
   days: { ranges: DayRanges; dates: string[]; staffName: (id: string) => string; staffCounterAwards: Map<string, number> },
-  caps: { staffDailyAwardCap: number | null; customerDailyAwardCap: number | null },
+  caps: { staffDailyAwardCap: number | null; customerDailyAwardCap: number | null; confirmAbove: { stamps: number; points: number; credit: number } },
 ): UnusualDay[] {
   const flags: UnusualDay[] = [];
   const staffCap = caps.staffDailyAwardCap;
@@ -189,7 +192,22 @@ function unusualDays(
     const [day, customerId] = key.split(' ') as [string, string];
     return { day: Number(day), customerId, awards };
   });
-  const names = new Map(repo.customerNames(n, [...new Set(flagged.map((f) => f.customerId))]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? 'Customer without a name']));
+  const from = days.ranges[0]![0];
+  const to = days.ranges[days.ranges.length - 1]![1];
+  const large = repo.largeAwards(n, from, to, caps.confirmAbove);
+  const names = new Map(
+    repo.customerNames(n, [...new Set([...flagged.map((f) => f.customerId), ...large.map((l) => l.customerId)])]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? 'Customer without a name']),
+  );
+  for (const award of large) {
+    const day = dayOf(award.createdAt);
+    if (day === null) continue;
+    const unit = unitOf(award.passType as Card['passType']);
+    const text = (hundredths: number) => (unit === 'credit' ? `${formatMoney(hundredths, null)} credit` : `${formatNumber(hundredths / 100)} ${unit}`);
+    flags.push({
+      kind: 'large', date: days.dates[day]!, id: award.customerId, name: names.get(award.customerId) ?? 'Removed customer', awards: 1, limit: 0, limitKind: 'size',
+      large: { amount: text(award.change), above: text(caps.confirmAbove[unit]), staffName: award.staffId ? days.staffName(award.staffId) : null },
+    });
+  }
   for (const f of flagged) {
     flags.push({
       kind: 'customer', date: days.dates[f.day]!, id: f.customerId, name: names.get(f.customerId) ?? 'Removed customer', awards: f.awards,

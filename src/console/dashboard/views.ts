@@ -99,11 +99,17 @@ function unusualPanel(data: DashboardData): Markup {
     <td data-label="Day" class="nowrap">${formatDay(f.date)}</td>
     <td data-label="Who">${f.kind === 'staff' ? html`<a href="/console/staff/${f.id}">${f.name}</a> <span class="muted small">(staff)</span>` : html`<a href="/console/customers/${f.id}">${f.name}</a> <span class="muted small">(customer)</span>`}</td>
     <td data-label="Counter awards" class="num">${formatNumber(f.awards)}</td>
-    <td data-label="Why">${f.limitKind === 'cap' ? `Reached the daily cap of ${f.limit}` : `${f.limit} or more in one day`}</td>
+    <td data-label="Why">${
+      f.large
+        ? `One award of ${f.large.amount}${f.large.staffName ? ` by ${f.large.staffName}` : ''}: more than ${f.large.above}`
+        : f.limitKind === 'cap'
+          ? `Reached the daily cap of ${f.limit}`
+          : `${f.limit} or more in one day`
+    }</td>
   </tr>`;
   return html`<section class="panel" aria-labelledby="unusual-heading">
   <h2 id="unusual-heading">Unusual days at the counter</h2>
-  <p class="muted small">Flagged in the last 30 days: ${staffRule}, and ${customerRule}. Set the caps in <a href="/console/settings">Settings</a>.</p>
+  <p class="muted small">Flagged in the last 30 days: ${staffRule}, ${customerRule}, and every single award larger than the size staff must confirm. Set the caps and sizes in <a href="/console/settings#counter-settings">Settings</a>.</p>
   ${
     data.unusual.length
       ? html`<div class="table-wrap"><table class="stacked unusual-table"><caption class="visually-hidden">Unusual days, newest first</caption>
@@ -114,10 +120,12 @@ function unusualPanel(data: DashboardData): Markup {
 </section>`;
 }
 
-export function dashboardBody(data: DashboardData, testCustomers: number | null): Markup {
+/** `start`: panels shown first under the heading (the start checklist). */
+export function dashboardBody(data: DashboardData, testCustomers: number | null, start: Markup | string = ''): Markup {
   const metrics = metricsOf(data);
   const today = data.dates[data.dates.length - 1]!;
   return html`<div class="page-head"><h1>Dashboard</h1><p class="muted">Today is ${formatDay(today)} · times in ${data.timeZone.replace(/_/g, ' ')}</p></div>
+${start}
 ${
   testCustomers !== null
     ? html`<div class="notice warn" role="status"><p><strong>${testCustomers} of ${TEST_CUSTOMER_LIMIT} test customers used.</strong> These figures count test data only; each test customer is removed 30 days after it was created.</p></div>`

@@ -4,6 +4,9 @@ import type { AppDeps } from '../../deps';
 import { cardColors, cardFaceVars } from '../../signup/card-face';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
+import { cardsRepo } from '../../cards/repo';
+import { passLogoUrl } from '../../wallet/http/pages';
+import { noteStarted } from '../../orgs/service';
 import { sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
 import { paperSize, posterBody, posterPrintCss } from './views';
@@ -26,13 +29,14 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
     const size = paperSize(ctx.query.size);
     const link = posterLink(deps.config, card);
-    const qrSvg = card.dataCollectionEnabled ? await posterQrSvg(link) : null;
+    const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link) : null;
+    if (qrSvg) noteStarted(deps, c.org.id, 'posterOpenedAt');
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
       title: `Poster: ${card.name}`,
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id)) })}`,
     });
   });
 

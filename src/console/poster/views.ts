@@ -32,6 +32,8 @@ export interface PosterView {
   size: PaperSize;
   qrSvg: string | null;
   livemode: boolean;
+  /** The card's uploaded logo, when it has one. */
+  logoUrl?: string;
 }
 
 
@@ -60,6 +62,10 @@ function tools(view: PosterView): Markup {
 export function posterBody(view: PosterView): Markup {
   const { card } = view;
   const head = html`<div class="page-head no-print"><h1>Counter poster: ${card.name}</h1><a href="/console/cards">All cards</a></div>`;
+  if (!view.qrSvg && card.archivedAt !== null) {
+    return html`${head}
+<div class="notice warn" role="status"><p><strong>${card.name} is archived.</strong> It takes no new members, so there is no poster to print. <a href="/console/cards/${card.id}#card-status">Restore it</a> to print one again.</p></div>`;
+  }
   if (!view.qrSvg) {
     return html`${head}
 <div class="notice warn" role="status">
@@ -73,6 +79,7 @@ export function posterBody(view: PosterView): Markup {
 ${tools(view)}
 <article class="poster poster-${view.size}" aria-label="Poster">
   <div class="poster-inner">
+    ${view.logoUrl ? html`<img class="poster-logo" src="${view.logoUrl}" alt="${view.orgName}">` : ''}
     <p class="poster-org">${view.orgName}</p>
     <h2 class="poster-title${card.name.length > 28 ? ' long' : ''}">${card.name}</h2>
     ${reward ? html`<p class="poster-reward">${reward}</p>` : ''}

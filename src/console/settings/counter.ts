@@ -19,6 +19,9 @@ export interface CounterSettingsView {
   lockAfterMinutes: string;
   staffDailyAwardCap: string;
   customerDailyAwardCap: string;
+  confirmStamps: string;
+  confirmPoints: string;
+  confirmCredit: string;
   errors?: FormErrors;
   saved?: boolean;
 }
@@ -34,15 +37,37 @@ const cap = (max: number) =>
     v.transform((t) => (t === '' ? null : Number(t))),
   );
 
+/** An amount in units as typed ("10", "150.50" for credit) → hundredths. */
+const confirmAmount = (decimals: boolean, example: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((t) => (decimals ? /^\d{1,6}([.,]\d{1,2})?$/ : /^\d{1,6}$/).test(t) && Number(t.replace(',', '.')) >= 1, `Enter ${decimals ? 'an amount' : 'a whole number'} of at least 1, such as ${example}.`),
+    v.transform((t) => Math.round(Number(t.replace(',', '.')) * 100)),
+  );
+
 const CounterForm = v.object({
   lockAfterMinutes: whole(1, 240, 'Enter a whole number of minutes from 1 to 240.'),
   staffDailyAwardCap: cap(100_000),
   customerDailyAwardCap: cap(1_000),
+  confirmStamps: confirmAmount(false, '10'),
+  confirmPoints: confirmAmount(false, '1000'),
+  confirmCredit: confirmAmount(true, '200'),
 });
 
+const units = (hundredths: number) => String(hundredths / 100);
+
 export function counterSettingsView(settings: OrgSettings, saved = false): CounterSettingsView {
-  const { lockAfterMinutes, staffDailyAwardCap, customerDailyAwardCap } = settings.counter;
-  return { lockAfterMinutes: String(lockAfterMinutes), staffDailyAwardCap: staffDailyAwardCap === null ? '' : String(staffDailyAwardCap), customerDailyAwardCap: customerDailyAwardCap === null ? '' : String(customerDailyAwardCap), saved };
+  const { lockAfterMinutes, staffDailyAwardCap, customerDailyAwardCap, confirmAbove } = settings.counter;
+  return {
+    lockAfterMinutes: String(lockAfterMinutes),
+    staffDailyAwardCap: staffDailyAwardCap === null ? '' : String(staffDailyAwardCap),
+    customerDailyAwardCap: customerDailyAwardCap === null ? '' : String(customerDailyAwardCap),
+    confirmStamps: units(confirmAbove.stamps),
+    confirmPoints: units(confirmAbove.points),
+    confirmCredit: units(confirmAbove.credit),
+    saved,
+  };
 }
 
 export function counterSettingsPanel(c: ConsoleContext, view: CounterSettingsView): Markup {
@@ -54,6 +79,15 @@ export function counterSettingsPanel(c: ConsoleContext, view: CounterSettingsVie
   ${inputField({ name: 'lockAfterMinutes', label: 'Lock the counter after (minutes without use)', value: view.lockAfterMinutes, error: errors.fields.lockAfterMinutes, required: true, inputmode: 'numeric', hint: 'Staff enter their PIN again after this long without using it.' })}
   ${inputField({ name: 'staffDailyAwardCap', label: 'Awards per staff member per day', value: view.staffDailyAwardCap, error: errors.fields.staffDailyAwardCap, inputmode: 'numeric', hint: 'At most this many stamps or points awards by one staff member in a day at the counter. Empty: no limit.' })}
   ${inputField({ name: 'customerDailyAwardCap', label: 'Awards per customer per day', value: view.customerDailyAwardCap, error: errors.fields.customerDailyAwardCap, inputmode: 'numeric', hint: 'At most this many awards to one customer in a day at the counter. Empty: no limit. Days follow your time zone.' })}
+  <fieldset class="choices">
+    <legend>Ask to confirm one award above</legend>
+    <p class="hint muted small">Staff see the customer's name and the amount and confirm it first, so a slip (500 for 5) does not go through in one tap. The dashboard lists such awards under unusual days.</p>
+    <div class="row-fields three">
+      ${inputField({ name: 'confirmStamps', label: 'Stamps', value: view.confirmStamps, error: errors.fields.confirmStamps, required: true, inputmode: 'numeric' })}
+      ${inputField({ name: 'confirmPoints', label: 'Points', value: view.confirmPoints, error: errors.fields.confirmPoints, required: true, inputmode: 'numeric' })}
+      ${inputField({ name: 'confirmCredit', label: 'Store credit', value: view.confirmCredit, error: errors.fields.confirmCredit, required: true, inputmode: 'decimal' })}
+    </div>
+  </fieldset>
   <div class="actions"><button type="submit">Save counter settings</button></div>
 </form>`;
 }
@@ -63,10 +97,20 @@ export function bindCounterSettings(router: Router, deps: AppDeps, page: (ctx: C
   router.post('/console/settings/counter', (ctx) => {
     const c = consoleOf(ctx);
     const form = ctx.state.form as FormFields;
-    const typed = { lockAfterMinutes: field(form, 'lockAfterMinutes'), staffDailyAwardCap: field(form, 'staffDailyAwardCap'), customerDailyAwardCap: field(form, 'customerDailyAwardCap') };
+    const typed = {
+      lockAfterMinutes: field(form, 'lockAfterMinutes'),
+      staffDailyAwardCap: field(form, 'staffDailyAwardCap'),
+      customerDailyAwardCap: field(form, 'customerDailyAwardCap'),
+      confirmStamps: field(form, 'confirmStamps'),
+      confirmPoints: field(form, 'confirmPoints'),
+      confirmCredit: field(form, 'confirmCredit'),
+    };
     const parsed = parseForm(CounterForm, typed);
     if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);
-    inTransaction(deps.db, () => writeOrgSettings(deps.db, c.org.id, { counter: { ...readOrgSettings(deps.db, c.org.id).counter, ...parsed.value } }));
+    const { confirmStamps, confirmPoints, confirmCredit, ...caps } = parsed.value;
+    inTransaction(deps.db, () =>
+      writeOrgSettings(deps.db, c.org.id, { counter: { ...readOrgSettings(deps.db, c.org.id).counter, ...caps, confirmAbove: { stamps: confirmStamps, points: confirmPoints, credit: confirmCredit } } }),
+    );
     ctx.status = 303;
     ctx.redirect('/console/settings?counterSaved=1#counter-settings');
   });

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { isTimeZone, readOrgSettings } from '../../orgs/settings';
+import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
 import { field, formErrorsFrom, parseForm, type FormFields } from '../../web/forms';
 import { orgAccent } from '../../web/theme';
@@ -17,7 +18,8 @@ import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type Co
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
   brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour.')),
-  timeZone: v.pipe(v.string(), v.check(isTimeZone, 'Pick the time zone of your shop from the list.')),
+  timeZone: v.pipe(v.string(), v.trim(), v.check(isTimeZone, 'Pick the time zone of your shop from the list, such as Europe/London.')),
+  country: v.pipe(v.string(), v.check((c) => c === '' || isPhoneCountry(c), 'Pick a country from the list.')),
 });
 
 const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
@@ -34,7 +36,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
   const stored = (ctx: Context): SettingsView => {
     const c = consoleOf(ctx);
     const settings = readOrgSettings(deps.db, c.org.id);
-    return { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, signup: signupPanelView(settings, ctx.query.saved === 'signup') };
+    return { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, country: settings.country ?? '', signup: signupPanelView(settings, ctx.query.saved === 'signup') };
   };
 
   router.get('/console/settings', (ctx) => page(ctx, { ...stored(ctx), saved: ctx.query.saved === '1' }));
@@ -44,11 +46,16 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
     const form = ctx.state.form as FormFields;
-    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone') };
+    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone'), country: field(form, 'country') };
     const parsed = parseForm(SettingsForm, typed);
     if (!parsed.ok) return page(ctx, { ...stored(ctx), ...typed, errors: parsed.errors }, 400);
     try {
-      updateOrgProfile(deps, c.org.id, { name: parsed.value.name, brandColor: parsed.value.brandColor.toLowerCase(), timeZone: parsed.value.timeZone });
+      updateOrgProfile(deps, c.org.id, {
+        name: parsed.value.name,
+        brandColor: parsed.value.brandColor.toLowerCase(),
+        timeZone: canonicalZone(parsed.value.timeZone)!,
+        country: parsed.value.country || null,
+      });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return page(ctx, { ...stored(ctx), ...typed, errors: formErrorsFrom(err) }, err.status);

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import { html, type Markup } from '../../web/html';
 import { formError, inputField, selectField } from '../../web/fields';
-import { timeZones } from '../../orgs/settings';
+import { countryOfZone, phoneCountries, zoneChoices } from '../../lib/time-zones';
 import type { FormErrors } from '../../web/forms';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
 import type { ConsoleContext } from '../context';
@@ -13,12 +13,32 @@ export interface SettingsView {
   name: string;
   brandColor: string;
   timeZone: string;
+  /** '' for "the time zone's country". */
+  country: string;
   errors?: FormErrors;
   saved?: boolean;
   signup?: SignupPanelView;
 }
 
 const DAY = 86_400_000;
+
+/** The empty choice of the country list: what it stands for. */
+function zoneCountry(timeZone: string): string {
+  const code = countryOfZone(timeZone);
+  const name = code && phoneCountries().find((c) => c.code === code)?.name;
+  return name ? `The time zone's: ${name}` : 'None';
+}
+
+/**
+ * The time zone: a text field that filters the list as the owner types (a <datalist>: "kolk" finds
+ * Asia/Kolkata, "ukr" Europe/Kyiv by its country). console.js adds a button that fills in the
+ * zone this browser is in.
+ */
+function timeZoneField(value: string, error: string | undefined): Markup {
+  return html`${inputField({ name: 'timeZone', label: 'Time zone', value, error, required: true, list: 'time-zones', autocomplete: 'off', hint: 'Type a city or country and pick from the list. Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
+<datalist id="time-zones">${zoneChoices().map((z) => html`<option value="${z.zone}">${z.country}</option>`)}</datalist>
+<p class="browser-zone" data-browser-zone hidden><button type="button" class="secondary" data-use-zone>Use this device's time zone</button> <span class="muted small" data-zone-name></span></p>`;
+}
 
 function settingList(names: readonly string[]): Markup {
   return html`${names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}`;
@@ -66,7 +86,16 @@ ${formError(errors.form)}
   <h2>Your business</h2>
   ${inputField({ name: 'name', label: 'Business name', value: view.name, error: errors.fields.name, required: true, maxlength: 100, hint: 'Shown on passes and on every page your customers and staff see.' })}
   ${inputField({ name: 'brandColor', label: 'Brand colour', type: 'color', value: view.brandColor, error: errors.fields.brandColor, required: true, hint: 'The colour of the console, the counter and the sign-up form.' })}
-  ${selectField({ name: 'timeZone', label: 'Time zone', value: view.timeZone, error: errors.fields.timeZone, required: true, options: ['UTC', ...timeZones()].map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), hint: 'Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
+  ${timeZoneField(view.timeZone, errors.fields.timeZone)}
+  ${selectField({
+    name: 'country',
+    label: 'Country',
+    value: view.country,
+    error: errors.fields.country,
+    placeholder: zoneCountry(view.timeZone),
+    options: phoneCountries().map((c) => ({ value: c.code, label: c.name })),
+    hint: 'Phone numbers typed the local way (07700 900123) are found as numbers of this country.',
+  })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>
 ${panels}

@@ -13,6 +13,9 @@ import { field, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormF
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
+import { bindStaffExport } from './export';
+import { bindCounterPauses, PAUSE_NOTICES, pausesPanel } from './pauses';
+import { pausedCounters } from '../../counter/session';
 
 // Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
@@ -45,6 +48,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
     const url = counterUrl(c.org.id);
     const staff = listStaff(deps, c.org.id);
     const added = typeof ctx.query.added === 'string' ? staff.find((s) => s.id === ctx.query.added) : undefined;
+    const pause = typeof ctx.query.pause === 'string' ? PAUSE_NOTICES[ctx.query.pause] : undefined;
     sendConsolePage(ctx, deps, c, {
       section: 'staff',
       title: 'Staff',
@@ -57,7 +61,8 @@ export function bindStaff(router: Router, deps: AppDeps): void {
         timeZone: zone,
         form: view.form ?? { name: '', pin: '' },
         errors: view.errors,
-        notice: added ? NOTICES.added!(added) : undefined,
+        notice: added ? NOTICES.added!(added) : pause,
+        pauses: pausesPanel(c, pausedCounters(deps, c.org.id), zone),
       }),
     });
   };
@@ -89,6 +94,8 @@ export function bindStaff(router: Router, deps: AppDeps): void {
   };
 
   router.get('/console/staff', (ctx) => listPage(ctx, {}));
+  bindStaffExport(router, deps);
+  bindCounterPauses(router, deps);
 
   router.post('/console/staff', async (ctx) => {
     const c = consoleOf(ctx);

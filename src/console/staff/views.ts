@@ -31,6 +31,16 @@ function tallyCell(tally: Tally, noun: [string, string], signed = false): Markup
   return html`<span class="tally-count">${tally.count} ${noun[tally.count === 1 ? 0 : 1]}</span> <span class="tally-amounts">${amounts.join(' · ')}</span>`;
 }
 
+/**
+ * A PIN typed masked, as at the counter, so a customer at the till does not read it off the
+ * screen; console.js shows a "Show PIN" button to check what was typed (pin-toggle.ts).
+ * autocomplete=new-password keeps browsers from offering the admin's own saved password.
+ */
+function pinField(o: { name: string; label: string; value: string; error?: string; hint: string }): Markup {
+  return html`<div class="pin-field">${inputField({ ...o, type: 'password', required: true, inputmode: 'numeric', autocomplete: 'new-password', maxlength: 8 })}
+  <button type="button" class="secondary small-button" data-show-pin="f-${o.name}" aria-pressed="false" hidden>Show PIN</button></div>`;
+}
+
 const PIN_HINT = '4 to 8 digits, different from every other staff member’s. Tell it to them in person.';
 
 function activityTable(days: StaffDay[], options: { withName: boolean; emptyText: string }): Markup {
@@ -50,7 +60,7 @@ function activityTable(days: StaffDay[], options: { withName: boolean; emptyText
 }
 
 function activityIntro(c: ConsoleContext, timeZone: string): Markup {
-  return html`<p class="muted small">What was awarded and redeemed at the counter per day of your shop (${timeZone.replace(/_/g, ' ')}), from the ledger${c.livemode ? '' : ' of the test sandbox'}. Stamps, points and credit are counted apart.</p>`;
+  return html`<p class="muted small">What was awarded and redeemed at the counter per day of your shop (${timeZone.replace(/_/g, ' ')}), from the ledger${c.livemode ? '' : ' of the test sandbox'}. Stamps, points and credit are counted apart. An entry undone at the counter counts nowhere, as on the dashboard.</p>`;
 }
 
 const statusBadge = (s: Staff) => (s.status === 'active' ? html`<span class="badge ok">Active</span>` : html`<span class="badge">Disabled</span>`);
@@ -65,6 +75,8 @@ export interface StaffPageView {
   form: StaffForm;
   errors?: FormErrors;
   notice?: string;
+  /** Counters paused after wrong PINs, with the buttons that lift a pause. */
+  pauses?: Markup;
 }
 
 export function staffBody(c: ConsoleContext, view: StaffPageView): Markup {
@@ -73,6 +85,7 @@ export function staffBody(c: ConsoleContext, view: StaffPageView): Markup {
 <p class="muted">Staff use the counter only: they unlock it with their own PIN, and everything they award or redeem is recorded under their name.</p>
 ${doneNotice(view.notice)}
 ${formError(errors.form)}
+${view.pauses ?? ''}
 <section class="panel counter-link" aria-labelledby="counter-heading">
   <div class="counter-qr">${raw(view.counterQr)}</div>
   <div>
@@ -101,12 +114,13 @@ ${formError(errors.form)}
   ${csrfField(c)}
   <h2>Add a staff member</h2>
   ${inputField({ name: 'name', label: 'Name', value: view.form.name, error: errors.fields.name, required: true, maxlength: STAFF_NAME_MAX, autocomplete: 'off', hint: 'As the dashboard and the ledger show it, e.g. "Sam".' })}
-  ${inputField({ name: 'pin', label: 'PIN', value: view.form.pin, error: errors.fields.pin, required: true, inputmode: 'numeric', autocomplete: 'off', maxlength: 8, hint: PIN_HINT })}
+  ${pinField({ name: 'pin', label: 'PIN', value: view.form.pin, error: errors.fields.pin, hint: PIN_HINT })}
   <div class="actions"><button type="submit">Add staff member</button></div>
 </form>
 <section aria-labelledby="activity-heading">
   <h2 id="activity-heading">${testWord(c)}Counter activity, last ${ACTIVITY_DAYS} days</h2>
   ${activityIntro(c, view.timeZone)}
+  ${view.activity.length ? html`<p><a class="button secondary" href="/console/staff/activity.csv" download>Download CSV</a></p>` : ''}
   ${activityTable(view.activity, { withName: true, emptyText: `Nobody has used the counter${c.livemode ? '' : ' in test mode'} in the last ${ACTIVITY_DAYS} days.` })}
 </section>`;
 }
@@ -139,7 +153,7 @@ ${formError(errors.form)}
 <form method="post" action="/console/staff/${member.id}/pin" class="form panel" novalidate>
   ${csrfField(c)}
   <h2>PIN</h2>
-  ${inputField({ name: 'pin', label: 'New PIN', value: view.pinValue, error: errors.fields.pin, required: true, inputmode: 'numeric', autocomplete: 'off', maxlength: 8, hint: `${PIN_HINT} The old PIN stops working at once.` })}
+  ${pinField({ name: 'pin', label: 'New PIN', value: view.pinValue, error: errors.fields.pin, hint: `${PIN_HINT} The old PIN stops working at once.` })}
   <div class="actions"><button type="submit">Change PIN</button></div>
 </form>
 <section class="panel" aria-labelledby="access-heading">

@@ -71,13 +71,16 @@ export function startCounter(root: HTMLElement): void {
     if (answer.kind === 'html') {
       quiet();
       panel.innerHTML = answer.html;
-      // A refused form: straight to its first wrong field. Otherwise the heading, so the next scan types into nothing.
-      const target = panel.querySelector<HTMLElement>('[aria-invalid="true"]') ?? panel.querySelector<HTMLElement>('h2');
+      // A question to answer: its button. A refused form: straight to its first wrong field. Otherwise the heading, so the next scan types into nothing.
+      const target = panel.querySelector<HTMLElement>('[data-autofocus]') ?? panel.querySelector<HTMLElement>('[aria-invalid="true"]') ?? panel.querySelector<HTMLElement>('h2');
       if (target?.tagName === 'H2') target.setAttribute('tabindex', '-1');
       target?.focus({ preventScroll: true });
       panel.scrollIntoView({ block: 'nearest' });
-    } else if (answer.kind === 'refused') say(answer.message);
-    else say(unreachableText);
+    } else if (answer.kind === 'refused') {
+      // The refusal replaces what was said before: an earlier "✓ +1 stamp" must not stand beside it.
+      panel.querySelector('.cx-confirm')?.remove();
+      say(answer.message);
+    } else say(unreachableText);
   };
 
   const mode = () => encodeURIComponent(cfg.mode);
@@ -167,7 +170,10 @@ export function startCounter(root: HTMLElement): void {
     // a double tap lands on a disabled button instead of giving a second stamp.
     busyUntil = Date.now() + BOUNCE_MS;
     setTimeout(() => {
-      if (Date.now() >= busyUntil) setBusy(false);
+      if (Date.now() < busyUntil) return;
+      setBusy(false);
+      // A button greyed while focused lost the focus: a question's answer button gets it back.
+      if (document.activeElement === document.body) panel.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });
     }, BOUNCE_MS);
     if (answer.kind === 'unreachable' && action === 'earn') {
       settle(answer);
@@ -216,7 +222,9 @@ export function startCounter(root: HTMLElement): void {
         if (answer.kind === 'refused' && (answer.status === 401 || answer.status === 403 || answer.status === 409 || answer.status === 429)) break;
         // Applied (or applied before and replayed), or refused for good: either way it is settled.
         await removeAward(award.key);
-        if (answer.kind === 'html') sent++;
+        // A large award is confirmed by a person: the queue cannot, so it is handed back to the staff.
+        if (answer.kind === 'html' && answer.html.includes('cx-large')) refused.push(`${award.label} for ${award.customerName}: this large award needs a confirmation. Open the customer and add it again.`);
+        else if (answer.kind === 'html') sent++;
         else refused.push(`${award.label} for ${award.customerName}: ${answer.message}`);
       }
       await showQueue();

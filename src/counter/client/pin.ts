@@ -15,6 +15,17 @@ export function startPinScreen(root: HTMLElement): void {
     else return;
     input.focus();
   });
+  const show = root.querySelector<HTMLButtonElement>('[data-pin-show]');
+  if (show && input) {
+    show.hidden = false;
+    show.addEventListener('click', () => {
+      const shown = input.type === 'password';
+      input.type = shown ? 'text' : 'password';
+      show.setAttribute('aria-pressed', String(shown));
+      show.textContent = shown ? 'Hide PIN' : 'Show PIN';
+      input.focus();
+    });
+  }
   form?.addEventListener('submit', () => form.querySelector<HTMLButtonElement>('button[type="submit"]')?.setAttribute('disabled', ''));
   void showWaiting(root);
 }

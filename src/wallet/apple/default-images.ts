@@ -93,6 +93,11 @@ function mix(a: Rgb, b: Rgb, t: number): Rgb {
   return [0, 1, 2].map((k) => Math.round(a[k]! * (1 - t) + b[k]! * t)) as unknown as Rgb;
 }
 
+/** The mark on a rounded square of the card's background, at any size (the web pass's home-screen icon). */
+export function drawnIcon(size: number, colors: { background: Rgb; foreground: Rgb }): Buffer {
+  return drawMark(size, colors.foreground, colors.background);
+}
+
 export interface DefaultPassImages {
   icon: Readonly<Record<string, Buffer>>;
   logo: Readonly<Record<string, Buffer>>;

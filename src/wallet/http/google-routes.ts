@@ -7,6 +7,7 @@ import { receiveGoogleCallback } from '../google/callback-service';
 import type { Context } from 'koa';
 import { classLogoPng, passLogoPng } from '../google/class-logo';
 import type { WalletDeps } from './deps';
+import { APP_ICON_SIZES, appIconPng } from '../app-icon';
 import { readBodyText } from '../../routing/json-body';
 
 export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
@@ -26,6 +27,8 @@ export function bindGoogleRoutes(router: Router, deps: WalletDeps, limiter: Rate
   router.get('/wallet/cards/:cardId/logo.png', (ctx) => sendPng(ctx, classLogoPng));
   // The uploaded logo in its own proportions, for the web pass and the console's preview.
   router.get('/wallet/cards/:cardId/pass-logo.png', (ctx) => sendPng(ctx, passLogoPng));
+  // The web pass's home-screen icons (wallet/app-icon.ts).
+  for (const size of APP_ICON_SIZES) router.get(`/wallet/cards/:cardId/app-icon-${size}.png`, (ctx) => sendPng(ctx, (db, cardId) => appIconPng(db, cardId, size)));
 
   function sendPng(ctx: Context, draw: (db: WalletDeps['db'], cardId: string) => Buffer | undefined): void {
     limitAnonymous(ctx, deps, limiter);

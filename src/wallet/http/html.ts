@@ -27,6 +27,11 @@ const WALLET_PAGE_STYLE = `
   .done{background:#e6f4ea;color:#1e5c2f;padding:.6rem .8rem;border-radius:.5rem;margin-top:1.5rem}
   .note{color:#5b6270;font-size:.9rem}
   code{background:#e6e8eb;padding:.05rem .3rem;border-radius:.25rem}
+  [hidden]{display:none!important}
+  .stamps{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.75rem;max-width:20rem}
+  .stamp{width:1.5rem;height:1.5rem;border-radius:50%;border:2px solid currentColor;opacity:.5}
+  .stamp.on{background:currentColor;opacity:1}
+  details.keep summary{cursor:pointer;color:#1d2127;font-weight:600;margin:.5rem 0}
 `;
 
 export interface PageOptions {
@@ -41,6 +46,8 @@ export interface PageOptions {
   frameable?: boolean;
   /** Holds a form posting to this server (the install page's "Email me my card"); other pages post nowhere. */
   forms?: boolean;
+  /** More of <head>: the web pass's manifest and icons. */
+  head?: Markup;
 }
 
 /** Sends a complete page with a strict Content-Security-Policy (only our own inline style/script). */
@@ -50,7 +57,7 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
   ctx.type = 'text/html; charset=utf-8';
   ctx.set(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action ${options.forms ? "'self'" : "'none'"}; frame-ancestors ${options.frameable ? "'self'" : "'none'"}`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; manifest-src 'self'; base-uri 'none'; form-action ${options.forms ? "'self'" : "'none'"}; frame-ancestors ${options.frameable ? "'self'" : "'none'"}`,
   );
   ctx.set('X-Content-Type-Options', 'nosniff');
   // The URL holds the install code: never hand it to another site as a Referer.
@@ -68,6 +75,7 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
 <title>${title}</title>
+${options.head ?? ''}
 <style nonce="${nonce}">${raw(WALLET_PAGE_STYLE + (options.css ?? ''))}</style>
 </head>
 <body><main>${body}</main>${script}</body>

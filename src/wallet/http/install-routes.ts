@@ -17,7 +17,7 @@ import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code'
 import { passContent } from '../pass-content';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
-import { cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
+import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
 
@@ -34,7 +34,10 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
     if (!customer && isErasedInstallCode(deps.db, code, card.id)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410, private: true });
-    if (!customer || !code) return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
+    if (!customer || !code) {
+      if (card.archivedAt !== null) return sendPage(ctx, card.name, cardClosedBody(card));
+      return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
+    }
 
     const { apple, google } = deps.wallet;
     const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));
@@ -65,7 +68,7 @@ function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Custom
       ...(apple ? { appleUrl: self('apple') } : {}),
       ...(google ? { googleUrl: self('google') } : {}),
       webPassUrl: webPassPath(code),
-      more: emailCardOffer(ctx, deps, card, customer, code),
+      more: emailCardOffer(ctx, deps, card, customer, code, 'install'),
     }),
     { private: true, forms: true },
   );

@@ -21,6 +21,13 @@ export function cardPublicBody(card: Card): Markup {
 <p class="note">Online sign-up for this card is not open yet.</p>`;
 }
 
+/** An archived card's public page: members keep their cards; nobody new joins. */
+export function cardClosedBody(card: Card): Markup {
+  return html`<h1>${card.name}</h1>
+<p>This card no longer takes new members. If you already have it, it keeps working as before.</p>
+<p class="note">Please ask at the counter about the shop's current loyalty card.</p>`;
+}
+
 export interface InstallChoice {
   title: string;
   appleUrl?: string;
@@ -62,19 +69,46 @@ export function passLogoUrl(card: Card, logo: CardLogoMeta | undefined): string 
   return logo && `/wallet/cards/${encodeURIComponent(card.id)}/pass-logo.png?v=${logoVersion(card, logo)}`;
 }
 
-/** The web pass; `logoUrl` is the card's uploaded logo, when it has one. */
-export function webPassBody(content: PassContent, qr: string, logoUrl?: string): Markup {
-  const top = logoUrl || content.logoText ? html`<div class="pass-top">${logoUrl ? html`<img src="${logoUrl}" alt="">` : ''}${content.logoText ? html`<span class="logo-text" id="logo-text">${content.logoText}</span>` : ''}</div>` : '';
-  return html`<div class="card">
-  ${top}
-  <div class="label">${content.organizationName}</div>
+/** A stamp card's stamps as a row of marks, filled as on a paper card. */
+function stampMarks(stamps: PassContent['stamps']): Markup {
+  if (!stamps) return html``;
+  return html`<div class="stamps" id="stamps" role="img" aria-label="${stamps.have} of ${stamps.of} stamps">${Array.from(
+    { length: stamps.of },
+    (_, i) => html`<span class="stamp${i < stamps.have ? ' on' : ''}"></span>`,
+  )}</div>`;
+}
+
+/** The web pass; `logoUrl` is the card's uploaded logo, when it has one. `note` replaces the line under the card. */
+export function webPassBody(content: PassContent, qr: string, logoUrl?: string, note?: Markup): Markup {
+  return html`<div class="card" id="pass-card">
+  <div class="pass-top" id="pass-top"${logoUrl || content.logoText ? '' : html` hidden`}><img src="${logoUrl ?? ''}" id="pass-logo" alt=""${logoUrl ? '' : html` hidden`}><span class="logo-text" id="logo-text">${content.logoText ?? ''}</span></div>
+  <div class="label" id="org-name">${content.organizationName}</div>
   <h1 id="title">${content.title}</h1>
   <div class="label" id="balance-label">${content.balance.label}</div>
   <div class="balance" id="balance">${content.balance.text}</div>
+  ${stampMarks(content.stamps)}
   <div class="details" id="details">${detailsMarkup(content)}</div>
   <div class="qr">${raw(qr)}<div class="code">${content.scanCode}</div></div>
 </div>
-<p class="note">Show this code at the counter. The balance refreshes by itself.</p>`;
+${note ?? html`<p class="note">Show this code at the counter. The balance refreshes by itself.</p>`}`;
+}
+
+/** Under the customer's own web pass: how to keep it one tap away. */
+export function keepPassNote(): Markup {
+  return html`<p class="note">Show this code at the counter. Your card refreshes by itself.</p>
+<details class="keep"><summary>Keep this card on your phone</summary>
+<p class="note"><strong>iPhone (Safari):</strong> tap the Share button, then “Add to Home Screen”.<br><strong>Android (Chrome):</strong> tap ⋮, then “Add to Home screen” or “Install app”.<br>The card then opens from its icon, like an app.</p>
+</details>`;
+}
+
+/** The card's look as the web pass's refresh applies it: colours as rgb() only, from the one parser. */
+export function cardLook(card: Card, logoUrl: string | undefined) {
+  const css = (text: string | undefined) => (text ? parseColor(text).css : null);
+  return {
+    colors: { background: css(card.design?.backgroundColor), foreground: css(card.design?.foregroundColor), label: css(card.design?.labelColor) },
+    logoUrl: logoUrl ?? null,
+    logoText: card.design?.logoText || null,
+  };
 }
 
 function detailsMarkup(content: PassContent): Markup {
@@ -82,14 +116,35 @@ function detailsMarkup(content: PassContent): Markup {
 }
 
 /**
- * Refreshes balance and details every 15 s from the JSON endpoint. Writes text only
- * (textContent), so nothing the server sends is ever parsed as markup.
+ * Refreshes the pass every 15 s from the JSON endpoint: the balance and details, and the card's
+ * name, shop name, colours and logo, so an owner's change shows as a balance does. Writes text and
+ * attributes only (textContent, src, CSSOM), so nothing the server sends is parsed as markup.
  */
 export function webPassScript(balanceUrl: string): string {
   return `
 (function () {
   var url = ${JSON.stringify(balanceUrl).replace(/</g, '\\u003c')};
-  function set(id, text) { var el = document.getElementById(id); if (el && el.textContent !== text) el.textContent = text; }
+  function byId(id) { return document.getElementById(id); }
+  function set(id, text) { var el = byId(id); if (el && el.textContent !== text) el.textContent = text; }
+  function look(data) {
+    var card = byId('pass-card');
+    var c = data.colors || {};
+    if (c.background) card.style.setProperty('--bg', c.background); else card.style.removeProperty('--bg');
+    if (c.foreground) card.style.setProperty('--fg', c.foreground); else card.style.removeProperty('--fg');
+    Array.prototype.forEach.call(card.querySelectorAll('.label'), function (el) { el.style.color = c.label || ''; el.style.opacity = c.label ? '1' : ''; });
+    var logo = byId('pass-logo');
+    if (data.logoUrl) { if (logo.getAttribute('src') !== data.logoUrl) logo.setAttribute('src', data.logoUrl); logo.hidden = false; } else { logo.hidden = true; }
+    set('logo-text', data.logoText || '');
+    byId('pass-top').hidden = !data.logoUrl && !data.logoText;
+    set('org-name', data.organizationName);
+  }
+  function stamps(data) {
+    var row = byId('stamps');
+    if (!row || !data.stamps) return;
+    row.setAttribute('aria-label', data.stamps.have + ' of ' + data.stamps.of + ' stamps');
+    var marks = row.children;
+    for (var i = 0; i < marks.length; i++) marks[i].className = i < data.stamps.have ? 'stamp on' : 'stamp';
+  }
   function refresh() {
     fetch(url, { cache: 'no-store' }).then(function (r) {
       // The card was removed meanwhile: the page says so once it is loaded again.
@@ -98,9 +153,10 @@ export function webPassScript(balanceUrl: string): string {
     }).then(function (data) {
       if (!data) return;
       set('title', data.title);
+      if (document.title !== data.title) document.title = data.title;
       set('balance', data.balance.text);
       set('balance-label', data.balance.label);
-      var box = document.getElementById('details');
+      var box = byId('details');
       box.textContent = '';
       data.details.forEach(function (d) {
         var item = document.createElement('div');
@@ -114,6 +170,8 @@ export function webPassScript(balanceUrl: string): string {
         item.appendChild(value);
         box.appendChild(item);
       });
+      stamps(data);
+      if (data.colors) look(data);
       document.body.setAttribute('data-refreshed', String(Date.now()));
     }).catch(function () {});
   }

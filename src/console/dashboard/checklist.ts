@@ -1,0 +1,123 @@
+// The dashboard's start checklist: the first things a new shop does, each ticked from the real
+// state of the org (never from a click on the list), each a link to the page where it is done.
+// Once every item is done the list folds away into one line.
+//
+// A feature with a first step of its own adds one entry to CHECKLIST: { label, done(state), href }.
+import type { Card } from '../../cards/model';
+import { cardsRepo } from '../../cards/repo';
+import type { Config } from '../../config';
+import type { Db } from '../../db/connection';
+import type { Clock } from '../../lib/clock';
+import type { OrgRow } from '../../orgs/repo';
+import { readOrgSettings, type OrgSettings } from '../../orgs/settings';
+import { staffRepo } from '../../staff/repo';
+import { lastSuccessfulBackup } from '../../backups/service';
+import { importsRepo } from '../../import/repo';
+import { customerSearchRepo } from '../../customers/search-repo';
+import { addressProblem, GOING_LIVE_HELP } from '../public-address';
+import { html, type Markup } from '../../web/html';
+
+/** What the items are judged from: read once per dashboard. */
+export interface ChecklistState {
+  db: Db;
+  config: Readonly<Config>;
+  clock: Clock;
+  org: OrgRow;
+  settings: OrgSettings;
+  /** The org's cards, archived ones included. */
+  cards: Card[];
+}
+
+export interface ChecklistItem {
+  label: string;
+  /** One sentence under the label: why, or what "done" means. */
+  hint: string;
+  done: (state: ChecklistState) => boolean;
+  /** Where it is done; a function when it depends on the org (its first card's poster). */
+  href: string | ((state: ChecklistState) => string);
+}
+
+/** A card the owner made or saved in the console's editor (the demo cards come made), or one with a logo. */
+const designed = (s: ChecklistState) => s.settings.started.cardSavedAt !== null || s.cards.some((c) => cardsRepo(s.db).logoMeta(c.id) !== undefined);
+
+const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt === null);
+
+export const CHECKLIST: ChecklistItem[] = [
+  {
+    label: 'Name your shop and set its time zone',
+    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock.',
+    done: (s) => s.settings.started.profileSavedAt !== null,
+    href: '/console/settings',
+  },
+  {
+    label: 'Set the public address',
+    hint: 'Links and QR codes must lead to an address phones can reach, not this computer’s.',
+    done: (s) => addressProblem(s.config.publicUrl) !== 'loopback',
+    href: GOING_LIVE_HELP,
+  },
+  {
+    label: 'Design your card',
+    hint: 'Your reward, colours and logo; delete or archive the demo cards you do not use.',
+    done: designed,
+    href: '/console/cards',
+  },
+  {
+    label: 'Add a staff member',
+    hint: 'Each gets a PIN to unlock the counter; what they award is recorded under their name.',
+    done: (s) => staffRepo(s.db).list(s.org.id).length > 0,
+    href: '/console/staff',
+  },
+  {
+    label: 'Print the poster',
+    hint: 'Customers scan it by the till and join by themselves.',
+    done: (s) => s.settings.started.posterOpenedAt !== null,
+    href: (s) => {
+      const card = activeCards(s).find((c) => c.dataCollectionEnabled);
+      return card ? `/console/cards/${card.id}/poster` : '/console/cards';
+    },
+  },
+  {
+    label: 'Import your customers',
+    hint: 'Coming from another loyalty app? Bring your members and their balances from a CSV file. Done once you have real customers, imported or not.',
+    done: (s) => customerSearchRepo(s.db).count({ orgId: s.org.id, livemode: true }) > 0 || importsRepo(s.db).recent({ orgId: s.org.id, livemode: true }).some((job) => job.status === 'done'),
+    href: '/console/customers/import',
+  },
+  {
+    label: 'Check your backups',
+    hint: 'A copy is made every night; keep one off this computer too.',
+    done: (s) => lastSuccessfulBackup(s.db) !== undefined,
+    href: '/console/settings/backups',
+  },
+];
+
+export interface ChecklistView {
+  items: { label: string; hint: string; href: string; done: boolean }[];
+  done: number;
+}
+
+export function checklistState(deps: { db: Db; config: Readonly<Config>; clock: Clock }, org: OrgRow): ChecklistState {
+  return { ...deps, org, settings: readOrgSettings(deps.db, org.id), cards: cardsRepo(deps.db).listForOrg(org.id) };
+}
+
+export function checklistView(state: ChecklistState, items: readonly ChecklistItem[] = CHECKLIST): ChecklistView {
+  const shown = items.map((item) => ({ label: item.label, hint: item.hint, href: typeof item.href === 'function' ? item.href(state) : item.href, done: item.done(state) }));
+  return { items: shown, done: shown.filter((i) => i.done).length };
+}
+
+/** Open while something is left to do; folded into its summary line once everything is done. */
+export function checklistPanel(view: ChecklistView): Markup {
+  const all = view.items.length;
+  const finished = view.done === all;
+  return html`<details class="panel checklist" id="start-checklist"${finished ? '' : html` open`}>
+  <summary><h2 id="checklist-heading">${finished ? 'Your shop is set up' : 'Getting started'}</h2> <span class="muted small">${view.done} of ${all} done</span></summary>
+  <ol class="checklist-items" aria-labelledby="checklist-heading">
+    ${view.items.map(
+      (item) => html`<li class="${item.done ? 'done' : 'todo'}">
+      <span class="check-mark" aria-hidden="true">${item.done ? '✓' : ''}</span>
+      <span><a href="${item.href}">${item.label}</a><span class="visually-hidden">${item.done ? ' (done)' : ' (to do)'}</span>
+      <span class="hint muted small">${item.hint}</span></span>
+    </li>`,
+    )}
+  </ol>
+</details>`;
+}

@@ -1,0 +1,52 @@
+import type { Card } from '../cards/model';
+import type { Customer } from '../customers/model';
+import { accrue } from '../loyalty/accrual';
+import type { EarnBasis } from '../loyalty/service';
+import type { OrgSettings } from '../orgs/settings';
+import { unitOf } from '../staff/activity';
+import { html, type Markup } from '../web/html';
+import { balanceText } from './format';
+
+// One award above the owner's size (settings counter.confirmAbove: more than 10 stamps unless the
+// owner says otherwise) is confirmed before it is made: "Add 500 stamps to Sam Smith?". The check
+// is the server's, so no page or queued tap skips it; the confirming tap sends confirmed=yes.
+// The dashboard flags the awards above the same size (console/dashboard/service.ts).
+
+/** What an award of this basis adds to the card (hundredths), as earn will work it out. */
+export function awardChange(card: Card, basis: EarnBasis): number {
+  return basis.from === 'amount' ? basis.amount : accrue(card, basis).change;
+}
+
+/** The size above which one award of this card asks for a confirmation (hundredths). */
+export function confirmAboveFor(card: Card, settings: Pick<OrgSettings, 'counter'>): number {
+  return settings.counter.confirmAbove[unitOf(card.passType)];
+}
+
+export interface LargeAward {
+  customer: Customer;
+  card: Card;
+  change: number;
+  above: number;
+  /** The fields of the award as sent (without key, mode and token), sent again with confirmed=yes. */
+  fields: Record<string, string>;
+}
+
+const displayName = (c: Customer) => c.name || c.email || c.phone || 'this customer';
+
+/** The question, in place of the customer screen's actions, with the button that makes the award. */
+export function largeAwardPanel(award: LargeAward): Markup {
+  const { card, customer } = award;
+  const amount = balanceText(card, award.change);
+  return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-large-question">
+<div class="cx-large" role="alert">
+  <h2 id="cx-large-question">Add ${amount} to ${displayName(customer)}?</h2>
+  <p>That is more than ${balanceText(card, award.above)} in one award, so please check the amount before it goes on ${customer.name ? `${customer.name}’s` : 'the'} card.</p>
+</div>
+<form class="cx-form cx-large-actions" data-action="earn" novalidate>
+  ${Object.entries(award.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+  <input type="hidden" name="confirmed" value="yes">
+  <button type="submit" class="big" data-autofocus>Yes, add ${amount}</button>
+  <button type="button" class="secondary big" data-open="${customer.id}">No, go back</button>
+</form>
+</article>`;
+}

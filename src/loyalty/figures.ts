@@ -1,0 +1,33 @@
+import { notReversedSql } from '../db/reversals';
+import type { LedgerKind } from '../lib/changes';
+
+// The one definition of the figures the console reports: the dashboard, the Staff page and its
+// CSV export count a ledger row the same way, so a day's stamps can never differ between them.
+//
+// - awarded: an award row (is_award: an earn, or a correction that added value, as the earning
+//   limits count it), in stamps, points or credit;
+// - redeemed: a redemption (a reward, or points or credit spent);
+// - corrected: a correction that lowered or set the balance (adjust, not an award);
+// - nothing: an opening balance (initial), an undo (reversal), and any row an undo reversed.
+//
+// An award that was undone at the counter therefore counts as awarded nowhere, and its undo as a
+// correction nowhere: the pair is as if neither had happened. The dashboard's quarter-hour sums
+// (db/console-tables.ts, kept by triggers) apply the same rule: is_award rows, less what a
+// reversal took back out.
+
+export type Figure = 'awarded' | 'redeemed' | 'corrected';
+export const FIGURES: readonly Figure[] = ['awarded', 'redeemed', 'corrected'];
+
+/** The figure a ledger row counts in (before asking whether it was undone), or null for none. */
+export function figureOf(row: { kind: LedgerKind; isAward: boolean }): Figure | null {
+  if (row.isAward) return 'awarded';
+  if (row.kind === 'redeem') return 'redeemed';
+  if (row.kind === 'adjust') return 'corrected';
+  return null;
+}
+
+/** figureOf in SQL, for a transactions row `t`: NULL for rows that count nowhere, undone ones included. */
+export function figureSql(t: string): string {
+  return `CASE WHEN NOT ${notReversedSql(t)} THEN NULL
+    WHEN ${t}.is_award = 1 THEN 'awarded' WHEN ${t}.kind = 'redeem' THEN 'redeemed' WHEN ${t}.kind = 'adjust' THEN 'corrected' END`;
+}
