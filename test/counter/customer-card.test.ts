@@ -61,7 +61,7 @@ describe('counter: the customer’s card', () => {
     assert.doesNotMatch((await sam.get(`/customers/${silent.passUserId}`)).text, /Send card by email/);
     const refused = await sam.act('send-card', { customer: silent.passUserId });
     assert.equal(refused.status, 400);
-    assert.equal(messageOf(refused).message, 'There is no email address for this customer');
+    assert.equal(messageOf(refused).message, 'There is no email address for this customer.');
   });
 
   it('a removed card’s code says the card was removed', async () => {
@@ -69,7 +69,7 @@ describe('counter: the customer’s card', () => {
     assert.equal((await app.request('DELETE', `/api/v1/customers/pu_${c.passUserId}`, { key: org.keys.live })).status, 200);
     const res = await sam.scan(c.scanCode);
     assert.equal(res.status, 404);
-    assert.deepEqual(messageOf(res), { code: 'CARD_REMOVED', message: 'This card was removed: the customer’s personal data was deleted at their request. Enroll them again if they want a new card' });
+    assert.deepEqual(messageOf(res), { code: 'CARD_REMOVED', message: 'This card was removed: the customer’s personal data was deleted at their request. Enroll them again if they want a new card.' });
     assert.equal((await sam.get(`/customers/${c.passUserId}`)).status, 404);
     assert.match((await sam.get('/find?q=Remy')).text, /Nobody matches/);
   });
