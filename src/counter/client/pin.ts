@@ -1,3 +1,4 @@
+import { bindShowPin } from '../../web/client/show-pin';
 import { queuedAwards } from './queue';
 
 // The PIN screen: a number pad for tablets (big keys; the field still takes a keyboard), and a
@@ -16,16 +17,7 @@ export function startPinScreen(root: HTMLElement): void {
     input.focus();
   });
   const show = root.querySelector<HTMLButtonElement>('[data-pin-show]');
-  if (show && input) {
-    show.hidden = false;
-    show.addEventListener('click', () => {
-      const shown = input.type === 'password';
-      input.type = shown ? 'text' : 'password';
-      show.setAttribute('aria-pressed', String(shown));
-      show.textContent = shown ? 'Hide PIN' : 'Show PIN';
-      input.focus();
-    });
-  }
+  if (show && input) bindShowPin(show, input, () => input.focus());
   form?.addEventListener('submit', () => form.querySelector<HTMLButtonElement>('button[type="submit"]')?.setAttribute('disabled', ''));
   void showWaiting(root);
 }
