@@ -223,8 +223,8 @@ export async function runImport(deps: EnrollDeps, jobId: string, stop: () => boo
     await pause();
     if (!deps.db.open) return;
     // An import writes pages faster than anything else: left to SQLite's autocheckpoint, every
-    // thousandth page would make one chunk's commit copy 4 MB into the database file and sync it
-    // (measured: chunks of 50 ms then took up to 200-400 ms). A passive checkpoint after each chunk
+    // thousandth page would make one chunk's commit copy 4 MB into the database file and sync it,
+    // holding the event loop several times a chunk's length. A passive checkpoint after each chunk
     // copies only that chunk's pages, in its own turn of the event loop. Passive: it never waits for
     // a reader, nor for Litestream's hold, and stops where they are.
     deps.db.pragma('wal_checkpoint(PASSIVE)');

@@ -40,7 +40,7 @@ export interface CounterAward {
 
 // Only a customer with `atLeast` counter awards in the whole period can have that many in one day:
 // one read of the partial index of counter awards finds them (counted here: a GROUP BY would sort
-// every award by customer, measured 3-4 times slower), then their own rows (transactions_customer)
+// every award by customer), then their own rows (transactions_customer)
 // say which days. (Exported so a test can read the query plans.)
 export const COUNTER_AWARD_CUSTOMERS_SQL = `SELECT customer_id FROM transactions
   WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1`;
