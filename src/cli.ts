@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -18,6 +18,7 @@ import { resolveCustomer } from './customers/refs';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';
 import { RestoreError, restoreDatabase } from './backups/restore';
+import { writeCheckedCopy } from './backups/service';
 import { addAdmin, AdminError, resetAdminPassword } from './admins/service';
 import { VERSION } from './lib/version';
 
@@ -161,7 +162,7 @@ async function seed(config: Readonly<Config>, file: string | undefined) {
 
 function key(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
   const [action, arg] = positionals;
-  const db = openForCommand(config);
+  const db = openExisting(config);
   const deps = { db, clock: systemClock };
   try {
     if (action === 'create') {
@@ -197,7 +198,7 @@ function customer(config: Readonly<Config>, positionals: string[], values: Retur
   if (action !== 'export') throw new UsageError('customer takes export: wallet-loyalty customer export <ref> --org <orgId>');
   if (!ref || !values.org) throw new UsageError('customer export needs a customer and an org: wallet-loyalty customer export <ref> --org <orgId>');
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const db = openExisting(config);
   try {
     if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
     const found = resolveCustomer(db, { orgId: values.org, livemode: values.mode !== 'test' }, ref);
@@ -213,16 +214,20 @@ async function backup(config: Readonly<Config>, target: string | undefined) {
   const file = path.resolve(target);
   if (file === config.dbFile) throw new UsageError('the backup target is the database itself');
   mkdirSync(path.dirname(file), { recursive: true });
-  // A plain connection (no migration): the online backup API copies a consistent snapshot
-  // page by page while the server keeps writing.
+  // A plain connection (no migration): the copy is the database as it is, checked as the server's
+  // own backups are.
   const db = new Database(config.dbFile, { fileMustExist: true });
   applyPragmas(db);
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial`);
   try {
-    await db.backup(file);
+    await writeCheckedCopy(db, partial, file);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
   } finally {
     db.close();
   }
-  process.stdout.write(`backed up ${config.dbFile} to ${file}\n`);
+  process.stdout.write(`backed up ${config.dbFile} to ${file} (integrity checked)\n`);
 }
 
 function restore(config: Readonly<Config>, file: string | undefined) {
@@ -238,6 +243,12 @@ function restore(config: Readonly<Config>, file: string | undefined) {
 /** Messages about the database itself (a copy before a schema upgrade) go to stderr: stdout is the command's answer. */
 const cliLog = { warn: (msg: string) => void process.stderr.write(`wallet-loyalty: ${msg}\n`) };
 
+/** The data folder's database for a command that works on existing data: a mistyped --data creates nothing. */
+function openExisting(config: Readonly<Config>) {
+  if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
+  return openForCommand(config);
+}
+
 function openForCommand(config: Readonly<Config>) {
   return openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log: cliLog });
 }
@@ -247,8 +258,7 @@ async function admin(config: Readonly<Config>, positionals: string[], values: Re
   if (action !== 'reset-password' && action !== 'create') throw new UsageError('admin takes reset-password --email <email> or create --org <orgId> --email <email>');
   if (!values.email) throw new UsageError(`admin ${action} needs --email <email>`);
   if (action === 'create' && !values.org) throw new UsageError('admin create needs --org <orgId>');
-  if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
-  const db = openForCommand(config);
+  const db = openExisting(config);
   try {
     const deps = { db, clock: systemClock };
     if (action === 'reset-password') {
@@ -266,7 +276,7 @@ async function admin(config: Readonly<Config>, positionals: string[], values: Re
 async function importCustomers(config: Readonly<Config>, file: string | undefined, values: ReturnType<typeof parse>['values']) {
   if (!file || !values.card) throw new UsageError('import needs a file and a card: wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run]');
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
-  const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous });
+  const db = openExisting(config);
   const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} }, onChange: changeHooks() };
   try {
     const summary = await importCommand(deps, file, { cardId: values.card, livemode: values.mode !== 'test', dryRun: values['dry-run'] ?? false }, (line) => process.stderr.write(`${line}\n`));
@@ -311,6 +321,8 @@ export async function runCli(argv: string[]): Promise<void> {
     if (err instanceof DatabaseOpenError) fail(`cannot use the data folder ${config?.dataDir} (--data / DATA_DIR): ${err.message}`);
     if (err instanceof Error && err.name === 'ApiError') fail(err.message);
     if (err instanceof Error && /no such file|SQLITE_CANTOPEN|unable to open/i.test(err.message)) fail(err.message);
+    // A file-system refusal (no permission, a file where a folder should be): its own message is the one line.
+    if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') fail(err.message);
     throw err;
   }
 }

@@ -173,7 +173,11 @@ function delays(raw: string, name: string): number[] {
 
 /** SMTP_URL with its password replaced: what messages and the console may show. */
 export function mailServerLabel(smtpUrl: string): string {
-  return smtpUrl.replace(/^([a-z]+:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+  // Through the URL parser: a password may itself hold an `@` or a `/` (written percent-encoded or not).
+  if (!URL.canParse(smtpUrl)) return `${smtpUrl.split(':')[0]}://…`;
+  const url = new URL(smtpUrl);
+  if (url.password) url.password = '***';
+  return url.href.replace(/\/$/, '');
 }
 
 function mailSettings(smtpUrl: string | undefined, from: string | undefined): MailSettings | null {

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { mailServerLabel, type Config } from './config';
+import type { Config } from './config';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -15,6 +15,7 @@ import { loadWalletServices, missingWalletSettings, publicUrlWarning, type Walle
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
+import { mailSetup } from './mail/service';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -47,7 +48,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Wallet credentials first: a broken setting stops the start before anything is opened.
   const wallet = loadWalletServices(config, clock);
   logWalletState(wallet, log, clock);
-  log.info('email', config.mail ? { server: mailServerLabel(config.mail.smtpUrl), from: config.mail.from } : { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
+  log.info('email', mailSetup(config) ?? { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });

@@ -228,13 +228,29 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
     }
   });
 
-  it('backup refuses a data folder without a database, in one line', async () => {
-    const empty = tempDir();
-    const res = await runCli(['backup', path.join(empty, 'b.db'), '--data', path.join(empty, 'none')]);
-    assert.equal(res.code, 1);
-    oneLine(res.stderr);
-    assert.deepEqual(readdirSync(empty), []);
-    rmSync(empty, { recursive: true, force: true });
+  // A mistyped --data must not leave a new, empty database behind.
+  for (const args of [['backup', 'b.db'], ['key', 'list'], ['import', 'customers.csv', '--card', 'card_x'], ['customer', 'export', 'x', '--org', 'org_x'], ['admin', 'create', '--org', 'org_x', '--email', 'a@example.com']]) {
+    it(`${args.slice(0, 2).join(' ')} refuses a data folder without a database, in one line, creating nothing`, async () => {
+      const empty = tempDir();
+      const res = await runCli([...args.map((a) => (a.endsWith('.db') || a.endsWith('.csv') ? path.join(empty, a) : a)), '--data', path.join(empty, 'none')]);
+      assert.equal(res.code, 1);
+      assert.match(oneLine(res.stderr), /no database at/);
+      assert.deepEqual(readdirSync(empty), []);
+      rmSync(empty, { recursive: true, force: true });
+    });
+  }
+
+  it('backup writes a checked copy, and refuses a target it cannot write with one line', async () => {
+    const target = tempDir();
+    writeFileSync(path.join(target, 'a-file'), '');
+    const refused = await runCli(['backup', path.join(target, 'a-file', 'b.db'), '--data', dir]);
+    assert.equal(refused.code, 1);
+    assert.match(oneLine(refused.stderr), /EEXIST|ENOTDIR/);
+    const res = await runCli(['backup', path.join(target, 'b.db'), '--data', dir]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /integrity checked/);
+    assert.deepEqual(readdirSync(target).sort(), ['a-file', 'b.db'], 'no partial file left');
+    rmSync(target, { recursive: true, force: true });
   });
 });
 
@@ -311,7 +327,7 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
     for (const args of [['serve', '--data', file], ['key', 'list', '--data', file]]) {
       const res = await runCli(args);
       assert.equal(res.code, 1, args.join(' '));
-      assert.match(oneLine(res.stderr), /--data \/ DATA_DIR/);
+      assert.match(oneLine(res.stderr), /--data (\/|or) DATA_DIR/);
     }
     rmSync(empty, { recursive: true, force: true });
   });

@@ -124,7 +124,15 @@ describe('config', () => {
       smtpUrl: 'smtps://user:secret@mail.example.com:465',
       from: 'Shop <shop@example.com>',
     });
-    assert.equal(mailServerLabel('smtps://user:secret@mail.example.com:465'), 'smtps://user:***@mail.example.com:465');
+    for (const [url, shown] of [
+      ['smtps://user:secret@mail.example.com:465', 'smtps://user:***@mail.example.com:465'],
+      // A password holding an @ or a /: nothing of it shows.
+      ['smtp://user:p@ssw0rd@mail.example.com:587', 'smtp://user:***@mail.example.com:587'],
+      ['smtp://user:p%40ss%2Fw0rd@mail.example.com', 'smtp://user:***@mail.example.com'],
+      ['smtp://mail.example.com:25', 'smtp://mail.example.com:25'],
+    ]) {
+      assert.equal(mailServerLabel(url!), shown);
+    }
     assert.throws(
       () => loadConfig({ SMTP_URL: 'ftp://user:secret@mail.example.com', MAIL_FROM: 'shop@example.com' }),
       (err: unknown) => err instanceof ConfigError && err.message.includes('ftp://user:***@mail.example.com') && !err.message.includes('secret'),

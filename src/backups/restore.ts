@@ -93,6 +93,11 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
     return { dbFile, replaced, schemaVersion };
   } finally {
     if (current?.open) current.close();
-    rmSync(staged, { force: true });
+    try {
+      rmSync(staged, { force: true });
+    } catch {
+      // The data folder could not be made (a file in its place): there is no copy to remove, and the
+      // error that stopped the restore is the one to report.
+    }
   }
 }

@@ -43,12 +43,7 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
   let run: BackupRun;
   try {
     mkdirSync(dir, { recursive: true });
-    // SQLite's online backup through the server's own connection: copied in steps between
-    // requests, and a write the server makes meanwhile is copied too, so the file is the database as
-    // of the end of the copy.
-    await deps.db.backup(partial);
-    sealDatabaseCopy(partial);
-    renameSync(partial, path.join(dir, name));
+    await writeCheckedCopy(deps.db, partial, path.join(dir, name));
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: name, sizeBytes: statSync(path.join(dir, name)).size, error: null };
   } catch (err) {
     try {
@@ -67,6 +62,17 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
   if (run.error) deps.log.error('backup failed', { dir, error: run.error, startedBy });
   else deps.log.info('backup written', { file: path.join(dir, run.file!), sizeBytes: run.sizeBytes, removed, startedBy });
   return run;
+}
+
+/**
+ * A consistent copy of the live database at `target`, integrity-checked and self-contained, written
+ * through `partial` and renamed into place: the target is never a half-written file. SQLite's online
+ * backup copies in steps between requests, and a write made meanwhile is copied too.
+ */
+export async function writeCheckedCopy(db: Db, partial: string, target: string): Promise<void> {
+  await db.backup(partial);
+  sealDatabaseCopy(partial);
+  renameSync(partial, target);
 }
 
 /** Keeps the newest `keep` backups; only files named as backups are ever removed. */

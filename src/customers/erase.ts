@@ -6,6 +6,7 @@ import { changesRepo, type ContactField } from './changes-repo';
 import { eraseRepo } from './erase-repo';
 import { resolveCustomer } from './refs';
 import { erasedCodeMarker } from './secret-codes';
+import { notFound } from '../lib/errors';
 
 // The right to erasure (decisions §9): a customer's personal data goes, their ledger stays for the
 // shop's books. In one transaction:
@@ -28,13 +29,13 @@ export interface ErasureResult {
 
 const PERSONAL_FIELDS: ContactField[] = ['name', 'email', 'phone'];
 
-/** Erases `customer` (read in the caller's transaction, or re-checked here: an erased one is 404). */
+/** Erases `customer`; one already erased (another request's erasure came first) is 404, as a repeat is. */
 export function eraseCustomer(deps: WriteDeps, customer: Customer, by: ErasedBy): ErasureResult {
   return inTransaction(deps.db, (): ErasureResult => {
     const now = deps.clock.now();
     const repo = eraseRepo(deps.db);
     const cleared = repo.clearPersonal({ id: customer.id, installCode: erasedCodeMarker(customer.installCode), scanCode: erasedCodeMarker(customer.scanCode), now });
-    if (!cleared) return { passUserId: customer.id, deleted: true };
+    if (!cleared) throw notFound('CUSTOMER_NOT_FOUND', `pu_${customer.id}`);
     repo.markErased(customer.id, now);
     repo.scrubEvents({ id: customer.id, orgId: customer.orgId, livemode: customer.livemode, since: customer.createdAt });
     repo.dropIdempotency({ id: customer.id, orgId: customer.orgId, livemode: customer.livemode });

@@ -473,7 +473,8 @@ CREATE TABLE imports (
   csv          TEXT,
   total_rows   INTEGER NOT NULL,
   mapping      TEXT,
-  status       TEXT NOT NULL CHECK (status = 'draft' OR status = 'running' OR status = 'done'),
+  status       TEXT NOT NULL CHECK (status = 'draft' OR status = 'running' OR status = 'done' OR status = 'stopped'),
+  stop_reason  TEXT,                 -- why a started import could not go on (status 'stopped')
   next_row     INTEGER NOT NULL DEFAULT 0,
   created      INTEGER NOT NULL DEFAULT 0,
   matched      INTEGER NOT NULL DEFAULT 0,

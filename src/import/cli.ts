@@ -50,5 +50,7 @@ export async function importCommand(deps: EnrollDeps, file: string, options: { c
   saveCheckedMapping(deps.db, job.id, mapping);
   startImport(deps, job.id);
   await runImport(deps, job.id, () => false, () => sleep(REST_BETWEEN_CHUNKS_MS));
-  return importSummary(deps.db, importsRepo(deps.db).findSummary(n, job.id)!);
+  const done = importsRepo(deps.db).findSummary(n, job.id)!;
+  if (done.status === 'stopped') throw new ImportCommandError(`${file}: the import stopped after ${done.nextRow} of ${done.totalRows} rows: ${done.stopReason}`);
+  return importSummary(deps.db, done);
 }

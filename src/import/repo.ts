@@ -4,7 +4,7 @@ import type { Namespace } from '../customers/model';
 
 // The imports table (migration 18): one row per uploaded file, its report in import_rows.
 
-export type ImportStatus = 'draft' | 'running' | 'done';
+export type ImportStatus = 'draft' | 'running' | 'done' | 'stopped';
 export type Outcome = 'created' | 'matched' | 'refused';
 
 export interface ImportJob {
@@ -28,6 +28,8 @@ export interface ImportJob {
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Why a started import could not go on (status `stopped`). */
+  stopReason: string | null;
 }
 
 export interface ReportRow {
@@ -57,6 +59,7 @@ interface JobRow {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  stop_reason: string | null;
 }
 
 const map = (r: JobRow): ImportJob => ({
@@ -77,10 +80,11 @@ const map = (r: JobRow): ImportJob => ({
   createdAt: r.created_at,
   startedAt: r.started_at,
   finishedAt: r.finished_at,
+  stopReason: r.stop_reason,
 });
 
 // Without the file's text: lists and progress polls read only these.
-const SUMMARY = `id, org_id, livemode, card_id, file_name, file_sha256, NULL AS csv, total_rows, mapping, status, next_row, created, matched, refused, created_at, started_at, finished_at`;
+const SUMMARY = `id, org_id, livemode, card_id, file_name, file_sha256, NULL AS csv, total_rows, mapping, status, next_row, created, matched, refused, created_at, started_at, finished_at, stop_reason`;
 
 function createImportsRepo(db: Db) {
   const insert = db.prepare(
@@ -112,9 +116,10 @@ function createImportsRepo(db: Db) {
   );
   const sameFile = db.prepare<{ cardId: string; livemode: number; sha: string }, { row: number; customerId: string }>(
     `SELECT r.row AS row, r.customer_id AS customerId FROM imports i JOIN import_rows r ON r.import_id = i.id
-     WHERE i.card_id = @cardId AND i.livemode = @livemode AND i.file_sha256 = @sha AND i.status = 'done' AND r.outcome = 'created'`,
+     WHERE i.card_id = @cardId AND i.livemode = @livemode AND i.file_sha256 = @sha AND i.status IN ('done', 'stopped') AND r.outcome = 'created'`,
   );
   const createdIds = db.prepare<[string], string>("SELECT customer_id FROM import_rows WHERE import_id = ? AND outcome = 'created' ORDER BY row").pluck();
+  const stop = db.prepare("UPDATE imports SET status = 'stopped', stop_reason = @reason, finished_at = @now, csv = NULL WHERE id = @id AND status = 'running'");
   const staleDrafts = db.prepare<[number], { id: string }>("SELECT id FROM imports WHERE status = 'draft' AND created_at < ?");
   const remove = db.prepare('DELETE FROM imports WHERE id = ?');
 
@@ -152,6 +157,8 @@ function createImportsRepo(db: Db) {
     createdFromSameFile: (cardId: string, livemode: boolean, sha: string) => new Map(sameFile.all({ cardId, livemode: livemode ? 1 : 0, sha }).map((r) => [r.row, r.customerId])),
     /** The customers the import created, in row order. */
     createdCustomerIds: (importId: string) => createdIds.all(importId),
+    /** Ends a running import that cannot go on; the rows it wrote stay, with their report. */
+    stop: (id: string, reason: string, now: number) => stop.run({ id, reason, now }).changes === 1,
     staleDraftIds: (before: number) => staleDrafts.all(before).map((r) => r.id),
     remove: (id: string) => remove.run(id),
   };

@@ -216,10 +216,22 @@ export async function runImport(deps: EnrollDeps, jobId: string, stop: () => boo
   const job = importsRepo(deps.db).findAny(jobId);
   if (!job || job.status !== 'running') return;
   const source = await loadSource(deps.db, job);
-  if (!source) throw new Error(`import ${jobId} cannot be read again (its card, file or mapping is gone)`);
+  if (!source) {
+    stopImport(deps, jobId, 'the card or its questions changed after the dry run, so the file no longer fits it. Upload the file again: rows already imported are recognised and left as they are.');
+    return;
+  }
   const sameFile = importsRepo(deps.db).createdFromSameFile(source.card.id, job.livemode, source.fileSha256);
   while (!stop() && deps.db.open) {
-    if (importChunk(deps, job, source, sameFile) === null) return;
+    let next: number | null;
+    try {
+      next = importChunk(deps, job, source, sameFile);
+    } catch (err) {
+      // Not a refused row (those are reported): a fault. The chunk rolled back; the import ends
+      // here rather than failing again at every wake-up, and says so.
+      stopImport(deps, jobId, 'an unexpected error stopped it; the rows before it are imported. Upload the file again to bring in the rest.');
+      throw err;
+    }
+    if (next === null) return;
     await pause();
     if (!deps.db.open) return;
     // An import writes pages faster than anything else: left to SQLite's autocheckpoint, every
@@ -230,6 +242,11 @@ export async function runImport(deps: EnrollDeps, jobId: string, stop: () => boo
     deps.db.pragma('wal_checkpoint(PASSIVE)');
     await pause();
   }
+}
+
+/** Ends a running import that cannot go on, with the reason the console and the CLI show. */
+function stopImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string, reason: string): void {
+  inTransaction(deps.db, () => importsRepo(deps.db).stop(jobId, reason, deps.clock.now()));
 }
 
 /** Stores an uploaded file as a draft import of the card: nothing else is written until it is started. */

@@ -14,7 +14,7 @@ import { openDatabase, type Db } from '../../src/db/open';
 import { checkMapping, suggestMapping } from '../../src/import/mapping';
 import { importsRepo } from '../../src/import/repo';
 import { importRunner } from '../../src/import/runner';
-import { createDraft, importChunk, loadSource, saveCheckedMapping, startImport } from '../../src/import/service';
+import { createDraft, importChunk, loadSource, runImport, saveCheckedMapping, startImport } from '../../src/import/service';
 import { changeHooks } from '../../src/main';
 import { applySeed, parseSeedFile } from '../../src/seed/service';
 import { STANDARD_SEED, standardOrgIds } from '../support/app';
@@ -68,6 +68,31 @@ describe('an import interrupted by a crash', () => {
     assert.equal(count(db, 'SELECT count(*) AS n FROM import_rows'), rows);
     assert.equal(count(db, 'SELECT count(*) AS n FROM imports WHERE csv IS NOT NULL'), 0);
     await importRunner(depsOf(db)).stop();
+    db.close();
+  });
+});
+
+describe('an import that cannot go on', () => {
+  it('stops with its reason instead of staying "running": a question it fills was removed after the dry run', async () => {
+    const db = openDatabase(path.join(dir, 'stopped', 'wallet-loyalty.db'));
+    const deps = depsOf(db);
+    const org = standardOrgIds(applySeed({ db, clock: deps.clock }, parseSeedFile(STANDARD_SEED)).orgs[0]!);
+    const n = { orgId: org.orgId, livemode: true };
+    const text = 'Email,Stamps,Cup size\na@example.com,1,Small\nb@example.com,2,Large\n';
+    const { job, table } = await createDraft(deps, n, { cardId: org.cards.stamps, fileName: 'cups.csv', bytes: Buffer.from(text) });
+    const card = cardsRepo(db).findById(org.cards.stamps)!;
+    const checked = checkMapping(card, table.header, suggestMapping(card, table.header).map((t) => t ?? ''));
+    assert.ok(checked.mapping!.some((target) => target?.startsWith('q:')), 'the size question is mapped');
+    saveCheckedMapping(db, job.id, checked.mapping!);
+    assert.ok(startImport(deps, job.id));
+    db.transaction(() => cardsRepo(db).updateQuestions(card.id, card.questions.filter((q) => q.type !== 'select'), 1))();
+
+    await runImport(deps, job.id);
+    const stopped = importsRepo(db).findSummary(n, job.id)!;
+    assert.equal(stopped.status, 'stopped');
+    assert.match(stopped.stopReason!, /questions changed after the dry run/);
+    assert.equal(count(db, 'SELECT count(*) AS n FROM customers'), 0);
+    assert.deepEqual(importsRepo(db).runningIds(), [], 'the runner no longer picks it up');
     db.close();
   });
 });

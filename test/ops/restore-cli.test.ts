@@ -186,7 +186,7 @@ describe('safe upgrades', { timeout: 120_000 }, () => {
     assert.equal(readdirSync(path.join(dir, 'backups')).length, 1);
     // A new, empty database has nothing to keep.
     const empty = path.join(tempDir('wl-upgrade-'), 'data');
-    assert.equal((await runCli(['key', 'list', '--data', empty])).code, 0);
+    assert.equal((await runCli(['seed', path.join(ROOT, 'test/fixtures/seed-example.json'), '--data', empty])).code, 0);
     assert.equal(existsSync(path.join(empty, 'backups')), false);
   });
 

@@ -51,7 +51,7 @@ function recentImports(view: UploadView): Markup {
       <td data-label="Created" class="num">${formatNumber(job.created)}</td>
       <td data-label="Matched" class="num">${formatNumber(job.matched)}</td>
       <td data-label="Refused" class="num">${formatNumber(job.refused)}</td>
-      <td data-label="Status">${job.status === 'done' ? html`<span class="badge ok">Done</span>` : html`<span class="badge">Importing…</span>`}</td>
+      <td data-label="Status">${job.status === 'done' ? html`<span class="badge ok">Done</span>` : job.status === 'stopped' ? html`<span class="badge danger">Stopped</span>` : html`<span class="badge">Importing…</span>`}</td>
     </tr>`,
     )}</tbody>
   </table></div>
@@ -184,6 +184,17 @@ ${view.dryRun ? dryRunPanel(c, view, view.dryRun) : ''}`;
 /** The running import's progress (polled by htmx every second), or its final report once done, with `after` under it. */
 export function progressPanel(job: ImportJob, timeZone: string, after: Markup = html``): Markup {
   const counts = figures(job, { created: 'Customers created', matched: 'Already customers (left as they are)', refused: 'Refused rows' });
+  if (job.status === 'stopped') {
+    return html`<section class="panel" id="import-progress" aria-labelledby="progress-heading">
+  <h2 id="progress-heading">Import stopped</h2>
+  <div class="notice error" role="alert"><p>The import stopped after ${formatNumber(job.nextRow)} of ${plural(job.totalRows, 'row', 'rows')}: ${job.stopReason}</p></div>
+  ${counts}
+  <div class="actions">
+    <a class="button" href="${base(job)}/report.csv" download>Download the report (CSV)</a>
+    <a class="button secondary" href="/console/customers/import?card=${encodeURIComponent(job.cardId)}">Upload the file again</a>
+  </div>
+</section>`;
+  }
   if (job.status !== 'done') {
     return html`<section class="panel" id="import-progress" aria-labelledby="progress-heading" hx-get="${base(job)}/progress" hx-trigger="every 1s" hx-swap="outerHTML">
   <h2 id="progress-heading">Importing…</h2>
