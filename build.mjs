@@ -12,6 +12,7 @@
 // Each build writes beside the script what it was made from (wallet-loyalty.inputs.json: the
 // SHA-256 of every project file it read, plus this script and package-lock.json), so a stale bundle
 // is recognised by content, not by clocks, and an edit to src/ is never run silently.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -92,16 +93,12 @@ export function assetsPlugin(assets) {
       build.onLoad({ filter: /.*/, namespace: ASSET_NAMESPACE }, (args) => {
         const bytes = assets.get(args.path);
         if (!bytes) throw new Error(`no asset named ${args.path}`);
-        return { contents: bytes, loader: isUtf8Text(bytes) ? 'text' : 'binary' };
+        return { contents: bytes, loader: isUtf8(bytes) ? 'text' : 'binary' };
       });
     },
   };
 }
 
-/** @param {Uint8Array} bytes */
-function isUtf8Text(bytes) {
-  return Buffer.from(Buffer.from(bytes).toString('utf8'), 'utf8').equals(bytes);
-}
 
 /**
  * Builds the bundle into outdir: the script, its source map and the list of its inputs.

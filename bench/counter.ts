@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { buildApp, seedWithCli, startApp } from './processes';
 import { BENCH_SEED, jsonRequest } from './scenarios';
+import { percentile } from './report';
 
 const TARGET_P99_MS = 150;
 const CUSTOMERS = 200;
@@ -92,9 +93,6 @@ async function unlock(ready: Ready): Promise<{ cookie: string; csrf: string }> {
 
 type Run = { name: string; tills: number; request: (i: number) => Promise<Reply>; ok: (r: Reply) => boolean };
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function timed(run: Run, requests: number): Promise<{ name: string; tills: number; requests: number; errors: number; 'p50 ms': number; 'p95 ms': number; 'p99 ms': number; 'max ms': number; result: string }> {
   const times: number[] = [];

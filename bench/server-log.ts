@@ -1,6 +1,6 @@
 // What a server under test logged above info (its warnings and errors), summed up for the report's
 // details: a run whose numbers stand out can then be told apart from one where the server itself
-// complained (a failed checkpoint thread, failed webhook attempts, a commit error).
+// complained (failed webhook attempts, a commit error).
 import { readFileSync } from 'node:fs';
 
 /** Lines the server prints on its own that are not log entries (its start and its stop). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx wallet-loyalty …` (the package.json bin) runs the bundled script, as an operator does.
-// In a checkout the bundle is rebuilt first when a source changed since the last build (~1 s;
-// checking takes ~20 ms), so an edit to src/ never runs stale. tsx is for tests only.
+// In a checkout the bundle is rebuilt first when a source changed since the last build, so an edit
+// to src/ never runs stale. tsx is for tests only.
 import { pathToFileURL } from 'node:url';
 import { freshBundle } from '../build.mjs';
 

@@ -70,6 +70,8 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
   const publicUrl = url(read('PUBLIC_URL') ?? `http://localhost:${port}`, 'PUBLIC_URL');
   const installBaseUrl = url(read('INSTALL_BASE_URL') ?? publicUrl, 'INSTALL_BASE_URL');
 
+  const backupHour = (read('BACKUP_HOUR') ?? '3').toLowerCase();
+
   const config: Config = {
     port,
     host,
@@ -86,7 +88,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
       anonymous: integer(read('RATE_LIMIT_ANONYMOUS') ?? '20', 'RATE_LIMIT_ANONYMOUS', 1, 100_000),
     },
     backups: {
-      hour: (read('BACKUP_HOUR') ?? '3').toLowerCase() === 'off' ? null : integer(read('BACKUP_HOUR') ?? '3', 'BACKUP_HOUR', 0, 23, ' or off'),
+      hour: backupHour === 'off' ? null : integer(backupHour, 'BACKUP_HOUR', 0, 23, ' or off'),
       dir: path.resolve(read('BACKUP_DIR') ?? path.join(dataDir, 'backups')),
       keep: integer(read('BACKUP_KEEP') ?? '7', 'BACKUP_KEEP', 1, 1000),
     },

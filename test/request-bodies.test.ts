@@ -49,8 +49,8 @@ describe('reading a JSON body', () => {
     });
   }
 
-  // The common types skip the parser (http/body.ts); every spelling of them, and the rest, must
-  // still answer as the parser decides.
+  // Every spelling of the JSON content type, and the rest, answers as the body reader
+  // (routing/json-body.ts) decides.
   const contentTypes: { type: string; status: number }[] = [
     { type: 'application/json', status: 201 },
     { type: 'Application/JSON', status: 201 },

@@ -7,8 +7,7 @@ import { ApiError } from '../lib/errors';
 import type { WriteDeps } from '../deps';
 import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
-import { purgeRepo } from '../customers/purge-repo';
-import { customersRepo } from '../customers/repo';
+import { removeTestCustomer } from '../customers/test-mode';
 import type { CardConfigInput } from './schemas';
 
 export interface CardDeps {
@@ -175,12 +174,7 @@ export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void 
         detail: `${card.name} has ${live} customer${live === 1 ? '' : 's'} with a pass, so it cannot be deleted. Archive it instead: it closes to new members and their passes keep working`,
       });
     }
-    const purge = purgeRepo(deps.db);
-    const customers = customersRepo(deps.db);
-    for (const id of repo.testCustomerIds(card.id)) {
-      purge.removeTestCustomerEvents(id);
-      customers.remove(id);
-    }
+    for (const id of repo.testCustomerIds(card.id)) removeTestCustomer(deps.db, id);
     repo.remove(card.id);
   });
 }

@@ -105,3 +105,7 @@ export const channelLabel = (channel: Channel) => CHANNEL_LABELS[channel];
 const PASS_TYPE_LABELS: Record<PassType, string> = { stamp_card: 'Stamp card', point_card: 'Point card', level_card: 'Level card', prepaid_card: 'Gift card (store credit)' };
 
 export const passTypeLabel = (passType: PassType) => PASS_TYPE_LABELS[passType];
+
+/** How the console names a customer: the name, else what else tells them apart. */
+export const customerLabel = (c: { name: string | null; externalId: string | null; email: string | null; phone: string | null }) =>
+  c.name ?? c.externalId ?? c.email ?? c.phone ?? 'Customer without a name';

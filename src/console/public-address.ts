@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { hostOf } from '../lib/url-host';
+import { hostOf, isLoopbackHost } from '../lib/url-host';
 import { html, type Markup } from '../web/html';
 
 // Where customers' phones are sent (decisions §9): every link and QR code is built on PUBLIC_URL
@@ -13,7 +13,7 @@ export type AddressProblem = 'loopback' | 'plain-http' | null;
 export function addressProblem(url: string): AddressProblem {
   const parsed = new URL(url);
   const host = hostOf(parsed).toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0') return 'loopback';
+  if (isLoopbackHost(host)) return 'loopback';
   return parsed.protocol === 'http:' ? 'plain-http' : null;
 }
 

@@ -1,6 +1,7 @@
 import type { Card } from '../cards/model';
 import type { LedgerRow } from '../loyalty/repo';
 import type { Channel } from '../lib/changes';
+import type { Customer } from '../customers/model';
 
 // How the counter says amounts and entries: "4 stamps", "+20 points", "Free coffee redeemed".
 // Amounts are hundredths; stamp, point and level cards count whole units, store credit cents.
@@ -62,3 +63,6 @@ export function whenText(ms: number, now: number, timeZone: string): string {
 
 const TYPE_WORDS: Record<Card['passType'], string> = { stamp_card: 'stamp card', point_card: 'points card', level_card: 'membership levels', prepaid_card: 'store credit' };
 export const cardTypeWord = (card: Card) => TYPE_WORDS[card.passType];
+
+/** How staff know a customer: the name, else the email or phone, else `fallback`. */
+export const displayName = (c: Pick<Customer, 'name' | 'email' | 'phone'>, fallback = 'Customer without a name') => c.name || c.email || c.phone || fallback;

@@ -5,7 +5,7 @@ import type { EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
 import { unitOf } from '../staff/activity';
 import { html, type Markup } from '../web/html';
-import { balanceText } from './format';
+import { balanceText, displayName } from './format';
 
 // One award above the owner's size (settings counter.confirmAbove: more than 10 stamps unless the
 // owner says otherwise) is confirmed before it is made: "Add 500 stamps to Sam Smith?". The check
@@ -31,15 +31,13 @@ export interface LargeAward {
   fields: Record<string, string>;
 }
 
-const displayName = (c: Customer) => c.name || c.email || c.phone || 'this customer';
-
 /** The question, in place of the customer screen's actions, with the button that makes the award. */
 export function largeAwardPanel(award: LargeAward): Markup {
   const { card, customer } = award;
   const amount = balanceText(card, award.change);
   return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-large-question">
 <div class="cx-large" role="alert">
-  <h2 id="cx-large-question">Add ${amount} to ${displayName(customer)}?</h2>
+  <h2 id="cx-large-question">Add ${amount} to ${displayName(customer, 'this customer')}?</h2>
   <p>That is more than ${balanceText(card, award.above)} in one award, so please check the amount before it goes on ${customer.name ? `${customer.name}’s` : 'the'} card.</p>
 </div>
 <form class="cx-form cx-large-actions" data-action="earn" novalidate>

@@ -3,7 +3,7 @@ import type { Customer } from '../customers/model';
 import { checkboxField, formError, inputField, selectField } from '../web/fields';
 import type { FormErrors } from '../web/forms';
 import { html, raw, type Markup } from '../web/html';
-import { amountText, balanceText, cardTypeWord, channelWord, entryText, unitWord, whenText } from './format';
+import { amountText, balanceText, cardTypeWord, channelWord, displayName, entryText, unitWord, whenText } from './format';
 import { questionField, type EnrollValues } from './enroll';
 import type { CustomerScreen } from './service';
 
@@ -17,8 +17,6 @@ export interface Confirmation {
   /** Not about the balance (an email sent): the balance is not repeated after it. */
   aside?: boolean;
 }
-
-const displayName = (c: Customer) => c.name || c.email || c.phone || 'Customer without a name';
 
 function actionForm(action: string, customer: Customer, body: Markup, extra = ''): Markup {
   return html`<form class="cx-form${extra}" data-action="${action}" novalidate><input type="hidden" name="customer" value="${customer.id}">${body}</form>`;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 import type { Customer } from './model';
+import { sha256Hex } from '../lib/secrets';
 
 // What a customer agreed to when they signed up (the sign-up form's agreement, as the owner wrote
 // it in Settings) and when. Each wording is stored once, keyed by its SHA-256; the customer row
@@ -17,7 +17,6 @@ export interface Consent {
   givenAt: number;
 }
 
-export const consentSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const consentVersion = (sha256: string) => sha256.slice(0, 12);
 
@@ -27,7 +26,7 @@ function createConsentRepo(db: Db) {
   return {
     /** Stores the wording (once) and returns its key. Inside the enrolment's transaction. */
     record(wording: string, now: number): string {
-      const sha256 = consentSha256(wording);
+      const sha256 = sha256Hex(wording);
       insert.run({ sha256, text: wording, now });
       return sha256;
     },

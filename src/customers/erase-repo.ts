@@ -50,8 +50,8 @@ function createEraseRepo(db: Db) {
   );
   // FTS5 keeps a deleted row's words in the index until its segments are merged (contentless_delete
   // leaves a tombstone): 'optimize' merges them, dropping every deleted row's words, and
-  // secure_delete zeroes the pages it frees. It rewrites the whole index: at 100,000 customers (a
-  // 40 MB index) an erasure takes about 0.8 s with its commit, which a rare request can afford.
+  // secure_delete zeroes the pages it frees. It rewrites the whole index, which a request as rare
+  // as an erasure can afford.
   const optimizeSearch = db.prepare("INSERT INTO customer_search (customer_search) VALUES ('optimize')");
   const byInstallMarker = db.prepare<[string], { id: string; card_id: string }>('SELECT id, card_id FROM customers WHERE install_code = ? AND erased_at IS NOT NULL');
   const byScanMarker = db.prepare<[string], { id: string; org_id: string }>('SELECT id, org_id FROM customers WHERE scan_code = ? AND erased_at IS NOT NULL');

@@ -28,14 +28,13 @@ export function assertRoomForTestCustomer(db: Db, n: Namespace): void {
  * A pass already on a phone simply stops updating (spec 3).
  */
 export function sweepTestCustomers(deps: { db: Db; clock: Clock }): number {
-  const customers = customersRepo(deps.db);
-  const purge = purgeRepo(deps.db);
-  const remove = (id: string) =>
-    inTransaction(deps.db, () => {
-      purge.removeTestCustomerEvents(id);
-      customers.remove(id);
-    });
-  const ids = customers.testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);
-  for (const id of ids) remove(id);
+  const ids = customersRepo(deps.db).testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);
+  for (const id of ids) inTransaction(deps.db, () => removeTestCustomer(deps.db, id));
   return ids.length;
+}
+
+/** A test customer with everything that belongs to them (ledger rows by cascade, events, deliveries). Inside the caller's transaction. */
+export function removeTestCustomer(db: Db, id: string): void {
+  purgeRepo(db).removeTestCustomerEvents(id);
+  customersRepo(db).remove(id);
 }

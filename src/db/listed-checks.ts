@@ -4,8 +4,7 @@ import type { Db } from './connection';
 // A CHECK that lists three values or more (`source IN ('api', 'scan', 'signup', 'console')`) is
 // checked by SQLite by building a temporary B-tree of the list for every row it writes
 // (OpenEphemeral, then the B-tree closed again; two values it compares one by one). The ledger row,
-// the delivery row and its status update each paid it on every earn, about as much again as the
-// insert itself. The comparisons refuse and accept exactly the same values (NULL included:
+// the delivery row and its status update each paid it on every earn. The comparisons refuse and accept exactly the same values (NULL included:
 // both give NULL, which a CHECK lets pass; the columns are NOT NULL anyway).
 
 const LISTED_CHECK = /CHECK \((\w+) IN \(('[a-z_]*'(?:, '[a-z_]*'){2,})\)\)/g;

@@ -274,8 +274,8 @@ DROP INDEX customers_install_selector;
 
 -- A card's fan-out walks its customers in (livemode, created_at, id) order, where a new customer
 -- lands at the end of its card's range. In id order (customers_card_id), each new customer went
--- to a random page: at a million customers, a page read and a page written per enrolment. The id only orders customers created in the same millisecond, and unlike the rowid it is
--- kept through a VACUUM. The fan-out's position becomes those three values, and a fan-out in
+-- to a random page: a page read and a page written per enrolment on a large database. The id only
+-- orders customers created in the same millisecond, and unlike the rowid it is kept through a VACUUM. The fan-out's position becomes those three values, and a fan-out in
 -- progress starts over in the new order (a pass it queued already is queued again, which only
 -- sends its update once more).
 CREATE INDEX customers_card_fanout ON customers (card_id, livemode, created_at, id);
@@ -324,8 +324,7 @@ ${slotsForgetTriggerSql()}
     sql: `
 -- transactions_customer was (customer_id, created_at DESC, id DESC). Every read that walks it orders
 -- by (created_at DESC, rowid DESC): the id did not give that order, so each history page sorted its
--- rows of equal time in a temporary B-tree, and it made the index half as large again (200,000 rows:
--- 3,050 pages against 1,958). Each balance change writes an entry on a random page of this index
+-- rows of equal time in a temporary B-tree, and it made the index half as large again. Each balance change writes an entry on a random page of this index
 -- (the customer's), so fewer, fuller pages are fewer to write. An index ends in the rowid, so
 -- (customer_id, created_at) walked backwards is exactly the order the reads ask for.
 DROP INDEX transactions_customer;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import type { Card } from '../cards/model';
@@ -17,6 +16,7 @@ import { parseCsvText, readCsvFile, type CsvTable } from './csv-file';
 import { readStoredMapping, type Mapping } from './mapping';
 import { importsRepo, type ImportJob, type ReportRow } from './repo';
 import { readRow, type RowRequest } from './rows';
+import { sha256Hex } from '../lib/secrets';
 
 // A customer import (decisions §9): every new customer through the one enroll (channel `import`,
 // its opening balance one ledger row "Imported balance", customer.enrolled to the webhooks); a row
@@ -25,7 +25,7 @@ import { readRow, type RowRequest } from './rows';
 // records its rows' outcomes and how far the import got: a restart goes on after the last chunk
 // written, and between chunks the event loop serves the counter and the API.
 
-/** A chunk ends after this many rows or this many milliseconds, whichever comes first: short enough that a slow, shared CPU still answers the counter and the API well within 200 ms. */
+/** A chunk ends after this many rows or this many milliseconds, whichever comes first: short, so the counter and the API are answered between chunks. */
 const CHUNK_ROWS = 500;
 const CHUNK_MS = 50;
 
@@ -54,7 +54,6 @@ export interface DryRunReport extends ImportSummary {
   refusedRows: ReportRow[];
 }
 
-export const fileSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const columnNamer = (header: readonly string[]) => (i: number) => header[i] || `Column ${i + 1}`;
 const refused = (row: number, column: string | null, message: string): ReportRow => ({ row, outcome: 'refused', column, message, customerId: null });
@@ -256,7 +255,7 @@ export async function createDraft(deps: Pick<EnrollDeps, 'db' | 'clock'>, n: Nam
   const id = `imp_${randomToken(20)}`;
   const fileName = input.fileName.slice(0, 200) || 'customers.csv';
   inTransaction(deps.db, () =>
-    importsRepo(deps.db).insert({ id, orgId: n.orgId, livemode: n.livemode, cardId: input.cardId, fileName, fileSha256: fileSha256(text), csv: text, totalRows: table.rows.length, createdAt: deps.clock.now() }),
+    importsRepo(deps.db).insert({ id, orgId: n.orgId, livemode: n.livemode, cardId: input.cardId, fileName, fileSha256: sha256Hex(text), csv: text, totalRows: table.rows.length, createdAt: deps.clock.now() }),
   );
   return { job: importsRepo(deps.db).find(n, id)!, table };
 }

@@ -5,7 +5,7 @@
 export type Rgb = readonly [number, number, number];
 
 /** WCAG relative luminance of an sRGB colour. */
-export function relativeLuminance([r, g, b]: Rgb): number {
+function relativeLuminance([r, g, b]: Rgb): number {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

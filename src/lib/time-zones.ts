@@ -1,5 +1,5 @@
 import { getAllTimezones, getCountry, getTimezone } from 'countries-and-timezones';
-import { getCountries } from 'libphonenumber-js/min';
+import { getCountries, isSupportedCountry } from 'libphonenumber-js/min';
 
 // Time zones by their current names, and the country each belongs to. Node's Intl list keeps the
 // names ICU had (Asia/Calcutta, Europe/Kiev) where the tz database has moved on (Asia/Kolkata,
@@ -29,7 +29,7 @@ const nodeKnows = (zone: string) => {
 function load() {
   if (zones) return zones;
   const all = Object.values(getAllTimezones({ deprecated: true }));
-  const canonical = new Map<string, string>([['utc', 'UTC']]);
+  const canonical = new Map<string, string>();
   const choices: ZoneChoice[] = [{ zone: 'UTC', country: '' }];
   for (const tz of all) {
     const current = tz.aliasOf ?? tz.name;
@@ -73,4 +73,4 @@ export function phoneCountries(): readonly { code: string; name: string }[] {
   return countries;
 }
 
-export const isPhoneCountry = (code: string): boolean => phoneCountries().some((c) => c.code === code);
+export const isPhoneCountry = (code: string): boolean => isSupportedCountry(code);

@@ -1,5 +1,4 @@
 import { notReversedSql } from '../db/reversals';
-import type { LedgerKind } from '../lib/changes';
 
 // The one definition of the figures the console reports: the dashboard, the Staff page and its
 // CSV export count a ledger row the same way, so a day's stamps can never differ between them.
@@ -16,17 +15,8 @@ import type { LedgerKind } from '../lib/changes';
 // reversal took back out.
 
 export type Figure = 'awarded' | 'redeemed' | 'corrected';
-export const FIGURES: readonly Figure[] = ['awarded', 'redeemed', 'corrected'];
 
-/** The figure a ledger row counts in (before asking whether it was undone), or null for none. */
-export function figureOf(row: { kind: LedgerKind; isAward: boolean }): Figure | null {
-  if (row.isAward) return 'awarded';
-  if (row.kind === 'redeem') return 'redeemed';
-  if (row.kind === 'adjust') return 'corrected';
-  return null;
-}
-
-/** figureOf in SQL, for a transactions row `t`: NULL for rows that count nowhere, undone ones included. */
+/** The figure of a transactions row `t`, in SQL: NULL for rows that count nowhere, undone ones included. */
 export function figureSql(t: string): string {
   return `CASE WHEN NOT ${notReversedSql(t)} THEN NULL
     WHEN ${t}.is_award = 1 THEN 'awarded' WHEN ${t}.kind = 'redeem' THEN 'redeemed' WHEN ${t}.kind = 'adjust' THEN 'corrected' END`;

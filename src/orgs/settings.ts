@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Db } from '../db/connection';
 import { isHttpUrl } from '../lib/validation';
-import { canonicalZone, countryOfZone, isPhoneCountry, zoneChoices } from '../lib/time-zones';
+import { canonicalZone, countryOfZone, isPhoneCountry } from '../lib/time-zones';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -9,7 +9,6 @@ import { orgsRepo } from './repo';
 // need a setting add it to this schema; the console's settings page edits them.
 
 /** Every zone choice, by its current name (lib/time-zones.ts); an org's days (dashboard, daily caps) are counted in one of them. */
-export const timeZones = (): readonly string[] => zoneChoices().map((z) => z.zone);
 /** A zone Node knows, by its current or an older name (a document stored before keeps its zone). */
 export const isTimeZone = (zone: string) => canonicalZone(zone) !== null;
 /** A new org's zone: the server's own when this Node knows it. */

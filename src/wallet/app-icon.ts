@@ -9,31 +9,27 @@ import { parseColor } from '../lib/colors';
 import { decodeImage, encodePngImage, onPlate } from '../lib/image';
 import { drawnIcon } from './apple/default-images';
 import { DEFAULT_PASS_COLORS } from './apple/pass-builder';
-import { cardBackground, logoVersion } from './logo-images';
+import { cached, cardBackground, logoVersion } from './logo-images';
 
 /** 180: iOS's apple-touch-icon; 192 and 512: what Chrome wants in a manifest. */
 export const APP_ICON_SIZES = [180, 192, 512] as const;
 export type AppIconSize = (typeof APP_ICON_SIZES)[number];
 
-const cache = new Map<string, Buffer>();
-const CACHE_SIZE = 64;
-
 export function appIconPng(db: Db, cardId: string, size: AppIconSize): Buffer | undefined {
-  const card = cardsRepo(db).findById(cardId);
+  const repo = cardsRepo(db);
+  const card = repo.findById(cardId);
   if (!card) return undefined;
-  const logo = cardsRepo(db).logoOf(card.id);
-  const key = `${card.id}/${size}/${logoVersion(card, logo)}/${card.design?.backgroundColor ?? ''}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const png = logo
-    ? encodePngImage(onPlate(decodeImage(logo.png, 'png'), size, cardBackground(card), 0.7))
-    : drawnIcon(size, {
-        background: parseColor(card.design?.backgroundColor ?? DEFAULT_PASS_COLORS.background).rgb,
-        foreground: parseColor(card.design?.foregroundColor ?? DEFAULT_PASS_COLORS.foreground).rgb,
-      });
-  cache.set(key, png);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return png;
+  // Keyed by the logo's digest: the image itself is read only when the icon is drawn.
+  const key = `app-icon/${card.id}/${size}/${logoVersion(card, repo.logoMeta(card.id))}/${card.design?.backgroundColor ?? ''}`;
+  return cached(key, () => {
+    const logo = repo.logoOf(card.id);
+    return logo
+      ? encodePngImage(onPlate(decodeImage(logo.png, 'png'), size, cardBackground(card), 0.7))
+      : drawnIcon(size, {
+          background: parseColor(card.design?.backgroundColor ?? DEFAULT_PASS_COLORS.background).rgb,
+          foreground: parseColor(card.design?.foregroundColor ?? DEFAULT_PASS_COLORS.foreground).rgb,
+        });
+  });
 }
 
 /** The icon's address, versioned by what it is drawn from, so a new logo or colour shows at once. */

@@ -26,7 +26,7 @@ const GOOGLE_LOGO_MAX = 660;
 const CACHE_SIZE = 64;
 const cache = new Map<string, unknown>();
 
-function cached<T>(key: string, make: () => T): T {
+export function cached<T>(key: string, make: () => T): T {
   if (cache.has(key)) {
     const hit = cache.get(key) as T;
     cache.delete(key);

@@ -157,10 +157,6 @@ function createWalletRepo(db: Db) {
       upsertGoogle.run({ ...row, now });
     },
     /**
-     * False only when no pass is on any wallet: no Apple device registered one and no Google save
-     * link was handed out. Removals are not announced: a stale true only costs the per-pass check.
-     */
-    /**
      * Records a save (`savedAt`) or del (null) callback; false when it is older than the event
      * applied last (Google delivers callbacks in any order; the signed expiry dates them).
      */

@@ -3,7 +3,7 @@
 // the start with one line naming the setting (decisions §6), instead of broken passes later.
 import { ConfigError, type Config } from '../config';
 import type { Clock } from '../lib/clock';
-import { hostOf } from '../lib/url-host';
+import { hostOf, isLoopbackHost } from '../lib/url-host';
 import { loadAppleCredentials, REQUIRED_APPLE_SETTINGS, type AppleCredentials } from './apple/credentials';
 import { createRootKeysCache, type RootKeysCache } from './google/root-keys';
 import { loadServiceAccount, type GoogleServiceAccount } from './google/service-account';
@@ -80,9 +80,7 @@ export function publicUrlWarning(config: Readonly<Config>, wallet: WalletService
   if (!wallet.apple) return undefined;
   const url = new URL(config.publicUrl);
   const host = hostOf(url);
-  const local =
-    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0.0.0.0' ||
-    /^(127|10)\./.test(host) || /^192\.168\./.test(host) || /^172\.(1[6-9]|2\d|3[01])\./.test(host);
+  const local = isLoopbackHost(host) || /^10\./.test(host) || /^192\.168\./.test(host) || /^172\.(1[6-9]|2\d|3[01])\./.test(host);
   if (local) {
     return `wallet: PUBLIC_URL ${config.publicUrl} is an address phones cannot reach; Apple passes issued now will never update (set PUBLIC_URL to the public HTTPS address)`;
   }

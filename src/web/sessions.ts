@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../lib/secrets';
 import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { randomToken } from '../lib/ids';
@@ -34,7 +34,7 @@ export interface SessionDeps {
   clock: Clock;
 }
 
-const tokenId = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const tokenId = sha256Hex;
 
 export function createSession(
   deps: SessionDeps,

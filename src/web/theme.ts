@@ -2,25 +2,18 @@ import { cardsRepo } from '../cards/repo';
 import type { Db } from '../db/connection';
 import { readOrgSettings } from '../orgs/settings';
 import { parseColor, type Rgb } from '../lib/colors';
+import { contrastRatio } from '../lib/contrast';
 
 // The org's colour on every merchant page (decisions §8): the brand colour of its settings, or else
 // the background colour of its first card. Text on it is black or white, whichever reads better.
 
 const FALLBACK: Rgb = [31, 78, 140];
 
-/** WCAG relative luminance of an sRGB colour. */
-function luminance([r, g, b]: Rgb): number {
-  const lin = (c: number) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
+const NEAR_BLACK: Rgb = [17, 17, 17];
 
+/** White or near-black text on `rgb`, whichever contrasts more. */
 export function readableOn(rgb: Rgb): '#ffffff' | '#111111' {
-  const l = luminance(rgb);
-  // Contrast with white is 1.05/(l+.05), with near-black (l+.05)/(.0056+.05): pick the larger.
-  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0556 ? '#ffffff' : '#111111';
+  return contrastRatio(rgb, [255, 255, 255]) >= contrastRatio(rgb, NEAR_BLACK) ? '#ffffff' : '#111111';
 }
 
 export function orgAccent(db: Db, orgId: string): Rgb {

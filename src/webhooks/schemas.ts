@@ -17,8 +17,6 @@ const WebhookUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2048),
-  // The scheme alone; the document states the fuller pattern below.
-  v.regex(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/, 'must be an absolute http(s) URL'),
   v.check(isHttpUrl, 'must be an absolute http(s) URL'),
   v.check(hasNoCredentials, 'must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead'),
   // What the document can say of the two checks above: the scheme, then a host with no `user:pass@`

@@ -4,7 +4,7 @@ import { formError, inputField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
-import { settingsSubnav } from '../settings/subnav';
+import { settingsPage } from '../settings/subnav';
 import { doneNotice, shownOnce, when } from '../widgets';
 
 export const ADMINS_PATH = '/console/settings/admins';
@@ -45,9 +45,7 @@ function emailForm(c: ConsoleContext, view: AdminsView): Markup {
 
 export function adminsBody(c: ConsoleContext, view: AdminsView): Markup {
   const removeError = view.errors?.form === 'remove' ? view.errors.errors.form : undefined;
-  return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
-${settingsSubnav(ADMINS_PATH)}
-${doneNotice(view.notice)}
+  return settingsPage(ADMINS_PATH, html`${doneNotice(view.notice)}
 ${
   view.created
     ? html`<section class="panel" aria-labelledby="created-heading"><h2 id="created-heading">Admin added: ${view.created.email}</h2>
@@ -73,5 +71,5 @@ ${
   <p class="small muted">Lost password? Another admin can remove and add the login again here; whoever runs the server can set a new one with <code>wallet-loyalty admin reset-password --email &lt;email&gt;</code>.</p>
 </section>
 ${addForm(c, view)}
-${emailForm(c, view)}</div>`;
+${emailForm(c, view)}`);
 }

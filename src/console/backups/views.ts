@@ -4,7 +4,7 @@ import type { BackupRun } from '../../backups/repo';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
-import { settingsSubnav } from '../settings/subnav';
+import { settingsPage } from '../settings/subnav';
 import { when } from '../widgets';
 
 export const BACKUPS_PATH = '/console/settings/backups';
@@ -45,9 +45,7 @@ function lastRun(run: BackupRun | undefined, timeZone: string): Markup {
 }
 
 export function backupsBody(c: ConsoleContext, config: Pick<Config, 'backups'>, view: BackupsView): Markup {
-  return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
-${settingsSubnav(BACKUPS_PATH)}
-${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup written and checked.</p></div>` : ''}
+  return settingsPage(BACKUPS_PATH, html`${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup written and checked.</p></div>` : ''}
 <section class="panel" aria-labelledby="backup-last-heading">
   <h2 id="backup-last-heading">Backups</h2>
   ${lastRun(view.last, view.timeZone)}
@@ -72,5 +70,5 @@ ${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup wri
   }
   ${view.downloads ? '' : html`<p class="small muted">This server holds several businesses, and a backup holds them all: the files are for whoever runs the server, not for download here.</p>`}
   <p class="small muted">To put a backup back: stop the server, run <code>wallet-loyalty restore &lt;file&gt;</code>, start it again.</p>
-</section></div>`;
+</section>`);
 }

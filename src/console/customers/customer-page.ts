@@ -9,7 +9,7 @@ import type { FormErrors } from '../../web/forms';
 import { html, raw, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
-import { channelLabel, currencyOf, formatAmount, formatChange, formatDate, formatMoney, formatNumber, formatTime, passTypeLabel, unitOf } from '../format';
+import { channelLabel, currencyOf, customerLabel, formatAmount, formatChange, formatDate, formatMoney, formatNumber, formatTime, passTypeLabel, unitOf } from '../format';
 import { cardAndDataPanel, changesPanel, dataNotice, emailsPanel, type CustomerDataView } from './data-views';
 import { statusBadge } from './views';
 import { consentPanel } from './consent-panel';
@@ -171,7 +171,7 @@ function historyPanel(view: CustomerView): Markup {
 
 export function customerBody(c: ConsoleContext, view: CustomerView): Markup {
   const { customer } = view;
-  const title = customer.name ?? customer.externalId ?? customer.email ?? customer.phone ?? 'Customer without a name';
+  const title = customerLabel(customer);
   return html`<p class="crumbs"><a href="/console/customers">← All customers</a></p>
 <div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}</div>
 ${view.corrected ? html`<div class="notice ok" role="status"><p>Balance corrected. An installed pass shows the new balance.</p></div>` : ''}

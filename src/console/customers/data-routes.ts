@@ -17,7 +17,7 @@ import { field, formErrorsFrom, type FormFields } from '../../web/forms';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
-import { findCustomer } from './routes';
+import { findCustomer } from './service';
 
 // The customer's own data in the console (decisions §9): send their card by email, show their
 // card's QR, edit their details, download their data, delete their personal data.

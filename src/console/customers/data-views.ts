@@ -7,7 +7,7 @@ import type { FormErrors } from '../../web/forms';
 import { html, raw, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
-import { formatTime } from '../format';
+import { customerLabel, formatTime } from '../format';
 
 // The customer page's share of the customer's own data: their card by email, their card's QR on
 // screen, correcting their details, downloading everything, and erasing them; with the emails sent
@@ -101,8 +101,6 @@ export interface EditForm {
   phone: string;
   errors?: FormErrors;
 }
-
-const customerLabel = (customer: Customer) => customer.name ?? customer.externalId ?? customer.email ?? customer.phone ?? 'Customer without a name';
 
 export function editBody(c: ConsoleContext, customer: Customer, card: Card, form: EditForm): Markup {
   const errors = form.errors ?? { fields: {} };

@@ -4,7 +4,6 @@ import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
-import { customersRepo } from '../../customers/repo';
 import { consentOf } from '../../customers/consent';
 import { installUrl } from '../../customers/resource';
 import { customerSearchRepo } from '../../customers/search-repo';
@@ -17,13 +16,13 @@ import { readOrgSettings } from '../../orgs/settings';
 import { qrSvg } from '../../wallet/qr';
 import { sendFragment } from '../../web/errors';
 import { field, type FormFields } from '../../web/forms';
-import { consoleOf, type ConsoleContext } from '../context';
+import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { customerBody, customerTitle, type CorrectionForm } from './customer-page';
 import { bindCustomerData, customerDataView } from './data-routes';
 import { exportLines } from './export';
 import { listPage, MAX_QUERY_LENGTH, type ListQuery } from './list';
-import { correctBalance } from './service';
+import { correctBalance, findCustomer } from './service';
 import { customersBody, listResults } from './views';
 import { webPassUsersAmong } from '../../wallet/web-pass-opens';
 
@@ -47,16 +46,6 @@ function listQuery(ctx: Context, cards: Map<string, Card>): ListQuery {
 }
 
 /** The customer of this page in the namespace the switch shows; the other namespace's says so. */
-export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
-  const found = customersRepo(deps.db).findById(c.namespace, id);
-  if (found) return found;
-  const elsewhere = customersRepo(deps.db).findByPassUserId(id);
-  if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
-    throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
-  }
-  throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
-}
-
 export function bindCustomers(router: Router, deps: AppDeps): void {
   router.get('/console/customers', (ctx) => {
     const c = consoleOf(ctx);

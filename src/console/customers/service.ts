@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import type { Customer } from '../../customers/model';
-import type { WriteDeps } from '../../deps';
+import type { AppDeps, WriteDeps } from '../../deps';
+import { customersRepo } from '../../customers/repo';
+import type { ConsoleContext } from '../context';
 import { ApiError, validationFailed } from '../../lib/errors';
 import { toHundredths } from '../../lib/money';
 import { toIssues } from '../../lib/validation';
@@ -55,4 +57,15 @@ export function correctBalance(deps: WriteDeps, customer: Customer, form: Correc
     if (!(err instanceof ApiError)) throw err;
     return { ok: false, status: err.status, errors: renamed(formErrorsFrom(err, Object.keys(FIELD_OF_PATH))) };
   }
+}
+
+/** The customer of the console's namespace; one of the org's other mode or none at all is 404 with what to do. */
+export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
+  const found = customersRepo(deps.db).findById(c.namespace, id);
+  if (found) return found;
+  const elsewhere = customersRepo(deps.db).findByPassUserId(id);
+  if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
+    throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
+  }
+  throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
 }

@@ -3,7 +3,7 @@ import type { CustomerListItem } from '../../customers/search-repo';
 import { TEST_CUSTOMER_LIFETIME_MS, TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
-import { channelLabel, formatAmount, formatDate, formatNumber, formatTime } from '../format';
+import { channelLabel, customerLabel, formatAmount, formatDate, formatNumber, formatTime } from '../format';
 import type { ListPage, ListQuery } from './list';
 import { MAX_QUERY_LENGTH } from './list';
 
@@ -41,7 +41,7 @@ export function statusBadge(status: CustomerListItem['status'], usesWebPass = fa
 
 /** The name as a link to the customer, or what else tells them apart when they gave none. */
 function nameCell(row: CustomerListItem): Markup {
-  const label = row.name ?? row.externalId ?? row.email ?? row.phone ?? 'Customer without a name';
+  const label = customerLabel(row);
   return html`<a href="/console/customers/${row.id}">${label}</a>${row.name && row.externalId ? html`<span class="muted small block">${row.externalId}</span>` : ''}`;
 }
 

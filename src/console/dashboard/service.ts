@@ -8,6 +8,7 @@ import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/set
 import { staffRepo } from '../../staff/repo';
 import { CHANNELS, channelLabel, currencyOf, formatMoney, formatNumber, unitOf, type Unit } from '../format';
 import { dashboardRepo, SLOT_MS } from './repo';
+import { fromHundredths } from '../../lib/money';
 
 // What the dashboard shows, worked out from the repo's per-day sums: today and the last 30 days
 // on the shop's calendar, by channel and by staff member, and the unusual days of the counter.
@@ -202,7 +203,7 @@ function unusualDays(
     const day = dayOf(award.createdAt);
     if (day === null) continue;
     const unit = unitOf(award.passType as Card['passType']);
-    const text = (hundredths: number) => (unit === 'credit' ? `${formatMoney(hundredths, null)} credit` : `${formatNumber(hundredths / 100)} ${unit}`);
+    const text = (hundredths: number) => (unit === 'credit' ? `${formatMoney(hundredths, null)} credit` : `${formatNumber(fromHundredths(hundredths))} ${unit}`);
     flags.push({
       kind: 'large', date: days.dates[day]!, id: award.customerId, name: names.get(award.customerId) ?? 'Removed customer', awards: 1, limit: 0, limitKind: 'size',
       large: { amount: text(award.change), above: text(caps.confirmAbove[unit]), staffName: award.staffId ? days.staffName(award.staffId) : null },

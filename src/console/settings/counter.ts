@@ -10,6 +10,7 @@ import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { consoleOf } from '../context';
 import { csrfField } from '../layout';
+import { fromHundredths, toHundredths } from '../../lib/money';
 
 // The counter's panel of the settings page: when the counter locks, and the owner's
 // caps on awards per staff member and per customer per day (blank: no cap). The counter enforces
@@ -43,7 +44,7 @@ const confirmAmount = (decimals: boolean, example: string) =>
     v.string(),
     v.trim(),
     v.check((t) => (decimals ? /^\d{1,6}([.,]\d{1,2})?$/ : /^\d{1,6}$/).test(t) && Number(t.replace(',', '.')) >= 1, `Enter ${decimals ? 'an amount' : 'a whole number'} of at least 1, such as ${example}.`),
-    v.transform((t) => Math.round(Number(t.replace(',', '.')) * 100)),
+    v.transform((t) => toHundredths(Number(t.replace(',', '.')))),
   );
 
 const CounterForm = v.object({
@@ -55,7 +56,7 @@ const CounterForm = v.object({
   confirmCredit: confirmAmount(true, '200'),
 });
 
-const units = (hundredths: number) => String(hundredths / 100);
+const units = (hundredths: number) => String(fromHundredths(hundredths));
 
 export function counterSettingsView(settings: OrgSettings, saved = false): CounterSettingsView {
   const { lockAfterMinutes, staffDailyAwardCap, customerDailyAwardCap, confirmAbove } = settings.counter;

@@ -11,7 +11,7 @@ import { html, type Markup } from '../../web/html';
 import { consoleOf, type ConsoleContext } from '../context';
 import { formatTime } from '../format';
 import { csrfField, sendConsolePage } from '../layout';
-import { settingsSubnav } from './subnav';
+import { settingsPage } from './subnav';
 
 // Settings → Email: whether this server sends email (SMTP_URL and MAIL_FROM are the operator's,
 // read at start and shown without the password), and "Send a test email", which goes through
@@ -47,9 +47,7 @@ function emailBody(c: ConsoleContext, deps: Pick<AppDeps, 'config'>, view: Email
 <thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col">Status</th></tr></thead>
 <tbody>${view.tests.map((t) => html`<tr><td data-label="Time" class="nowrap">${formatTime(t.createdAt, view.timeZone)}</td><td data-label="To">${t.recipient ?? ''}</td><td data-label="Status">${status(t, view.timeZone)}</td></tr>`)}</tbody></table></div>`
     : '';
-  return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
-${settingsSubnav(EMAIL_SETTINGS_PATH)}
-<section class="panel" aria-labelledby="email-heading">
+  return settingsPage(EMAIL_SETTINGS_PATH, html`<section class="panel" aria-labelledby="email-heading">
   <h2 id="email-heading">Email</h2>
   ${state}
   <p class="muted small">Only emails a customer or your staff ask for are sent: a customer's own card. Never newsletters or offers.</p>
@@ -68,7 +66,7 @@ ${
   ${tests}
 </section>`
     : ''
-}</div>`;
+}`);
 }
 
 export function bindEmailSettings(router: Router, deps: AppDeps): void {

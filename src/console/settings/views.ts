@@ -7,7 +7,7 @@ import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wall
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { signupPanel, type SignupPanelView } from './signup-panel';
-import { settingsSubnav } from './subnav';
+import { settingsPage } from './subnav';
 
 export interface SettingsView {
   name: string;
@@ -77,9 +77,7 @@ export function settingsBody(
   panels: Markup[] = [],
 ): Markup {
   const errors = view.errors ?? { fields: {} };
-  return html`<div class="settings"><div class="page-head"><h1>Settings</h1></div>
-${settingsSubnav('/console/settings')}
-${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
+  return settingsPage('/console/settings', html`${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
 ${formError(errors.form)}
 <form method="post" action="/console/settings" class="form panel" novalidate>
   ${csrfField(c)}
@@ -119,5 +117,5 @@ ${view.signup ? signupPanel(c, view.signup) : ''}
     <dt>Public address</dt><dd><code>${server.config.publicUrl}</code></dd>
     <dt>Install links</dt><dd><code>${server.config.installBaseUrl}/get-pass/…</code></dd>
   </dl>
-</section></div>`;
+</section>`);
 }

@@ -14,7 +14,7 @@ import { csvLine, CSV_BOM } from '../customers/csv';
 const unitColumns = (what: string) => UNITS.map((u) => `${what} ${u === 'credit' ? 'credit' : u}`);
 
 function amounts(tally: Tally, sign = 1): (number | string)[] {
-  return UNITS.map((u) => (tally.amounts[u] === undefined ? '' : u === 'credit' ? (sign * tally.amounts[u]! / 100).toFixed(2) : sign * fromHundredths(tally.amounts[u]!)));
+  return UNITS.map((u) => (tally.amounts[u] === undefined ? '' : u === 'credit' ? fromHundredths(sign * tally.amounts[u]!).toFixed(2) : sign * fromHundredths(tally.amounts[u]!)));
 }
 
 export function activityCsv(days: StaffDay[]): string {
