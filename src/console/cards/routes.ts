@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { prepareLogo } from '../../cards/logo';
 import type { Card, CardLogo } from '../../cards/model';
-import { cardCustomerCounts, cardLogoMeta, createCard, getOrgCard, listCards, removeCardLogo, setCardLogo, updateCard } from '../../cards/service';
+import { cardCustomerCounts, cardLogoMeta, getOrgCard, listCards, removeCardLogo } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { field, formErrorsFrom, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
@@ -20,8 +20,7 @@ import { applyRowAction, cardToForm, emptyCardForm, fieldsFromQuery, focusAfter,
 import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
 import { readCardUpload, readLogoUpload } from './upload';
-import { inTransaction } from '../../db/transaction';
-import { noteStarted } from '../../orgs/service';
+import { saveCardFromEditor, saveCardLogo } from './save';
 import { validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
 import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
@@ -94,18 +93,11 @@ export function bindCards(router: Router, deps: AppDeps): void {
     }
     let saved: Card;
     try {
-      saved = card
-        ? updateCard(deps, c.org.id, card.id, result.config)
-        : inTransaction(deps.db, () => {
-            const created = createCard(deps, c.org.id, result.config);
-            if (logo) setCardLogo(deps, c.org.id, created.id, logo);
-            return created;
-          });
+      saved = saveCardFromEditor(deps, c.org.id, card, result.config, logo);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
     }
-    noteStarted(deps, c.org.id, 'cardSavedAt');
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
   }
@@ -151,8 +143,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const card = orgCard(ctx);
     try {
-      setCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
-      noteStarted(deps, c.org.id, 'cardSavedAt');
+      saveCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: humanMessage(err) });
