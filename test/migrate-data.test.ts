@@ -1,8 +1,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { latestVersion, migrate } from '../src/db/migrate';
-import { listedChecksAsComparisons } from '../src/db/listed-checks';
-import { migrations, withImportChannel, type MigrationStep } from '../src/db/migrations';
+import { migrations, type MigrationStep } from '../src/db/migrations';
+import { listedChecksAsComparisons } from '../src/db/migrations/015-listed-checks-as-comparisons';
+import { withImportChannel } from '../src/db/migrations/018-imports-and-consent';
 import { scratchDatabases, userVersion } from './support/databases';
 import type { Db } from '../src/db/open';
 
@@ -43,8 +44,7 @@ describe('data migrations', () => {
   after(() => scratch.remove());
 
   it('a function step runs in its own transaction: a failure rolls it back whole', () => {
-    const db = freshDb();
-    migrate(db, []);
+    const db = databaseBefore(2);
     db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('org_x', 'Before', 1)").run();
     const rename: MigrationStep = { version: 2, name: 'rename', run: (d) => d.prepare("UPDATE orgs SET name = 'After'").run() };
     const broken: MigrationStep = {
@@ -55,7 +55,7 @@ describe('data migrations', () => {
         throw new Error('step 3 failed');
       },
     };
-    assert.throws(() => migrate(db, [rename, broken]), /step 3 failed/);
+    assert.throws(() => migrate(db, [migrations[0]!, rename, broken]), /step 3 failed/);
     assert.equal(version(db), 2);
     assert.equal((db.prepare('SELECT name FROM orgs').get() as { name: string }).name, 'After', 'step 3 left nothing behind');
     db.close();
@@ -168,6 +168,7 @@ describe('data migrations', () => {
   });
 
   // Migration 15: each listed CHECK written as comparisons, the same values accepted and refused.
+  // The tables are rebuilt: rows keep their row numbers, and indexes and triggers are made again.
   const listedChecks = [
     { table: 'cards', column: 'pass_type', id: 'card_l', values: ['stamp_card', 'point_card', 'level_card', 'prepaid_card'] },
     { table: 'customers', column: 'source', id: 'cus_l', values: ['api', 'scan', 'signup', 'console'] },
@@ -175,7 +176,7 @@ describe('data migrations', () => {
     { table: 'webhook_deliveries', column: 'status', id: 'del_l', values: ['pending', 'succeeded', 'failed'] },
   ];
 
-  it('writes the CHECKs that list three values or more as comparisons, rows and refusals as they were', () => {
+  it('rebuilds the tables whose CHECKs list three values or more, as comparisons: rows, indexes, triggers and refusals as they were', () => {
     const step = stepNamed(/CHECK constraints that list values/);
     const db = databaseBefore(step);
     insertOrgAndCard(db, { id: 'card_l' });
@@ -188,13 +189,15 @@ describe('data migrations', () => {
         VALUES ('wh_l', 'org_a', 1, 'https://example.com/hook', '["*"]', 'active', 'whsec_l', 1, 1);
       INSERT INTO events (id, org_id, livemode, type, customer_id, payload, created_at) VALUES ('evt_l', 'org_a', 1, 'balance.updated', 'cus_l', '{}', 1);
       INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, next_attempt_at, created_at) VALUES ('del_l', 'wh_l', 'evt_l', 'pending', 1, 1);`);
-    const rowsBefore = listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id));
-    const schemaVersion = db.pragma('schema_version', { simple: true }) as number;
+    const rows = () => listedChecks.map((c) => db.prepare(`SELECT rowid, * FROM ${c.table} WHERE id = ?`).get(c.id));
+    const dependents = () => db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger') ORDER BY name").all();
+    const [rowsBefore, dependentsBefore] = [rows(), dependents()];
 
     migrate(db, migrations.filter((s) => s.version <= step));
     assert.equal(version(db), step);
-    assert.deepEqual(listedChecks.map((c) => db.prepare(`SELECT * FROM ${c.table} WHERE id = ?`).get(c.id)), rowsBefore, 'no row changed');
-    assert.equal(db.pragma('schema_version', { simple: true }), schemaVersion + 1, 'other connections read the schema again');
+    assert.deepEqual(rows(), rowsBefore, 'no row changed, nor its row number');
+    assert.deepEqual(dependents(), dependentsBefore, 'every index and trigger as it was');
+    assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
     for (const c of listedChecks) {
       const sql = (db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(c.table) as { sql: string }).sql;
       assert.ok(sql.includes(`CHECK (${c.values.map((v) => `${c.column} = '${v}'`).join(' OR ')})`), sql);
@@ -205,6 +208,10 @@ describe('data migrations', () => {
       }
     }
     assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+    // The rows that reference a rebuilt table still follow it: a customer's delete takes their ledger rows.
+    db.prepare("DELETE FROM customers WHERE id = 'cus_l'").run();
+    assert.equal(db.prepare("SELECT count(*) FROM transactions WHERE customer_id = 'cus_l'").pluck().get(), 0);
     db.close();
   });
 
@@ -233,7 +240,7 @@ describe('data migrations', () => {
     db.close();
   });
 
-  it('adds the import channel to the source CHECKs in place: rows, indexes and refusals otherwise as they were', () => {
+  it('adds the import channel to the source CHECKs by rebuilding both tables: rows, indexes and refusals otherwise as they were', () => {
     const step = stepNamed(/customer imports/);
     const db = databaseBefore(step);
     insertOrgAndCard(db, { id: 'card_i' });

@@ -11,7 +11,7 @@ import { notReversedSql } from '../db/reversals';
 //
 // An award that was undone at the counter therefore counts as awarded nowhere, and its undo as a
 // correction nowhere: the pair is as if neither had happened. The dashboard's quarter-hour sums
-// (db/console-tables.ts, kept by triggers) apply the same rule: is_award rows, less what a
+// (ledger_slots in schema.sql, kept by triggers) apply the same rule: is_award rows, less what a
 // reversal took back out.
 
 export type Figure = 'awarded' | 'redeemed' | 'corrected';

@@ -12,7 +12,7 @@ import { randomToken } from '../../src/lib/ids';
 function versionOneDatabase() {
   const db = new Database(':memory:');
   applyPragmas(db);
-  migrate(db, []);
+  migrate(db, migrations.filter((step) => step.version === 1));
   db.exec(`INSERT INTO orgs VALUES ('org_1', 'Org', 0);
     INSERT INTO cards (id, org_id, name, pass_type, created_at, updated_at) VALUES ('card_1', 'org_1', 'Card', 'stamp_card', 0, 0);
     INSERT INTO customers (id, org_id, card_id, livemode, install_code, scan_code, balance, pass_updated_at, created_at, updated_at)

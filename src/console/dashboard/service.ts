@@ -129,7 +129,7 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
     if (day === null) continue;
     const card = cards.get(row.cardId);
     const unit = card ? unitOf(card.passType) : 'points';
-    // An import's slots hold the opening balances it brought in (db/console-tables.ts): shown as imported, never as awarded.
+    // An import's slots hold the opening balances it brought in (the ledger_slots triggers in schema.sql): shown as imported, never as awarded.
     if (row.source === 'import') record(day, row.source, null, { [IMPORTED[unit]]: row.awarded });
     else record(day, row.source, row.staffId || null, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
     if (row.source === 'scan' && row.staffId) counterAwards.set(`${day} ${row.staffId}`, (counterAwards.get(`${day} ${row.staffId}`) ?? 0) + row.awards);

@@ -1,9 +1,9 @@
-// Migration 19: what a shop does with one customer's data besides the balance — email them their
-// card, correct their details, and erase them on request.
+import type { MigrationStep } from './step';
 
-/** The SQL of migration step 19. */
-export function customerDataSql(): string {
-  return `
+export default {
+  version: 19,
+  name: 'customer data: erasure, changes to a customer, transactional mail',
+  sql: `
 -- A customer whose personal data was erased (right to erasure): the row stays, because the ledger
 -- rows reference it and the shop's books keep them, but every personal value in it is NULL and its
 -- codes are markers that no lookup accepts. Every read for people (API, console, counter) leaves it out.
@@ -17,8 +17,8 @@ CREATE TRIGGER customers_erased AFTER UPDATE OF erased_at ON customers WHEN old.
   DELETE FROM customer_search_rows WHERE created_at = new.created_at AND customer_id = new.id;
   UPDATE customer_counts SET customers = customers - 1 WHERE org_id = new.org_id AND livemode = new.livemode AND card_id = new.card_id;
 END;
--- An erased test customer is still removed by the 30-day sweep: it was already taken out of the count.
 DROP TRIGGER customers_count_delete;
+-- An erased test customer is still removed by the 30-day sweep: it was already taken out of the count.
 CREATE TRIGGER customers_count_delete AFTER DELETE ON customers WHEN old.erased_at IS NULL BEGIN
   UPDATE customer_counts SET customers = customers - 1 WHERE org_id = old.org_id AND livemode = old.livemode AND card_id = old.card_id;
 END;
@@ -60,5 +60,5 @@ CREATE TABLE mail_sends (
 CREATE INDEX mail_sends_due ON mail_sends (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX mail_sends_customer ON mail_sends (customer_id, created_at) WHERE customer_id IS NOT NULL;
 CREATE INDEX mail_sends_org ON mail_sends (org_id, livemode, kind, created_at);
-`;
-}
+`,
+} satisfies MigrationStep;
