@@ -41,7 +41,12 @@ export function importRunner(deps: Pick<AppDeps, 'db' | 'clock' | 'log' | 'confi
     // Unused (no lease, see above); the chunk's transaction is the claim.
     leaseMs: 0,
     key: (id) => id,
-    claim: ({ working }) => importsRepo(deps.db).runningIds().filter((id) => !working.includes(id)).slice(0, 1),
+    claim({ working }) {
+      const running = importsRepo(deps.db).runningIds();
+      // An import that ended elsewhere (the CLI finished it, a card change stopped it) lets go of its file.
+      for (const id of opened.keys()) if (!running.includes(id) && !working.includes(id)) opened.delete(id);
+      return running.filter((id) => !working.includes(id)).slice(0, 1);
+    },
     async work(id) {
       const loading = opened.get(id);
       if (!loading) {

@@ -69,6 +69,10 @@ export function passUpdateBacklog(db: Db): number {
   return passUpdatesRepo(db).pendingCount();
 }
 
+/**
+ * Passes updated at once: a card change's thousands of pushes share the one APNs connection (HTTP/2
+ * streams) without waiting on one round trip at a time, and Google sees a handful of PATCHes at once.
+ */
 const PASS_UPDATES_IN_FLIGHT = 8;
 
 /** The errors worth retrying (none: done), or 'gone' when the customer was deleted meanwhile. */
@@ -220,9 +224,9 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     concurrency: 1,
     leaseMs,
     key: (row) => row.cardId,
-    claim: ({ working }) => {
+    claim: () => {
       const next = cardRepo.nextFanout();
-      return next && working.length === 0 ? [{ cardId: next.cardId }] : [];
+      return next ? [{ cardId: next.cardId }] : [];
     },
     // Expanding a card of 100,000 customers takes hundreds of rounds: requests are served in between.
     work: () => new Promise<void>((resolve) => setImmediate(resolve)),
