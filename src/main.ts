@@ -102,8 +102,9 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
           });
           server.closeIdleConnections();
         });
-        // After the last request: attempts in flight finish (bounded) and are recorded before the
-        // database closes; a push in flight finishes and the APNs session closes (unsent rows wait).
+        // After the last request, each row queue stops (queue/row-queue.ts): work in flight finishes,
+        // or is cut off after its grace, and every outcome is recorded before the database closes
+        // (a mail accepted now is never sent again); an import's chunk in progress commits.
         await Promise.all([webhooks.stop(), passUpdates.stop(), mail.stop(), importRunner(deps).stop()]);
         db.close();
       })();

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../src/db/open';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
-import { recordAttempts } from '../src/webhooks/record';
 import { createWebhookSender } from '../src/webhooks/send';
 import { PER_ENDPOINT } from '../src/webhooks/worker';
 import { seedStandardOrg } from './support/app';
@@ -15,7 +14,8 @@ import { statementsPreparedBy } from './support/databases';
 import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
 
 // What keeps delivery fast through a backlog: claims that read only the rows they take, attempts
-// on kept-alive connections, attempts recorded together. Each keeps the delivery guarantees.
+// on kept-alive connections, attempts recorded together (the row queue's, test/queue.test.ts).
+// Each keeps the delivery guarantees.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wl-throughput-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -102,36 +102,6 @@ describe('delivery over kept-alive connections', () => {
       sender.close();
       await new Promise((resolve) => tcp.close(resolve));
       for (const socket of perConnection.keys()) socket.destroy();
-    }
-  });
-});
-
-describe('recording attempts together', () => {
-  it('one transaction records each attempt; a row that cannot be written fails alone', async () => {
-    const app = await startWebhookApp();
-    try {
-      const org = seedStandardOrg(app);
-      // The worker must not take these deliveries: its endpoint points nowhere and is never swept.
-      await app.worker.stop(0);
-      await createEndpoint(app, org.keys.live, 'https://hooks.example.com/in');
-      for (let i = 0; i < 3; i++) produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.points });
-      const ids = (app.db.prepare("SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY rowid").all() as { id: string }[]).map((r) => r.id);
-      const webhookId = (app.db.prepare('SELECT webhook_id AS id FROM webhook_deliveries LIMIT 1').get() as { id: string }).id;
-      const attempt = (deliveryId: string, responseCode: number, error: unknown = null) => ({
-        deliveryId, webhookId, number: 1, at: app.clock.now(),
-        outcome: { succeeded: responseCode === 200, responseCode, error: error as string | null, durationMs: 3 },
-      });
-      // An error that is no text cannot be stored: that attempt fails, the others are recorded.
-      const statuses = recordAttempts(app.deps, [10_000, 60_000], [attempt(ids[0]!, 200), attempt(ids[1]!, 500, { not: 'text' }), attempt(ids[2]!, 500, 'the receiver answered 500')]);
-      assert.equal(statuses[0], 'succeeded');
-      assert.ok(statuses[1] instanceof Error);
-      assert.equal(statuses[2], 'pending');
-      const rows = ids.map((id) => deliveriesRepo(app.db).findById(id)!);
-      assert.deepEqual(rows.map((r) => [r.status, r.attemptCount]), [['succeeded', 1], ['pending', 0], ['pending', 1]]);
-      assert.equal(rows[2]!.nextAttemptAt, app.clock.now() + 10_000);
-      assert.deepEqual(deliveriesRepo(app.db).attemptsFor(ids).map((a) => [a.deliveryId, a.status]), [[ids[0], 'succeeded'], [ids[2], 'failed']].sort());
-    } finally {
-      await app.close();
     }
   });
 });

@@ -5,7 +5,8 @@ import { blockedKind } from '../src/webhooks/address-guard';
 import { newId } from '../src/lib/ids';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { webhooksRepo } from '../src/webhooks/repo';
-import { leaseMs, nextAttemptAt } from '../src/webhooks/policy';
+import { leaseMs } from '../src/webhooks/policy';
+import { nextAttemptAt } from '../src/queue/retry';
 import { seedStandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
 import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
@@ -99,9 +100,10 @@ describe('webhook worker', () => {
   }
 
   it('the retry schedule and lease are pure functions of the settings', () => {
-    assert.equal(nextAttemptAt(1, 1_000, [10_000, 60_000]), 11_000);
-    assert.equal(nextAttemptAt(2, 1_000, [10_000, 60_000]), 61_000);
-    assert.equal(nextAttemptAt(3, 1_000, [10_000, 60_000]), null);
+    const policy = { delaysMs: [10_000, 60_000] };
+    assert.equal(nextAttemptAt(policy, 1, 1_000), 11_000);
+    assert.equal(nextAttemptAt(policy, 2, 1_000), 61_000);
+    assert.equal(nextAttemptAt(policy, 3, 1_000), null);
     assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
   });
 

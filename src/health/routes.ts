@@ -6,6 +6,8 @@ import { limitAnonymous } from '../routing/rate-limited';
 import type { RateLimiter } from '../routing/rate-limit';
 import { isoTime } from '../lib/clock';
 import { VERSION } from '../lib/version';
+import { passUpdateBacklog } from '../wallet/updates/worker';
+import { webhookBacklog } from '../webhooks/worker';
 
 /**
  * GET /healthz (decisions §9), for a monitor such as Uptime Kuma: no key, limited like every
@@ -24,8 +26,8 @@ export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
         status: 'ok',
         version: VERSION,
         schemaVersion: deps.db.pragma('user_version', { simple: true }) as number,
-        webhookBacklog: count(deps, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'"),
-        passUpdateBacklog: count(deps, 'SELECT count(*) AS n FROM wallet_pass_updates WHERE next_attempt_at IS NOT NULL'),
+        webhookBacklog: webhookBacklog(deps.db),
+        passUpdateBacklog: passUpdateBacklog(deps.db),
         lastBackupAt: lastBackup ? isoTime(lastBackup.finishedAt) : null,
       };
     } catch (err) {
@@ -35,8 +37,4 @@ export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
     sendJson(ctx, 200, JSON.stringify(body));
   });
   return router;
-}
-
-function count(deps: AppDeps, sql: string): number {
-  return (deps.db.prepare(sql).get() as { n: number }).n;
 }

@@ -1,17 +1,29 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db/connection';
+import { createRowQueue } from '../queue/row-queue';
 import { importsRepo } from './repo';
-import { runImport } from './service';
+import { checkpointAfterChunk, continueImport, failImport, openImport, type OpenImport } from './service';
 
 // The server's import worker: runs started imports one after another, chunk by chunk, whether or
-// not the browser that started one is still open. Woken when an import starts and by its job
-// every minute, which also picks up, after a restart, an import that was running: it goes on
-// from the first row its last committed chunk did not write.
+// not the browser that started one is still open. A row queue (queue/row-queue.ts) whose rows are
+// the running imports and whose step is one chunk: the work reads the file (once per import, kept
+// while it runs) and rests a turn of the event loop, so requests are served between chunks; the
+// record writes the chunk in one transaction, with the rows' outcomes and the import's new
+// position. Woken when an import starts and by its job every minute, which also picks up, after a
+// restart, an import that was running: it goes on from the first row its last committed chunk did
+// not write. No lease is needed: each chunk reads the position and moves it in its transaction, so
+// a second worker (the CLI's import beside the server) could only take turns, every row once.
 
 export interface ImportRunner {
   wake(): void;
   /** Lets the chunk in progress commit, then stops; the import goes on at the next start. */
   stop(): Promise<void>;
+}
+
+/** Imports started and not finished: the runner's backlog. */
+export function importBacklog(db: Db): number {
+  return importsRepo(db).runningIds().length;
 }
 
 const runners = new WeakMap<Db, ImportRunner>();
@@ -20,41 +32,56 @@ const runners = new WeakMap<Db, ImportRunner>();
 export function importRunner(deps: Pick<AppDeps, 'db' | 'clock' | 'log' | 'config' | 'afterCommit' | 'onChange'>): ImportRunner {
   let runner = runners.get(deps.db);
   if (runner) return runner;
-  let loop: Promise<void> | null = null;
-  let stopping = false;
-  let again = false;
-  // An import that failed (a bug, not a refused row) is not retried in a loop: it waits for the next start.
-  const failed = new Set<string>();
+  /** The imports being run, read once each. */
+  const opened = new Map<string, Promise<OpenImport | null>>();
 
-  const drain = async () => {
-    do {
-      again = false;
-      for (const id of importsRepo(deps.db).runningIds()) {
-        if (stopping || !deps.db.open) return;
-        if (failed.has(id)) continue;
+  const queue = createRowQueue<string, OpenImport | null>(deps, {
+    name: 'imports',
+    concurrency: 1,
+    // Unused (no lease, see above); the chunk's transaction is the claim.
+    leaseMs: 0,
+    key: (id) => id,
+    claim({ working }) {
+      const running = importsRepo(deps.db).runningIds();
+      // An import that ended elsewhere (the CLI finished it, a card change stopped it) lets go of its file.
+      for (const id of opened.keys()) if (!running.includes(id) && !working.includes(id)) opened.delete(id);
+      return running.filter((id) => !working.includes(id)).slice(0, 1);
+    },
+    async work(id) {
+      const loading = opened.get(id);
+      if (!loading) {
+        const open = openImport(deps.db, id);
+        opened.set(id, open);
+        return open;
+      }
+      await yieldToEventLoop();
+      checkpointAfterChunk(deps.db);
+      await yieldToEventLoop();
+      return loading;
+    },
+    record(id, outcome) {
+      let more = false;
+      if (outcome.status === 'rejected') {
+        failImport(deps, id);
+        deps.log.error('import failed', { importId: id, err: outcome.reason });
+      } else if (outcome.value) {
         try {
-          await runImport(deps, id, () => stopping);
+          more = continueImport(deps, outcome.value);
         } catch (err) {
-          failed.add(id);
+          // continueImport stopped the import with its reason, which this savepoint keeps.
           deps.log.error('import failed', { importId: id, err });
         }
       }
-    } while (again && !stopping && deps.db.open);
-  };
+      if (!more) opened.delete(id);
+    },
+    backlog: () => importBacklog(deps.db),
+  });
 
   runner = {
     wake() {
-      if (stopping || !deps.db.open) return;
-      if (loop) {
-        again = true;
-        return;
-      }
-      loop = drain().finally(() => (loop = null));
+      if (deps.db.open) queue.wake();
     },
-    async stop() {
-      stopping = true;
-      await loop;
-    },
+    stop: () => queue.stop(),
   };
   runners.set(deps.db, runner);
   return runner;

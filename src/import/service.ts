@@ -206,39 +206,68 @@ export async function loadSource(db: Db, job: ImportJob): Promise<ImportSource |
   return mapping ? { card, table, mapping, fileSha256: job.fileSha256 } : null;
 }
 
+/** A running import with what its chunks read: the file, card and mapping (null when they no longer fit), and the rows this same file created before. */
+export interface OpenImport {
+  job: ImportJob;
+  source: ImportSource | null;
+  sameFile: Map<number, string>;
+}
+
+/** Reads a running import's file and mapping again (after a restart, or to run it); null when it is not running. */
+export async function openImport(db: Db, jobId: string): Promise<OpenImport | null> {
+  const job = importsRepo(db).findAny(jobId);
+  if (!job || job.status !== 'running') return null;
+  const source = await loadSource(db, job);
+  const sameFile = source ? importsRepo(db).createdFromSameFile(source.card.id, job.livemode, source.fileSha256) : new Map<number, string>();
+  return { job, source, sameFile };
+}
+
 /**
- * Runs a started import to its end (or until `stop()` says so), one chunk at a time. `pause` runs
- * between chunks: in the server, a turn of the event loop; in another process, a rest that lets the
- * server take the write lock between chunks.
+ * One step of a running import (in the caller's transaction, or one of its own): its next chunk,
+ * or its end with the reason when it cannot go on. True while rows remain. A fault (not a refused
+ * row: those are reported) stops the import, so it does not fail again at every wake-up, and is
+ * rethrown.
+ */
+export function continueImport(deps: EnrollDeps, open: OpenImport): boolean {
+  if (!open.source) {
+    stopImport(deps, open.job.id, 'the card or its questions changed after the dry run, so the file no longer fits it. Upload the file again: rows already imported are recognised and left as they are.');
+    return false;
+  }
+  try {
+    return importChunk(deps, open.job, open.source, open.sameFile) !== null;
+  } catch (err) {
+    failImport(deps, open.job.id);
+    throw err;
+  }
+}
+
+/** Ends a running import after a fault; the rows before it stay imported. */
+export function failImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string): void {
+  stopImport(deps, jobId, 'an unexpected error stopped it; the rows before it are imported. Upload the file again to bring in the rest.');
+}
+
+/**
+ * Between two chunks, outside any transaction. An import writes pages faster than anything else:
+ * left to SQLite's autocheckpoint, every thousandth page would make one chunk's commit copy 4 MB
+ * into the database file and sync it, holding the event loop several times a chunk's length. A
+ * passive checkpoint after each chunk copies only that chunk's pages, in its own turn of the event
+ * loop. Passive: it never waits for a reader, nor for Litestream's hold, and stops where they are.
+ */
+export function checkpointAfterChunk(db: Db): void {
+  if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
+}
+
+/**
+ * Runs a started import to its end (or until `stop()` says so), one chunk at a time: the CLI's
+ * import (the server's runs through the import runner's queue). `pause` runs between chunks: in
+ * another process, a rest that lets the server take the write lock.
  */
 export async function runImport(deps: EnrollDeps, jobId: string, stop: () => boolean = () => false, pause: () => Promise<unknown> = yieldToEventLoop): Promise<void> {
-  const job = importsRepo(deps.db).findAny(jobId);
-  if (!job || job.status !== 'running') return;
-  const source = await loadSource(deps.db, job);
-  if (!source) {
-    stopImport(deps, jobId, 'the card or its questions changed after the dry run, so the file no longer fits it. Upload the file again: rows already imported are recognised and left as they are.');
-    return;
-  }
-  const sameFile = importsRepo(deps.db).createdFromSameFile(source.card.id, job.livemode, source.fileSha256);
-  while (!stop() && deps.db.open) {
-    let next: number | null;
-    try {
-      next = importChunk(deps, job, source, sameFile);
-    } catch (err) {
-      // Not a refused row (those are reported): a fault. The chunk rolled back; the import ends
-      // here rather than failing again at every wake-up, and says so.
-      stopImport(deps, jobId, 'an unexpected error stopped it; the rows before it are imported. Upload the file again to bring in the rest.');
-      throw err;
-    }
-    if (next === null) return;
+  const open = await openImport(deps.db, jobId);
+  if (!open) return;
+  while (!stop() && deps.db.open && continueImport(deps, open)) {
     await pause();
-    if (!deps.db.open) return;
-    // An import writes pages faster than anything else: left to SQLite's autocheckpoint, every
-    // thousandth page would make one chunk's commit copy 4 MB into the database file and sync it,
-    // holding the event loop several times a chunk's length. A passive checkpoint after each chunk
-    // copies only that chunk's pages, in its own turn of the event loop. Passive: it never waits for
-    // a reader, nor for Litestream's hold, and stops where they are.
-    deps.db.pragma('wal_checkpoint(PASSIVE)');
+    checkpointAfterChunk(deps.db);
     await pause();
   }
 }

@@ -74,6 +74,8 @@ function createMailRepo(db: Db) {
     `UPDATE mail_sends SET status = @status, attempts = attempts + 1, next_attempt_at = @nextAttemptAt, lease_until = NULL, error = @error, updated_at = @now
      WHERE id = @id AND status = 'pending'`,
   );
+  // Through mail_sends_due (WHERE pending): the count reads the waiting rows only.
+  const pendingCount = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM mail_sends WHERE status = 'pending'");
   const ofCustomer = db.prepare<{ customerId: string; limit: number }, Row>('SELECT * FROM mail_sends WHERE customer_id = @customerId ORDER BY created_at DESC, rowid DESC LIMIT @limit');
   const recentOfKind = db.prepare<{ orgId: string; livemode: number; kind: MailKind; limit: number }, Row>(
     'SELECT * FROM mail_sends WHERE org_id = @orgId AND livemode = @livemode AND kind = @kind ORDER BY created_at DESC, rowid DESC LIMIT @limit',
@@ -94,6 +96,8 @@ function createMailRepo(db: Db) {
     lease: (id: string, leaseUntil: number) => lease.run({ id, leaseUntil }),
     /** The attempt's outcome: sent, failed for good, or pending again with its next due time. */
     finish: (row: { id: string; status: MailStatus; nextAttemptAt: number | null; error: string | null; now: number }) => finish.run(row).changes === 1,
+    /** Emails still to send: due now, throttled for later, or waiting for a retry. */
+    pendingCount: () => pendingCount.get()!.n,
     ofCustomer: (customerId: string, limit = 20) => ofCustomer.all({ customerId, limit }).map(map),
     recent: (orgId: string, livemode: boolean, kind: MailKind, limit = 5) => recentOfKind.all({ orgId, livemode: livemode ? 1 : 0, kind, limit }).map(map),
     /** Card emails asked for through `via` after `since`. */

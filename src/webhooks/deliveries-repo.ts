@@ -161,6 +161,8 @@ function createDeliveriesRepo(db: Db) {
        WHERE d.created_at < @cutoff AND d.status != 'pending'
        LIMIT @limit)`,
   );
+  // Through webhook_deliveries_queue (WHERE pending): the count reads the waiting rows only.
+  const pendingCount = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
   const finish = db.prepare(
     `UPDATE webhook_deliveries
      SET status = @status, attempt_count = @attemptCount, next_attempt_at = @nextAttemptAt, lease_until = NULL
@@ -211,6 +213,8 @@ function createDeliveriesRepo(db: Db) {
     finish(row: { id: string; status: DeliveryStatus; attemptCount: number; nextAttemptAt: number | null }) {
       finish.run(row);
     },
+    /** Deliveries still to send, due now or waiting for a retry. */
+    pendingCount: () => pendingCount.get()!.n,
     /** Removes up to `limit` succeeded or failed deliveries created before `cutoff`; returns how many. */
     deleteFinishedBefore(cutoff: number, limit: number): number {
       return deleteFinishedBefore.run({ cutoff, limit }).changes;

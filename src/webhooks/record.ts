@@ -1,8 +1,7 @@
-import { inTransaction } from '../db/transaction';
 import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
+import { nextAttemptAt, type RetryPolicy } from '../queue/retry';
 import { deliveriesRepo, type DeliveryStatus } from './deliveries-repo';
-import { nextAttemptAt } from './policy';
 import type { SendOutcome } from './send';
 import { disableWebhook } from './service';
 
@@ -18,13 +17,13 @@ export interface FinishedAttempt {
 type RecordDeps = { db: Db; clock: Clock };
 
 /**
- * Writes one attempt and moves its delivery on (inside a transaction):
- * 2xx → succeeded; a failure with attempts left → pending again, due after the configured wait;
+ * Writes one attempt and moves its delivery on, inside the caller's transaction (the queue's):
+ * 2xx → succeeded; a failure with attempts left → pending again, due after the policy's wait;
  * the last failure → failed. A 410 fails the delivery at once and disables the endpoint.
  * Returns the delivery's new status, or null when the delivery is gone (its endpoint was deleted
  * while the attempt ran, taking the history with it).
  */
-function writeAttempt(deps: RecordDeps, retryDelaysMs: readonly number[], attempt: FinishedAttempt): DeliveryStatus | null {
+export function recordAttempt(deps: RecordDeps, policy: RetryPolicy, attempt: FinishedAttempt): DeliveryStatus | null {
   const repo = deliveriesRepo(deps.db);
   const current = repo.status(attempt.deliveryId);
   if (current === undefined) return null;
@@ -40,27 +39,9 @@ function writeAttempt(deps: RecordDeps, retryDelaysMs: readonly number[], attemp
   });
   const now = deps.clock.now();
   // A delivery the endpoint's disabling already failed stays failed, unless this very attempt got through.
-  const retryAt = !outcome.succeeded && current === 'pending' && outcome.responseCode !== 410 ? nextAttemptAt(attempt.number, now, retryDelaysMs) : null;
+  const retryAt = !outcome.succeeded && current === 'pending' && outcome.responseCode !== 410 ? nextAttemptAt(policy, attempt.number, now) : null;
   const status: DeliveryStatus = outcome.succeeded ? 'succeeded' : retryAt !== null ? 'pending' : 'failed';
   repo.finish({ id: attempt.deliveryId, status, attemptCount: attempt.number, nextAttemptAt: retryAt });
   if (outcome.responseCode === 410) disableWebhook(deps, attempt.webhookId, now);
   return status;
-}
-
-/**
- * Records finished attempts in ONE transaction (or in the caller's), in the order given, each in a
- * savepoint of its own: a busy worker finishes many attempts between two turns of the event loop,
- * one commit for all of them costs about what one commit per attempt cost for each, and a row that
- * cannot be written fails alone (its Error in the result) while the others are recorded.
- */
-export function recordAttempts(deps: RecordDeps, retryDelaysMs: readonly number[], attempts: readonly FinishedAttempt[]): (DeliveryStatus | null | Error)[] {
-  return inTransaction(deps.db, () =>
-    attempts.map((attempt) => {
-      try {
-        return inTransaction(deps.db, () => writeAttempt(deps, retryDelaysMs, attempt));
-      } catch (err) {
-        return err instanceof Error ? err : new Error(String(err));
-      }
-    }),
-  );
 }

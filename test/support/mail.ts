@@ -19,6 +19,8 @@ export interface ReceivedMail {
 export interface SmtpOutcome {
   /** An SMTP reply code and text to refuse the message with (451 is temporary, 550 permanent); absent to accept it. */
   refuse?: { code: number; message: string };
+  /** The reply to the message's DATA waits for this: the client's send stays in flight until then. */
+  hold?: Promise<unknown>;
 }
 
 export interface TestSmtpServer {
@@ -26,6 +28,8 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** How the next messages are answered. */
   answer(fn: (n: number) => SmtpOutcome): void;
+  /** Resolves once `n` messages in all have arrived whole (their DATA ended), before they are answered. */
+  dataReached(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   let answerFn: (n: number) => SmtpOutcome = () => ({});
   let attempts = 0;
+  let waiters: { n: number; resolve: () => void }[] = [];
   const server = new SMTPServer({
     authOptional: true,
     // Plain SMTP on loopback: no STARTTLS to upgrade to (its built-in certificate would not verify),
@@ -46,8 +51,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
         const outcome = answerFn(attempts++);
+        for (const w of waiters.filter((w) => w.n <= attempts)) w.resolve();
+        waiters = waiters.filter((w) => w.n > attempts);
+        await outcome.hold;
         if (outcome.refuse) {
           const err = Object.assign(new Error(outcome.refuse.message), { responseCode: outcome.refuse.code });
           return callback(err);
@@ -69,6 +77,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     answer(fn) {
       answerFn = fn;
     },
+    dataReached: (n) => (attempts >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -79,11 +88,15 @@ export interface MailTestApp extends TestApp {
   advanceAndSweep(ms: number): Promise<number>;
 }
 
-/** The test app sending through `smtp` (SMTP_URL with credentials, MAIL_FROM), its mail worker woken after commits. */
+/** The settings that send through the test SMTP server: SMTP_URL with credentials, MAIL_FROM. */
+export function mailEnv(smtp: { port: number }): Record<string, string> {
+  return { SMTP_URL: `smtp://shop-user:s3cret-pass@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Test Café <cafe@example.com>' };
+}
+
+/** The test app sending through `smtp` (mailEnv), its mail worker woken after commits. */
 export async function startMailApp(smtp: { port: number } | null, env: Record<string, string> = {}): Promise<MailTestApp> {
   let worker: MailWorker | undefined;
-  const mailEnv: Record<string, string> = smtp ? { SMTP_URL: `smtp://shop-user:s3cret-pass@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Test Café <cafe@example.com>' } : {};
-  const app = await startTestApp({ env: { ...mailEnv, ...env }, afterCommit: { mailQueued: () => worker?.wake() } });
+  const app = await startTestApp({ env: { ...(smtp ? mailEnv(smtp) : {}), ...env }, afterCommit: { mailQueued: () => worker?.wake() } });
   worker = createMailWorker(app.deps);
   const close = app.close;
   return Object.assign(app, {

@@ -68,6 +68,7 @@ function createCardUpdatesRepo(db: Db) {
     `UPDATE wallet_class_updates SET attempts = attempts + 1, next_attempt_at = @nextAttemptAt, lease_until = NULL, last_error = @error, updated_at = @now
      WHERE card_id = @cardId`,
   );
+  const countClasses = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_class_updates WHERE next_attempt_at IS NOT NULL');
   const classRow = db.prepare<[string], RawClassUpdate & { next_attempt_at: number | null; last_error: string | null }>('SELECT * FROM wallet_class_updates WHERE card_id = ?');
 
   return {
@@ -103,6 +104,8 @@ function createCardUpdatesRepo(db: Db) {
     completeClass: db.transaction((cardId: string, generation: number, now: number) => {
       if (completeClass.run({ cardId, generation }).changes === 0) releaseClass.run({ cardId, now });
     }).immediate,
+    /** Class updates still to send, due now or waiting for a retry. */
+    pendingClasses: () => countClasses.get()!.n,
     failClass(cardId: string, nextAttemptAt: number | null, error: string, now: number) {
       failClass.run({ cardId, nextAttemptAt, error: error.slice(0, 500), now });
     },

@@ -53,6 +53,7 @@ function createPassUpdatesRepo(db: Db) {
        last_error = @error, updated_at = @now
      WHERE customer_id = @customerId`,
   );
+  const pendingCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM wallet_pass_updates WHERE next_attempt_at IS NOT NULL');
   const byCustomer = db.prepare<[string], RawRow>('SELECT * FROM wallet_pass_updates WHERE customer_id = ?');
   // Two index probes (the registrations' customer index, the Google objects' primary key).
   const receivers = db.prepare<[string, string], { apple: number; google: number }>(
@@ -83,6 +84,8 @@ function createPassUpdatesRepo(db: Db) {
     fail(customerId: string, nextAttemptAt: number | null, error: string, now: number) {
       fail.run({ customerId, nextAttemptAt, error: error.slice(0, 500), now });
     },
+    /** Rows still to send, due now or waiting for a retry (given-up rows rest with no due time). */
+    pendingCount: () => pendingCount.get()!.n,
     find(customerId: string): PassUpdateRow | undefined {
       const row = byCustomer.get(customerId);
       return row && map(row);

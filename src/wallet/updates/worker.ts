@@ -3,7 +3,8 @@
 // the balance; the row is retried later with backoff. A push is only "something changed, ask
 // again", so sending one twice after a partial failure is harmless. A card change arrives as one
 // card-level row: the worker expands it into per-pass rows a batch at a time (queue.ts
-// expandCardChange) and sends the card's Google classes their new name, colour and logo.
+// expandCardChange) and sends the card's Google classes their new name, colour and logo. Each of
+// the three is a row queue (queue/row-queue.ts).
 import { inTransaction } from '../../db/transaction';
 import { cardsRepo } from '../../cards/repo';
 import type { Config } from '../../config';
@@ -20,6 +21,7 @@ import { refreshInstallStatus } from '../install-status';
 import { passContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { WalletServices } from '../services';
+import { createRowQueue, type RowQueue } from '../../queue/row-queue';
 import { retryDelayMs } from './backoff';
 import { cardUpdatesRepo, type ClassUpdateRow } from './card-repo';
 import { sendClassUpdate, type ClassUpdateDeps } from './class-updates';
@@ -41,7 +43,8 @@ export interface PassUpdateWorkerOptions {
   googleTimeoutMs?: number;
   /** How long a claimed row is ours; after a crash the sweep takes it up again once this passes. */
   leaseMs?: number;
-  batchSize?: number;
+  /** Passes updated at once (each pushes to all of its devices together). */
+  inFlight?: number;
 }
 
 export interface PassUpdateRunResult {
@@ -55,17 +58,33 @@ export interface PassUpdateWorker {
   wake(): void;
   /** Sends every due update; resolves when the queue has nothing due (cron sweep, tests). */
   runDue(): Promise<PassUpdateRunResult>;
-  /** Resolves once no run is under way (e.g. after a wake-up). */
+  /** Resolves once no update is under way (e.g. after a wake-up). */
   idle(): Promise<void>;
-  /** Lets the current update finish, hands back unstarted claims, closes the APNs session. */
+  /** Lets the updates in flight finish (and records them), then closes the APNs session. */
   stop(): Promise<void>;
 }
 
+/** Passes waiting for their push or PATCH (due now or waiting for a retry): /healthz's passUpdateBacklog. */
+export function passUpdateBacklog(db: Db): number {
+  return passUpdatesRepo(db).pendingCount();
+}
+
+/**
+ * Passes updated at once: a card change's thousands of pushes share the one APNs connection (HTTP/2
+ * streams) without waiting on one round trip at a time, and Google sees a handful of PATCHes at once.
+ */
+const PASS_UPDATES_IN_FLIGHT = 8;
+
+/** The errors worth retrying (none: done), or 'gone' when the customer was deleted meanwhile. */
+type PassOutcome = string[] | 'gone';
+
+const errorsOf = (outcome: PromiseSettledResult<string[]>): string[] => (outcome.status === 'fulfilled' ? outcome.value : [String((outcome.reason as Error)?.message ?? outcome.reason)]);
+
 export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: PassUpdateWorkerOptions = {}): PassUpdateWorker {
   const { db, clock, log, config, wallet } = deps;
-  const queue = passUpdatesRepo(db);
+  const passRepo = passUpdatesRepo(db);
+  const cardRepo = cardUpdatesRepo(db);
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  const batchSize = options.batchSize ?? 25;
   // The Objects API base may be given with or without the documented /walletobjects/v1 suffix.
   const googleApiBase = config.google.objectsApiUrl.replace(/\/walletobjects\/v1\/?$/, '');
 
@@ -73,15 +92,8 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   const tokens: GoogleTokenSource | undefined = wallet.google
     ? createGoogleTokenSource({ serviceAccount: wallet.google.serviceAccount, now: clock.now, timeoutMs: options.googleTimeoutMs })
     : undefined;
-
-  let draining: Promise<PassUpdateRunResult> | null = null;
-  let again = false;
-  let stopped = false;
-  const cardQueue = cardUpdatesRepo(db);
   const classDeps: ClassUpdateDeps = { db, config, wallet, tokens, googleApiBase, ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}) };
-  // Expanding a card change queues pass updates; this worker is the one that sends them, and its
-  // drain looks again on its own, so the wake-up it would get is not needed.
-  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} } };
+  const counts: PassUpdateRunResult = { processed: 0, succeeded: 0, failed: 0 };
 
   function apnsClient(): ApnsClient | undefined {
     const apple = wallet.apple;
@@ -149,92 +161,103 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     }
   }
 
-  async function processRow(row: PassUpdateRow): Promise<boolean> {
-    if (!customersRepo(db).findByPassUserId(row.customerId)) {
+  const passes = createRowQueue<PassUpdateRow, PassOutcome>(deps, {
+    name: 'wallet pass updates',
+    concurrency: options.inFlight ?? PASS_UPDATES_IN_FLIGHT,
+    leaseMs,
+    key: (row) => row.customerId,
+    claim: ({ now, leaseUntil, limit }) => passRepo.claimDue(now, leaseUntil, limit),
+    async work(row) {
       // Deleted customers take their rows with them; this only covers a race with the deletion.
-      inTransaction(db, () => queue.remove(row.customerId));
-      return true;
-    }
-    const errors = [...(await pushApple(row.customerId)), ...(await patchGoogle(row.customerId))];
-    const now = clock.now();
-    if (errors.length === 0) {
-      queue.complete(row.customerId, row.generation, now);
-      return true;
-    }
-    const delay = retryDelayMs(row.attempts + 1);
-    inTransaction(db, () => queue.fail(row.customerId, delay === null ? null : now + delay, errors.join('; '), now));
-    log.warn('wallet: pass update failed', { customerId: row.customerId, attempt: row.attempts + 1, retryInMs: delay, errors });
-    return false;
-  }
-
-  /** Sends a card change to Google's classes; a failure is retried later with backoff. */
-  async function processClass(row: ClassUpdateRow): Promise<void> {
-    const errors = await sendClassUpdate(classDeps, row.cardId);
-    const now = clock.now();
-    if (errors.length === 0) return cardQueue.completeClass(row.cardId, row.generation, now);
-    const delay = retryDelayMs(row.attempts + 1);
-    inTransaction(db, () => cardQueue.failClass(row.cardId, delay === null ? null : now + delay, errors.join('; '), now));
-    log.warn('wallet: card class update failed', { cardId: row.cardId, attempt: row.attempts + 1, retryInMs: delay, errors });
-  }
-
-  async function drain(): Promise<PassUpdateRunResult> {
-    const result: PassUpdateRunResult = { processed: 0, succeeded: 0, failed: 0 };
-    do {
-      again = false;
-      for (;;) {
-        if (stopped) return result;
-        // A card change first becomes per-pass rows, one batch of customers per round. Everything
-        // is claimed before the first await, so a change committed meanwhile finds its row leased.
-        const expanded = expandCardChange(queueDeps);
-        const now = clock.now();
-        const [classRow] = cardQueue.claimDueClasses(now, now + leaseMs, 1);
-        const batch = queue.claimDue(now, now + leaseMs, batchSize);
-        if (!expanded && !classRow && batch.length === 0) break;
-        if (classRow) await processClass(classRow);
-        for (const [i, row] of batch.entries()) {
-          if (stopped) {
-            // Hand the rest back at once instead of leaving them leased until the lease expires.
-            inTransaction(db, () => batch.slice(i).forEach((r) => queue.releaseLease(r.customerId, clock.now())));
-            return result;
-          }
-          const ok = await processRow(row);
-          result.processed += 1;
-          if (ok) result.succeeded += 1;
-          else result.failed += 1;
-        }
-        // Expanding a card of 100,000 customers takes hundreds of rounds: let requests in between.
-        if (expanded) await new Promise((resolve) => setImmediate(resolve));
+      if (!customersRepo(db).findByPassUserId(row.customerId)) return 'gone';
+      return [...(await pushApple(row.customerId)), ...(await patchGoogle(row.customerId))];
+    },
+    record(row, outcome, now) {
+      counts.processed += 1;
+      if (outcome.status === 'fulfilled' && outcome.value === 'gone') {
+        passRepo.remove(row.customerId);
+        counts.succeeded += 1;
+        return;
       }
-    } while (again);
-    return result;
-  }
+      const errors = errorsOf(outcome as PromiseSettledResult<string[]>);
+      if (errors.length === 0) {
+        // Unless a newer change arrived meanwhile: then the row stays, due again.
+        passRepo.complete(row.customerId, row.generation, now);
+        counts.succeeded += 1;
+        return;
+      }
+      const delay = retryDelayMs(row.attempts + 1);
+      passRepo.fail(row.customerId, delay === null ? null : now + delay, errors.join('; '), now);
+      counts.failed += 1;
+      log.warn('wallet: pass update failed', { customerId: row.customerId, attempt: row.attempts + 1, retryInMs: delay, errors });
+    },
+    backlog: () => passUpdateBacklog(db),
+  });
 
-  function runDue(): Promise<PassUpdateRunResult> {
-    if (stopped) return Promise.resolve({ processed: 0, succeeded: 0, failed: 0 });
-    if (draining) {
-      // A drain is under way: make it look once more before it finishes, and wait for it.
-      again = true;
-      return draining;
-    }
-    draining = drain().finally(() => {
-      draining = null;
-    });
-    return draining;
+  /** A card change sent to Google's classes; a failure is retried later with the same backoff. */
+  const classes = createRowQueue<ClassUpdateRow, string[]>(deps, {
+    name: 'wallet card classes',
+    concurrency: 1,
+    leaseMs,
+    key: (row) => row.cardId,
+    claim: ({ now, leaseUntil, limit }) => cardRepo.claimDueClasses(now, leaseUntil, limit),
+    work: (row) => sendClassUpdate(classDeps, row.cardId),
+    record(row, outcome, now) {
+      const errors = errorsOf(outcome);
+      if (errors.length === 0) return cardRepo.completeClass(row.cardId, row.generation, now);
+      const delay = retryDelayMs(row.attempts + 1);
+      cardRepo.failClass(row.cardId, delay === null ? null : now + delay, errors.join('; '), now);
+      log.warn('wallet: card class update failed', { cardId: row.cardId, attempt: row.attempts + 1, retryInMs: delay, errors });
+    },
+    backlog: () => cardRepo.pendingClasses(),
+  });
+
+  // Expanding a card change queues pass updates, and wakes their queue after each batch's commit.
+  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued: () => passes.wake(), mailQueued() {} } };
+  /**
+   * A card change becomes per-pass rows, one batch of customers per round (expandCardChange). It
+   * needs no lease: each batch is one transaction that reads the card's position and moves it on,
+   * so two workers could only take turns, each customer once.
+   */
+  const fanouts = createRowQueue<{ cardId: string }, void>(deps, {
+    name: 'wallet card fan-outs',
+    concurrency: 1,
+    leaseMs,
+    key: (row) => row.cardId,
+    claim: () => {
+      const next = cardRepo.nextFanout();
+      return next ? [{ cardId: next.cardId }] : [];
+    },
+    // Expanding a card of 100,000 customers takes hundreds of rounds: requests are served in between.
+    work: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    record: () => void expandCardChange(queueDeps),
+    backlog: () => cardRepo.pendingFanouts(),
+  });
+
+  const queues: RowQueue[] = [fanouts, classes, passes];
+  const busy = () => queues.some((q) => q.busy());
+  async function idle(): Promise<void> {
+    // One queue's outcome can wake another (a fan-out batch queues passes): wait until all rest.
+    do await Promise.all(queues.map((q) => q.idle()));
+    while (busy());
   }
 
   return {
     wake() {
-      runDue().catch((err: unknown) => log.error('wallet: pass update run failed', { err }));
+      for (const q of queues) q.wake();
     },
-    runDue,
-    async idle() {
-      // A committed change wakes the worker from a microtask; let any such wake-up land first.
-      await Promise.resolve();
-      while (draining) await draining.catch(() => undefined);
+    async runDue() {
+      const before = { ...counts };
+      for (;;) {
+        const started = queues.reduce((n, q) => n + q.sweep(), 0);
+        if (started === 0 && !busy()) break;
+        await idle();
+      }
+      return { processed: counts.processed - before.processed, succeeded: counts.succeeded - before.succeeded, failed: counts.failed - before.failed };
     },
+    idle,
     async stop() {
-      stopped = true;
-      await draining?.catch(() => undefined);
+      await Promise.all(queues.map((q) => q.stop()));
       await apns?.close();
     },
   };
