@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
+import { oneAtATime } from '../../lib/one-at-a-time';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password';
 import { clearCookie, readCookie, setCookie } from '../../web/cookies';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
@@ -17,6 +18,8 @@ const SIGN_IN_PATH = '/console/sign-in';
 
 /** Sign-in: the only console pages reachable without a session. */
 export function bindSignIn(router: Router, deps: AppDeps): void {
+  // This server's sign-ins: the password checks of one client address, one after another.
+  const perAddress = oneAtATime();
   router.get(SIGN_IN_PATH, (ctx) => {
     const next = safeNext(ctx.query.next);
     if (findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie))) return ctx.redirect(next);
@@ -38,7 +41,7 @@ export function bindSignIn(router: Router, deps: AppDeps): void {
     if (!password) missing.fields.password = 'Enter your password.';
     if (Object.keys(missing.fields).length) return again(400, missing);
 
-    const outcome = await signIn(deps, { email, password, ip: ctx.ip });
+    const outcome = await signIn(deps, { email, password, ip: ctx.ip }, perAddress);
     if (!outcome.ok) {
       // The same words whether the email exists or not (decisions §8 via the brief: never reveal an account).
       const form = outcome.lockedSeconds > 0
