@@ -15,7 +15,7 @@ import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
 import { bindStaffExport } from './export';
 import { bindCounterPauses, PAUSE_NOTICES, pausesPanel } from './pauses';
-import { pausedCounters } from '../../counter/session';
+import { pausedCounters } from '../../counter/unlock';
 
 // Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
