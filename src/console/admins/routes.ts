@@ -30,8 +30,9 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
   };
   const refused = (ctx: Context, form: 'add' | 'remove' | 'email', err: AdminError, typed?: string) => {
     const errors = noErrors();
-    if (err.field === 'form') errors.form = err.message;
-    else errors.fields[err.field] = err.message;
+    const message = err.orgMessage ?? err.message;
+    if (err.field === 'form') errors.form = message;
+    else errors.fields[err.field] = message;
     page(ctx, { errors: { form, errors, typed } }, 400);
   };
 
