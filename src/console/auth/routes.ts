@@ -4,11 +4,11 @@ import { oneAtATime } from '../../lib/one-at-a-time';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password';
 import { clearCookie, readCookie, setCookie } from '../../web/cookies';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
-import { field, noErrors, readForm, type FormFields } from '../../web/forms';
+import { field, noErrors, readForm } from '../../web/forms';
 import { sendDocument } from '../../web/page';
 import { waitText } from '../../web/throttle';
 import { CONSOLE_SESSIONS, createSession, endSession, findSession, setSessionMode } from '../../web/sessions';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { safeNext } from '../guard';
 import { sendConsolePage } from '../layout';
 import { changePassword, signIn } from './service';
@@ -68,7 +68,7 @@ export function bindAccount(router: Router, deps: AppDeps): void {
 
   router.post('/console/mode', (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const mode = field(form, 'mode');
     if (mode === 'live' || mode === 'test') setSessionMode(deps, c.session.id, mode === 'live');
     ctx.status = 303;
@@ -82,7 +82,7 @@ export function bindAccount(router: Router, deps: AppDeps): void {
 
   router.post('/console/password', async (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const current = field(form, 'current');
     const next = field(form, 'next');
     const errors = noErrors();

@@ -6,9 +6,9 @@ import { mailRepo, type MailSend } from '../../mail/repo';
 import { mailSetup, queueTestEmail } from '../../mail/service';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
-import { field, formErrorsFrom, type FormErrors, type FormFields } from '../../web/forms';
+import { field, formErrorsFrom, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
-import { consoleOf, type ConsoleContext } from '../context';
+import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { formatTime } from '../format';
 import { csrfField, sendConsolePage } from '../layout';
 import { settingsPage } from './subnav';
@@ -80,7 +80,7 @@ export function bindEmailSettings(router: Router, deps: AppDeps): void {
 
   router.post(`${EMAIL_SETTINGS_PATH}/test`, (ctx) => {
     const c = consoleOf(ctx);
-    const to = field(ctx.state.form as FormFields, 'to').trim().slice(0, 254);
+    const to = field(consoleForm(ctx), 'to').trim().slice(0, 254);
     try {
       queueTestEmail(deps, c.namespace, to);
     } catch (err) {

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { liftCounterPause, type PausedCounter } from '../../counter/unlock';
-import { field, type FormFields } from '../../web/forms';
+import { field } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
-import { consoleOf, type ConsoleContext } from '../context';
+import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { when } from '../widgets';
 
@@ -46,7 +46,7 @@ export function pausesPanel(c: ConsoleContext, paused: PausedCounter[], timeZone
 export function bindCounterPauses(router: Router, deps: AppDeps): void {
   router.post('/console/staff/counter-pause', (ctx) => {
     const c = consoleOf(ctx);
-    const pause = readPause(field(ctx.state.form as FormFields, PAUSE_FIELD));
+    const pause = readPause(field(consoleForm(ctx), PAUSE_FIELD));
     const lifted = pause !== undefined && liftCounterPause(deps, c.org.id, pause);
     ctx.status = 303;
     ctx.redirect(`/console/staff?pause=${lifted ? 'lifted' : 'gone'}`);
