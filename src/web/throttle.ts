@@ -97,11 +97,17 @@ export interface Quota {
   windowMs: number;
 }
 
+/** A use a quota refused: which bucket was full, and for how many more seconds. */
+export interface QuotaRefusal {
+  bucket: string;
+  waitSeconds: number;
+}
+
 /**
- * Takes one use from each bucket's quota, or from none: returns 0 when taken, else the seconds
- * until the fullest bucket's window ends.
+ * Takes one use from each bucket's quota, or from none: null when taken, else the first full
+ * bucket (in the order given) and the seconds until its window ends.
  */
-export function takeQuota(deps: ThrottleDeps, entries: { bucket: string; quota: Quota }[]): number {
+export function takeQuota(deps: ThrottleDeps, entries: { bucket: string; quota: Quota }[]): QuotaRefusal | null {
   const now = deps.clock.now();
   return inTransaction(deps.db, () => {
     const repo = throttleRepo(deps.db);
@@ -109,11 +115,10 @@ export function takeQuota(deps: ThrottleDeps, entries: { bucket: string; quota: 
       const row = repo.find(bucket);
       return { bucket, quota, row: row && now - row.windowStart < quota.windowMs ? row : undefined };
     });
-    let wait = 0;
-    for (const { quota, row } of current) if (row && row.failures >= quota.limit) wait = Math.max(wait, secondsUntil(row.windowStart + quota.windowMs, now));
-    if (wait > 0) return wait;
+    const full = current.find(({ quota, row }) => row && row.failures >= quota.limit);
+    if (full) return { bucket: full.bucket, waitSeconds: secondsUntil(full.row!.windowStart + full.quota.windowMs, now) };
     for (const { bucket, row } of current) repo.save({ bucket, failures: (row?.failures ?? 0) + 1, windowStart: row?.windowStart ?? now, lockedUntil: null });
-    return 0;
+    return null;
   });
 }
 
