@@ -69,13 +69,13 @@ async function main(): Promise<void> {
   const org = await seedWithCli(bundle, dir, SEED);
   const server = await startApp(bundle, dir, { path: '/api/v1/cards', headers: { 'X-Api-Key': org.keys[0]!.key } });
   try {
-    const alone: number[] = [];
-    for (let i = 0; i < rounds; i++) alone.push(await ownerSignIn(server.url));
-
+    // Alone and during a flood in turns, so a change in the machine's other load falls on both.
     // Each round a fresh flood from its own address (the last one's is paused for 15 minutes).
+    const alone: number[] = [];
     const during: number[] = [];
     const floodAnswers: number[] = [];
     for (let round = 0; round < rounds; round++) {
+      alone.push(await ownerSignIn(server.url));
       const from = `127.0.0.${round + 2}`;
       const forms = await Promise.all(Array.from({ length: flood }, (_, i) => signInForm(server.url, from, `nobody-${round}-${i}@bench.example`, 'a guess')));
       const flooding = Promise.all(forms.map((send) => send()));
