@@ -42,8 +42,10 @@ function attemptBuckets(ip: string, email: string) {
 
 /** The attempt was right after all: the account's count starts again, the address gets its attempt back. */
 function forgiveAttempt(deps: AuthDeps, ip: string, email: string): void {
-  clearFailures(deps, [accountBucket(email)]);
-  refundAttempt(deps, [addressBucket(ip)]);
+  inTransaction(deps.db, () => {
+    clearFailures(deps, [accountBucket(email)]);
+    refundAttempt(deps, [addressBucket(ip)]);
+  });
 }
 
 export type SignInOutcome = { ok: true; admin: AdminRow } | { ok: false; lockedSeconds: number };
