@@ -101,26 +101,34 @@ describe('clientAddressKey', () => {
 });
 
 describe('oneAtATime', () => {
-  it('runs tasks of one key in turn and tasks of other keys beside them; a failure does not stop the queue', async () => {
+  it('runs one task at a time, the lowest rank next (of equal ranks the oldest); a failure does not stop the queue', async () => {
     const run = oneAtATime();
     const log: string[] = [];
-    const releases: Record<string, () => void> = {};
+    const finish: Record<string, () => void> = {};
     const task = (name: string, fail = false) => () =>
       new Promise<string>((resolve, reject) => {
-        log.push(`start ${name}`);
-        releases[name] = () => (fail ? reject(new Error(name)) : resolve(name));
+        log.push(name);
+        finish[name] = () => (fail ? reject(new Error(name)) : resolve(name));
       });
-    const a1 = run('a', task('a1', true));
-    const a2 = run('a', task('a2'));
-    const b1 = run('b', task('b1'));
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(log, ['start a1', 'start b1'], 'a2 waits for a1; b1 does not');
-    releases.a1!();
-    await assert.rejects(a1, /a1/);
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(log, ['start a1', 'start b1', 'start a2']);
-    releases.a2!();
-    releases.b1!();
-    assert.deepEqual(await Promise.all([a2, b1]), ['a2', 'b1']);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const a = run(0, task('a', true));
+    const b = run(5, task('b'));
+    const c = run(1, task('c'));
+    const d = run(1, task('d'));
+    await tick();
+    assert.deepEqual(log, ['a'], 'one at a time');
+    finish.a!();
+    await assert.rejects(a, /a/);
+    await tick();
+    assert.deepEqual(log, ['a', 'c'], 'the lowest rank next, though it came after b');
+    finish.c!();
+    await tick();
+    finish.d!();
+    await tick();
+    assert.deepEqual(log, ['a', 'c', 'd', 'b']);
+    finish.b!();
+    assert.deepEqual(await Promise.all([b, c, d]), ['b', 'c', 'd']);
+    const e = run(9, async () => 'e');
+    assert.equal(await e, 'e', 'with nothing running, a task starts at once');
   });
 });

@@ -80,6 +80,12 @@ export function reserveAttempt(deps: ThrottleDeps, entries: { bucket: string; po
   });
 }
 
+/** The attempts a bucket holds in its current window (failed ones, and reserved ones not yet known). */
+export function attemptsCounted(deps: ThrottleDeps, bucket: string, policy: ThrottlePolicy): number {
+  const row = throttleRepo(deps.db).find(bucket);
+  return row && deps.clock.now() - row.windowStart < policy.windowMs ? row.failures : 0;
+}
+
 /** A reserved attempt that turned out right: it is given back, so it never counts as a failure. */
 export function refundAttempt(deps: ThrottleDeps, buckets: string[]): void {
   inTransaction(deps.db, () => {

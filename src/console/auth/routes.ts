@@ -18,8 +18,8 @@ const SIGN_IN_PATH = '/console/sign-in';
 
 /** Sign-in: the only console pages reachable without a session. */
 export function bindSignIn(router: Router, deps: AppDeps): void {
-  // This server's sign-ins: the password checks of one client address, one after another.
-  const perAddress = oneAtATime();
+  // This server's sign-in password checks: one at a time, the least busy addresses' first.
+  const checks = oneAtATime();
   router.get(SIGN_IN_PATH, (ctx) => {
     const next = safeNext(ctx.query.next);
     if (findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie))) return ctx.redirect(next);
@@ -41,7 +41,7 @@ export function bindSignIn(router: Router, deps: AppDeps): void {
     if (!password) missing.fields.password = 'Enter your password.';
     if (Object.keys(missing.fields).length) return again(400, missing);
 
-    const outcome = await signIn(deps, { email, password, ip: ctx.ip }, perAddress);
+    const outcome = await signIn(deps, { email, password, ip: ctx.ip }, checks);
     if (!outcome.ok) {
       // The same words whether the email exists or not (decisions §8 via the brief: never reveal an account).
       const form = outcome.lockedSeconds > 0

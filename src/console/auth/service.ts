@@ -7,17 +7,20 @@ import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../li
 import { orgsRepo, type AdminRow } from '../../orgs/repo';
 import { adminEmailKey } from '../../orgs/service';
 import { endOtherAdminSessions } from '../../web/sessions';
-import { clearFailures, refundAttempt, reserveAttempt, type ThrottlePolicy } from '../../web/throttle';
+import { attemptsCounted, clearFailures, refundAttempt, reserveAttempt, type ThrottlePolicy } from '../../web/throttle';
 
 // Console sign-in (decisions §8): email and password, failures rate limited per client address and
 // per account. Every answer to a failed attempt is the same whether the email exists or not, and
 // an unknown email costs the same scrypt as a wrong password.
 //
 // An attempt is counted before its password is hashed (reserveAttempt), so attempts sent side by
-// side cannot all slip under the limit: the one past it is refused at once, with no hash. The
-// hashes of one client address run one after another (the route's oneAtATime queue): scrypt runs
-// on libuv's four threads, and a flood from one address must not queue the owner's sign-in from
-// another address behind dozens of its hashes.
+// side cannot all slip under the limit: the one past it is refused at once, with no hash.
+//
+// The sign-in hashes run one at a time (the route's oneAtATime queue), those of addresses with
+// fewer attempts in their window first. One scrypt takes 128 MiB and most of a core: two at once
+// each take about twice as long, so running a flood's hashes beside the owner's, or queueing the
+// owner's behind them on libuv's four threads, slows the owner by seconds. In turn, the owner's
+// sign-in waits for at most the one hash already running.
 
 export interface AuthDeps {
   db: Db;
@@ -50,17 +53,19 @@ function forgiveAttempt(deps: AuthDeps, ip: string, email: string): void {
 
 export type SignInOutcome = { ok: true; admin: AdminRow } | { ok: false; lockedSeconds: number };
 
-/** Runs the password checks of one client address one after another (route-owned, one per server). */
-export type AddressQueue = ReturnType<typeof oneAtATime>;
+/** The server's sign-in password checks, one at a time (route-owned, one per server). */
+export type PasswordChecks = ReturnType<typeof oneAtATime>;
 
-export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }, perAddress: AddressQueue): Promise<SignInOutcome> {
+export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }, checks: PasswordChecks): Promise<SignInOutcome> {
   const email = adminEmailKey(input.email);
+  // The address's attempts before this one: a flooding address's checks wait behind everyone else's.
+  const rank = attemptsCounted(deps, addressBucket(input.ip), ADDRESS_POLICY);
   // A refused attempt is not even checked: no answer may tell a right password from a wrong one then.
   const locked = reserveAttempt(deps, attemptBuckets(input.ip, email));
   if (locked > 0) return { ok: false, lockedSeconds: locked };
 
   const admin = email ? orgsRepo(deps.db).findAdminByEmail(email) : undefined;
-  const valid = await perAddress(clientAddressKey(input.ip), () => (admin ? verifyPassword(input.password, admin.passwordHash) : verifyDecoy(input.password)));
+  const valid = await checks(rank, () => (admin ? verifyPassword(input.password, admin.passwordHash) : verifyDecoy(input.password)));
   if (!admin || !valid) return { ok: false, lockedSeconds: 0 };
   forgiveAttempt(deps, input.ip, email);
   if (needsRehash(admin.passwordHash)) await setPassword(deps, admin.id, input.password);
