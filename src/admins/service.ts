@@ -18,14 +18,30 @@ export interface AdminDeps {
   clock: Clock;
 }
 
-/** A refusal the person can act on; `field` is the form field it belongs to. */
+/**
+ * A refusal the person can act on; `field` is the form field it belongs to. `message` is for the
+ * operator, who sees every org; `orgMessage`, where set, is what an org's admin reads instead.
+ */
 export class AdminError extends Error {
   constructor(
     readonly field: 'email' | 'password' | 'form',
     message: string,
+    readonly orgMessage?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * An admin login is unique across the server. An org's admin is told so only for their own org's
+ * logins (which their list shows anyway): whether an address is another org's login is none of
+ * their business, so that answer is the same neutral one an unusable address would get.
+ */
+function emailTaken(deps: AdminDeps, email: string, orgId: string): AdminError | undefined {
+  const holder = orgsRepo(deps.db).findAdminByEmail(email);
+  if (!holder) return undefined;
+  const orgMessage = holder.orgId === orgId ? `${email} is already an admin of this shop.` : `${email} cannot be used for an admin login. Choose another email address.`;
+  return new AdminError('email', `${email} is already an admin login.`, orgMessage);
 }
 
 /** 20 letters and digits (119 bits): typed once, then changed under "Change password". */
@@ -45,11 +61,13 @@ export function listAdmins(db: Db, orgId: string): AdminListing[] {
 export async function addAdmin(deps: AdminDeps, input: { orgId: string; email: string }): Promise<{ id: string; email: string; password: string }> {
   const email = checkedEmail(input.email);
   if (!orgsRepo(deps.db).findOrg(input.orgId)) throw new AdminError('form', `no org ${input.orgId}`);
-  if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+  const taken = emailTaken(deps, email, input.orgId);
+  if (taken) throw taken;
   const password = newAdminPassword();
   const passwordHash = await hashPassword(password); // slow, so outside the transaction; checked again inside
   const created = inTransaction(deps.db, () => {
-    if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+    const takenSince = emailTaken(deps, email, input.orgId);
+    if (takenSince) throw takenSince;
     return createAdmin(deps, { orgId: input.orgId, email, passwordHash });
   });
   return { ...created, password };
@@ -84,7 +102,8 @@ export function changeAdminEmail(deps: AdminDeps, admin: AdminRow, rawEmail: str
   const email = checkedEmail(rawEmail);
   if (email === admin.email) throw new AdminError('email', 'This is already your login email.');
   return inTransaction(deps.db, () => {
-    if (orgsRepo(deps.db).adminEmailTaken(email)) throw new AdminError('email', `${email} is already an admin login.`);
+    const taken = emailTaken(deps, email, admin.orgId);
+    if (taken) throw taken;
     adminsRepo(deps.db).setEmail(admin.id, email);
     return email;
   });

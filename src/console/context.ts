@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import type { Namespace } from '../customers/model';
+import { ApiError } from '../lib/errors';
 import type { AdminRow, OrgRow } from '../orgs/repo';
+import type { FormFields } from '../web/forms';
 import type { SessionRow } from '../web/sessions-repo';
 
 /** Who is signed in to the console, and which data (live or test) they are looking at. */
@@ -19,4 +21,18 @@ export function consoleOf(ctx: Context): ConsoleContext {
   const state = ctx.state.console as ConsoleContext | undefined;
   if (!state) throw new Error('console route reached without the console guard');
   return state;
+}
+
+/** Every console form is a web form: what a request that sent another kind of body is told. */
+export const unsupportedBody = () =>
+  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'this page takes its form as a web form (application/x-www-form-urlencoded), as the page itself sends it; nothing was changed' });
+
+/**
+ * The url-encoded form the guard read and checked. A request that sent another body (a file
+ * upload, which only the upload pages read) is refused with 415 before anything is written.
+ */
+export function consoleForm(ctx: Context): FormFields {
+  const form = ctx.state.form as FormFields | undefined;
+  if (!form) throw unsupportedBody();
+  return form;
 }

@@ -3,11 +3,15 @@ import type { AppDeps } from '../deps';
 import { orgsRepo } from '../orgs/repo';
 import { readCookie, clearCookie } from '../web/cookies';
 import { checkOrigin, checkToken, CSRF_FIELD } from '../web/csrf';
-import { field, readForm } from '../web/forms';
+import { field, readForm, type FormFields } from '../web/forms';
 import { CONSOLE_SESSIONS, endSession, findSession } from '../web/sessions';
-import type { ConsoleContext } from './context';
+import { unsupportedBody, type ConsoleContext } from './context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+const bodiless = (ctx: Context) => !ctx.get('Content-Type') && !ctx.get('Transfer-Encoding') && !(Number(ctx.get('Content-Length')) > 0);
 
 /** A path of this console to come back to after signing in; anything else goes to the start page. */
 export function safeNext(next: unknown): string {
@@ -31,9 +35,10 @@ function toSignIn(ctx: Context): void {
 /**
  * In front of every console page but sign-in: a live session (else to the sign-in page), its admin
  * and org on ctx.state.console, and for every state-changing request the Origin and CSRF checks of
- * decisions §8. A url-encoded form is read here (ctx.state.form) so its token is checked before
- * any route sees it; other bodies carry the token in the X-CSRF-Token header, or — a multipart
- * upload from a plain form — in the `_csrf` query parameter.
+ * decisions §8. A url-encoded form is read here (ctx.state.form, read by routes with consoleForm)
+ * so its token is checked before any route sees it; a multipart upload from a plain form carries
+ * the token in the `_csrf` query parameter (or, like any request, the X-CSRF-Token header). Any
+ * other body is refused with 415.
  */
 export function consoleGuard(deps: AppDeps) {
   return async (ctx: Context, next: Next) => {
@@ -47,12 +52,17 @@ export function consoleGuard(deps: AppDeps) {
     }
     if (!SAFE_METHODS.has(ctx.method)) {
       checkOrigin(ctx, deps.config);
-      if (ctx.request.is('application/x-www-form-urlencoded')) {
+      const type = ctx.request.is(FORM, MULTIPART);
+      if (type === FORM) {
         ctx.state.form = await readForm(ctx);
         checkToken(ctx, session.csrfToken, field(ctx.state.form, CSRF_FIELD));
       } else {
-        const fromQuery = ctx.request.is('multipart/form-data') && typeof ctx.query[CSRF_FIELD] === 'string' ? (ctx.query[CSRF_FIELD] as string) : undefined;
+        const fromQuery = type === MULTIPART && typeof ctx.query[CSRF_FIELD] === 'string' ? (ctx.query[CSRF_FIELD] as string) : undefined;
         checkToken(ctx, session.csrfToken, fromQuery);
+        // No body at all is an empty form; multipart is read by the upload pages themselves
+        // (consoleForm refuses it everywhere else); no console page takes any other body.
+        if (bodiless(ctx)) ctx.state.form = Object.create(null) as FormFields;
+        else if (type !== MULTIPART) throw unsupportedBody();
       }
     }
     const state: ConsoleContext = {

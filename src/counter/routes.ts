@@ -12,7 +12,8 @@ import { setSessionMode } from '../web/sessions';
 import { orgAccent, themeCss } from '../web/theme';
 import { bindCounterActions } from './actions';
 import { UNDO_WINDOW_MS } from './service';
-import { checkCounterRequest, COUNTER_PATH, counterSession, deviceId, lockCounter, startCounterSession, unlock } from './session';
+import { checkCounterRequest, COUNTER_PATH, counterSession, deviceId, lockCounter, startCounterSession } from './session';
+import { unlock } from './unlock';
 import { counterPage, counterPath, pinPage } from './views';
 
 // {PUBLIC_URL}/counter/<orgId> (decisions §8): the PIN screen while locked, the counter once a
@@ -85,7 +86,7 @@ export function counterRouter(deps: AppDeps): Router {
     const mode = modeOf(field(form, 'mode'));
     const pin = field(form, 'pin').trim();
     if (!pin) return sendPin(ctx, org, mode, 400, 'Enter your PIN.');
-    const outcome = unlock(deps, org.id, deviceId(ctx, deps), pin);
+    const outcome = unlock(deps, { orgId: org.id, device: deviceId(ctx, deps), ip: ctx.ip, pin });
     if (!outcome.ok) {
       if (outcome.lockedSeconds > 0) ctx.set('Retry-After', String(outcome.lockedSeconds));
       return sendPin(ctx, org, mode, outcome.lockedSeconds > 0 ? 429 : 401, outcome.message);

@@ -59,6 +59,8 @@ export async function cardEmail(deps: { db: Db; config: Pick<Config, 'installBas
   ];
   if (logo) attachments.push({ filename: 'logo.png', content: webLogoPng(logo), contentType: 'image/png', cid: 'shop-logo' });
 
+  // The shop's own words only: anyone can type anything as a name on the sign-up form and have the
+  // card sent to any address, and the subject is what a recipient reads before opening the email.
   const subject = `Your ${content.title} card from ${shop}`;
   const button = css(colors.accent);
   const body = html`<tr><td style="padding:0 0 16px;font-size:15px;color:#5b6270">${shop}</td></tr>

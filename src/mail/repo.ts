@@ -80,9 +80,6 @@ function createMailRepo(db: Db) {
   const recentOfKind = db.prepare<{ orgId: string; livemode: number; kind: MailKind; limit: number }, Row>(
     'SELECT * FROM mail_sends WHERE org_id = @orgId AND livemode = @livemode AND kind = @kind ORDER BY created_at DESC, rowid DESC LIMIT @limit',
   );
-  const countSince = db.prepare<{ customerId: string; via: MailVia; since: number }, { n: number }>(
-    "SELECT count(*) AS n FROM mail_sends WHERE customer_id = @customerId AND kind = 'card' AND requested_via = @via AND created_at > @since",
-  );
   const hasCard = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM mail_sends WHERE customer_id = ? AND kind = 'card' AND status != 'failed'");
   const lastScheduled = db.prepare<{ orgId: string; livemode: number }, { at: number | null }>(
     "SELECT max(next_attempt_at) AS at FROM mail_sends WHERE org_id = @orgId AND livemode = @livemode AND status = 'pending' AND requested_via = 'import'",
@@ -100,8 +97,6 @@ function createMailRepo(db: Db) {
     pendingCount: () => pendingCount.get()!.n,
     ofCustomer: (customerId: string, limit = 20) => ofCustomer.all({ customerId, limit }).map(map),
     recent: (orgId: string, livemode: boolean, kind: MailKind, limit = 5) => recentOfKind.all({ orgId, livemode: livemode ? 1 : 0, kind, limit }).map(map),
-    /** Card emails asked for through `via` after `since`. */
-    countSince: (customerId: string, via: MailVia, since: number) => countSince.get({ customerId, via, since })!.n,
     /** Whether the customer's card was sent, or is on its way. */
     hasCard: (customerId: string) => hasCard.get(customerId)!.n > 0,
     /** When the namespace's last queued import email is due: a new batch follows it. */

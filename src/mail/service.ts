@@ -7,20 +7,20 @@ import type { WriteDeps } from '../deps';
 import { isEmail } from '../lib/contact';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
+import { takeQuota } from '../web/throttle';
+import type { HoldReason } from './holds-repo';
 import { mailRepo, type MailVia } from './repo';
+import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
 
-// Transactional mail only (decisions §9): a customer's own card, on request, and the console's
-// test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
+// Transactional mail only (decisions §9): a customer's own card, on request (from the sign-up
+// pages within the abuse limits of signup-limits.ts), and the console's test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
 // the worker after the commit; nothing here talks to the mail server. Without SMTP_URL and
 // MAIL_FROM every feature shows as off, and these refuse with MAIL_OFF rather than fail.
 
 export type MailDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>> };
 
-/** The page after sign-up: at most this many card emails per customer and day, so the button cannot be used to flood a mailbox. */
-export const SIGNUP_EMAILS_PER_DAY = 3;
 /** Import batches go out at this pace, so a shop's mail provider never sees a burst of hundreds. */
 export const IMPORT_EMAILS_PER_MINUTE = 30;
-const DAY = 86_400_000;
 
 /** Mail is set up, as the console shows it: the server and the sender, never the password. */
 export function mailSetup(config: Readonly<Pick<Config, 'mail'>>): { server: string; from: string } | null {
@@ -45,21 +45,37 @@ export function cardEmailBlocker(customer: Pick<Customer, 'email' | 'erasedAt'>)
   return null;
 }
 
-/**
- * Queues the customer's card to their address. From the page after sign-up the customer is
- * limited (SIGNUP_EMAILS_PER_DAY); the console and the counter are the shop's own staff.
- */
-export function queueCardEmail(deps: MailDeps, customer: Customer, via: MailVia): { id: string; to: string } {
+/** Queues the customer's card to their address, asked for by the shop's own staff (the console, the counter). */
+export function queueCardEmail(deps: MailDeps, customer: Customer, via: 'console' | 'scan'): { id: string; to: string } {
   assertOn(deps.config);
   return inTransaction(deps.db, () => {
     const blocker = cardEmailBlocker(customer);
     if (blocker) throw new ApiError(400, 'NO_EMAIL_ADDRESS', { detail: blocker });
-    const now = deps.clock.now();
-    if (via === 'signup' && mailRepo(deps.db).countSince(customer.id, 'signup', now - DAY) >= SIGNUP_EMAILS_PER_DAY) {
-      throw new ApiError(429, 'TOO_MANY_EMAILS', { detail: `your card was already sent ${SIGNUP_EMAILS_PER_DAY} times today; look for it in your inbox and spam folder, or ask at the counter` });
-    }
     const to = customer.email!;
-    return { id: queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind: 'card', via, recipient: to, dueAt: now }), to };
+    return { id: queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind: 'card', via, recipient: to, dueAt: deps.clock.now() }), to };
+  });
+}
+
+export type SignupEmailOutcome = { queued: true; id: string; to: string } | { queued: false; reason: HoldReason };
+
+/**
+ * Queues the customer's card from the sign-up pages, where anyone may ask: within the limits per
+ * recipient and per client address (signup-limits.ts), or held back and counted for the console.
+ * Either way the caller still shows the card on the screen.
+ */
+export function queueSignupCardEmail(deps: MailDeps, customer: Customer, clientAddress: string): SignupEmailOutcome {
+  assertOn(deps.config);
+  return inTransaction(deps.db, () => {
+    const blocker = cardEmailBlocker(customer);
+    if (blocker) throw new ApiError(400, 'NO_EMAIL_ADDRESS', { detail: blocker });
+    const to = customer.email!;
+    const refused = takeQuota(deps, signupMailQuotas(to, clientAddress));
+    if (refused) {
+      const reason = holdReasonOf(refused.bucket);
+      recordHold(deps, { orgId: customer.orgId, livemode: customer.livemode }, reason);
+      return { queued: false, reason };
+    }
+    return { queued: true, id: queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind: 'card', via: 'signup', recipient: to, dueAt: deps.clock.now() }), to };
   });
 }
 

@@ -5,8 +5,7 @@ import { cardsRepo } from '../cards/repo';
 import type { Customer } from '../customers/model';
 import type { AppDeps } from '../deps';
 import { maskEmail } from '../lib/contact';
-import { ApiError } from '../lib/errors';
-import { cardEmailBlocker, mailSetup, queueCardEmail, SIGNUP_EMAILS_PER_DAY } from '../mail/service';
+import { cardEmailBlocker, mailSetup, queueSignupCardEmail } from '../mail/service';
 import type { RateLimiter } from '../routing/rate-limit';
 import { limitAnonymous } from '../routing/rate-limited';
 import { findCustomerByInstallCode } from '../wallet/install-code';
@@ -17,8 +16,11 @@ import { html, type Markup } from '../web/html';
 
 // "Email me my card" on the page after sign-up and on the install page of the customer's link: the
 // customer's own card to the address they gave, so they can open it on their phone later. Only the
-// holder of the link can ask (the install code is the proof), at most SIGNUP_EMAILS_PER_DAY times a
-// day, and only when the server sends email at all. The form is a pre-session form like sign-up.
+// holder of the link can ask (the install code is the proof), within the abuse limits per
+// recipient and per client address (mail/signup-limits.ts: anyone can sign up with anyone's
+// address), and only when the server sends email at all. The form is a pre-session form like
+// sign-up. A held-back email is told in the same neutral words whichever limit held it: the page
+// must not tell a stranger that an address was sent a card today.
 
 const COOKIE_PATH = '/get-pass';
 /** Where the form sends the customer back: the welcome after sign-up, or the install page of their link. */
@@ -34,8 +36,8 @@ export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card
   const notice =
     emailed === '1'
       ? html`<p class="note done" role="status">Your card is on its way to ${to}. It may take a minute; look in the spam folder too.</p>`
-      : emailed === 'limit'
-        ? html`<p class="note done" role="status">Your card was already sent to ${to} ${SIGNUP_EMAILS_PER_DAY} times today. Look for it in your inbox and spam folder, or ask at the counter.</p>`
+      : emailed === 'held'
+        ? html`<p class="note" role="status">We could not send your card by email just now. Your card is here: add it to your phone or open it with the buttons on this page, or ask at the counter.</p>`
         : '';
   return html`${notice}
 <form method="post" action="/get-pass/${card.id}/email" class="email-card">
@@ -56,15 +58,10 @@ export function bindEmailCardRoute(router: Router, deps: AppDeps, limiter: RateL
     const code = field(form, 'code');
     const customer = card && findCustomerByInstallCode(deps.db, code, card.id);
     if (!card || !customer) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
-    let outcome = '1';
-    try {
-      queueCardEmail(deps, customer, 'signup');
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== 'TOO_MANY_EMAILS') throw err;
-      outcome = 'limit';
-    }
+    const outcome = queueSignupCardEmail(deps, customer, ctx.ip);
+    if (!outcome.queued) deps.log.info('sign-up email held back by the abuse limits', { limit: outcome.reason, cardId: card.id, requestId: ctx.state.requestId });
     // POST-redirect-GET: a reload of the page never asks again.
     ctx.status = 303;
-    ctx.redirect(pagePath(field(form, 'page') === 'welcome' ? 'welcome' : 'install', card.id, code, `&emailed=${outcome}`));
+    ctx.redirect(pagePath(field(form, 'page') === 'welcome' ? 'welcome' : 'install', card.id, code, `&emailed=${outcome.queued ? '1' : 'held'}`));
   });
 }

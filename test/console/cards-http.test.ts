@@ -176,7 +176,7 @@ describe('what is not the editor\'s form', () => {
     const stored = cardsRepo(app.db).findById(org.cards.stamps)!;
     const res = await client.request('POST', `/console/cards/${org.cards.stamps}`, { headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf } });
     assert.equal(res.status, 415);
-    assert.match(res.text, /Send the card form as application\/x-www-form-urlencoded/);
+    assert.match(res.text, /This page takes its form as a web form \(application\/x-www-form-urlencoded\)/);
     assert.deepEqual(cardsRepo(app.db).findById(org.cards.stamps), stored);
   });
 

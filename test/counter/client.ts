@@ -5,12 +5,18 @@ import { randomUUID } from 'node:crypto';
 
 export class CounterClient extends ConsoleClient {
   csrf = '';
+  /** Behind a proxy (TRUST_PROXY): the client address every request of this browser comes from. */
+  forwardedFor?: string;
   constructor(
     app: TestApp,
     readonly orgId: string,
     readonly mode: 'live' | 'test' = 'live',
   ) {
     super(app);
+  }
+
+  override request(method: string, path: string, options: Parameters<ConsoleClient['request']>[2] = {}) {
+    return super.request(method, path, this.forwardedFor ? { ...options, headers: { 'X-Forwarded-For': this.forwardedFor, ...options.headers } } : options);
   }
 
   get base(): string {

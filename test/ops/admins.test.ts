@@ -12,6 +12,7 @@ let owner: ConsoleClient;
 before(async () => {
   app = await startTestApp();
   org = await seedConsoleOrg(app, 'Admins Café', 'owner@admins.example');
+  await seedConsoleOrg(app, 'Another shop on this server', 'boss@elsewhere.example');
   owner = new ConsoleClient(app);
   assert.equal((await owner.signIn(org.admin.email, org.admin.password)).status, 303);
 });
@@ -57,7 +58,9 @@ describe('Settings → Admins', () => {
   const bad = [
     { name: 'an empty email', email: '  ', message: /Enter an email address/ },
     { name: 'not an email', email: 'partner', message: /partner is not an email address/ },
-    { name: 'an email already an admin login (of any org)', email: 'OWNER@admins.example', message: /owner@admins\.example is already an admin login/ },
+    { name: 'an email already an admin of this shop', email: 'OWNER@admins.example', message: /owner@admins\.example is already an admin of this shop\./ },
+    // Whether an address is another org's login is not this owner's to know: the neutral answer.
+    { name: 'the login of another org’s admin', email: 'Boss@Elsewhere.example', message: /boss@elsewhere\.example cannot be used for an admin login\. Choose another email address\./ },
   ];
   for (const c of bad) {
     it(`refuses to add ${c.name}: the form back with the message, nothing written`, async () => {
@@ -65,6 +68,7 @@ describe('Settings → Admins', () => {
       const res = await post(owner, '/console/settings/admins', { email: c.email });
       assert.equal(res.status, 400);
       assert.match(res.text, c.message);
+      assert.doesNotMatch(res.text, /already an admin login|another (org|shop)/);
       assert.match(res.text, /aria-invalid="true"/);
       assert.deepEqual(admins(), before);
     });
@@ -76,7 +80,10 @@ describe('Settings → Admins', () => {
     assert.match(wrong.text, /This is not your password/);
     const taken = await post(owner, '/console/settings/admins/email', { email: 'partner@admins.example', password: org.admin.password });
     assert.equal(taken.status, 400);
-    assert.match(taken.text, /partner@admins\.example is already an admin login/);
+    assert.match(taken.text, /partner@admins\.example is already an admin of this shop\./);
+    const elsewhere = await post(owner, '/console/settings/admins/email', { email: 'boss@elsewhere.example', password: org.admin.password });
+    assert.equal(elsewhere.status, 400);
+    assert.match(elsewhere.text, /boss@elsewhere\.example cannot be used for an admin login\. Choose another email address\./);
     assert.deepEqual(admins(), ['owner@admins.example', 'partner@admins.example']);
     const ok = await post(owner, '/console/settings/admins/email', { email: 'New-Owner@admins.example', password: org.admin.password });
     assert.equal(ok.status, 303);

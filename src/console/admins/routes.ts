@@ -5,10 +5,10 @@ import { addAdmin, AdminError, changeAdminEmail, listAdmins, removeAdmin } from 
 import { PASSWORD_MAX_LENGTH } from '../../lib/password';
 import { readOrgSettings } from '../../orgs/settings';
 import { clearCookie } from '../../web/cookies';
-import { field, noErrors, type FormFields } from '../../web/forms';
+import { field, noErrors } from '../../web/forms';
 import { CONSOLE_SESSIONS } from '../../web/sessions';
 import { checkOwnPassword } from '../auth/service';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { ADMINS_PATH, adminsBody, type AdminsView } from './views';
 
@@ -30,8 +30,9 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
   };
   const refused = (ctx: Context, form: 'add' | 'remove' | 'email', err: AdminError, typed?: string) => {
     const errors = noErrors();
-    if (err.field === 'form') errors.form = err.message;
-    else errors.fields[err.field] = err.message;
+    const message = err.orgMessage ?? err.message;
+    if (err.field === 'form') errors.form = message;
+    else errors.fields[err.field] = message;
     page(ctx, { errors: { form, errors, typed } }, 400);
   };
 
@@ -39,7 +40,7 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
 
   router.post(ADMINS_PATH, async (ctx) => {
     const c = consoleOf(ctx);
-    const email = field(ctx.state.form as FormFields, 'email').slice(0, 320);
+    const email = field(consoleForm(ctx), 'email').slice(0, 320);
     try {
       const created = await addAdmin(deps, { orgId: c.org.id, email });
       // The password is in this answer only (no-store, never in a URL), as new API keys are.
@@ -70,7 +71,7 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
 
   router.post(`${ADMINS_PATH}/email`, async (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const email = field(form, 'email').slice(0, 320);
     const password = field(form, 'password').slice(0, PASSWORD_MAX_LENGTH);
     try {

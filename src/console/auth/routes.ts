@@ -1,13 +1,14 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
+import { oneAtATime } from '../../lib/one-at-a-time';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password';
 import { clearCookie, readCookie, setCookie } from '../../web/cookies';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
-import { field, noErrors, readForm, type FormFields } from '../../web/forms';
+import { field, noErrors, readForm } from '../../web/forms';
 import { sendDocument } from '../../web/page';
 import { waitText } from '../../web/throttle';
 import { CONSOLE_SESSIONS, createSession, endSession, findSession, setSessionMode } from '../../web/sessions';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { safeNext } from '../guard';
 import { sendConsolePage } from '../layout';
 import { changePassword, signIn } from './service';
@@ -17,6 +18,8 @@ const SIGN_IN_PATH = '/console/sign-in';
 
 /** Sign-in: the only console pages reachable without a session. */
 export function bindSignIn(router: Router, deps: AppDeps): void {
+  // This server's sign-in password checks: one at a time, the least busy addresses' first.
+  const checks = oneAtATime();
   router.get(SIGN_IN_PATH, (ctx) => {
     const next = safeNext(ctx.query.next);
     if (findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie))) return ctx.redirect(next);
@@ -38,7 +41,7 @@ export function bindSignIn(router: Router, deps: AppDeps): void {
     if (!password) missing.fields.password = 'Enter your password.';
     if (Object.keys(missing.fields).length) return again(400, missing);
 
-    const outcome = await signIn(deps, { email, password, ip: ctx.ip });
+    const outcome = await signIn(deps, { email, password, ip: ctx.ip }, checks);
     if (!outcome.ok) {
       // The same words whether the email exists or not (decisions §8 via the brief: never reveal an account).
       const form = outcome.lockedSeconds > 0
@@ -65,7 +68,7 @@ export function bindAccount(router: Router, deps: AppDeps): void {
 
   router.post('/console/mode', (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const mode = field(form, 'mode');
     if (mode === 'live' || mode === 'test') setSessionMode(deps, c.session.id, mode === 'live');
     ctx.status = 303;
@@ -79,7 +82,7 @@ export function bindAccount(router: Router, deps: AppDeps): void {
 
   router.post('/console/password', async (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const current = field(form, 'current');
     const next = field(form, 'next');
     const errors = noErrors();

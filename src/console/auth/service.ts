@@ -1,15 +1,26 @@
 import { inTransaction } from '../../db/transaction';
 import type { Db } from '../../db/connection';
+import { clientAddressKey } from '../../lib/client-address';
 import type { Clock } from '../../lib/clock';
+import type { oneAtATime } from '../../lib/one-at-a-time';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../lib/password';
 import { orgsRepo, type AdminRow } from '../../orgs/repo';
 import { adminEmailKey } from '../../orgs/service';
 import { endOtherAdminSessions } from '../../web/sessions';
-import { clearFailures, lockedForSeconds, recordFailure, type ThrottlePolicy } from '../../web/throttle';
+import { attemptsCounted, clearFailures, refundAttempt, reserveAttempt, type ThrottlePolicy } from '../../web/throttle';
 
 // Console sign-in (decisions §8): email and password, failures rate limited per client address and
 // per account. Every answer to a failed attempt is the same whether the email exists or not, and
 // an unknown email costs the same scrypt as a wrong password.
+//
+// An attempt is counted before its password is hashed (reserveAttempt), so attempts sent side by
+// side cannot all slip under the limit: the one past it is refused at once, with no hash.
+//
+// The sign-in hashes run one at a time (the route's oneAtATime queue), those of addresses with
+// fewer attempts in their window first. One scrypt takes 128 MiB and most of a core: two at once
+// each take about twice as long, so running a flood's hashes beside the owner's, or queueing the
+// owner's behind them on libuv's four threads, slows the owner by seconds. In turn, the owner's
+// sign-in waits for at most the one hash already running.
 
 export interface AuthDeps {
   db: Db;
@@ -23,28 +34,40 @@ export const ACCOUNT_POLICY: ThrottlePolicy = { maxFailures: 5, windowMs: 15 * M
 export const ADDRESS_POLICY: ThrottlePolicy = { maxFailures: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
 
 const accountBucket = (email: string) => `signin-account:${email}`;
-const addressBucket = (ip: string) => `signin-address:${ip}`;
+const addressBucket = (ip: string) => `signin-address:${clientAddressKey(ip)}`;
 
+function attemptBuckets(ip: string, email: string) {
+  return [
+    { bucket: addressBucket(ip), policy: ADDRESS_POLICY },
+    { bucket: accountBucket(email), policy: ACCOUNT_POLICY },
+  ];
+}
+
+/** The attempt was right after all: the account's count starts again, the address gets its attempt back. */
+function forgiveAttempt(deps: AuthDeps, ip: string, email: string): void {
+  inTransaction(deps.db, () => {
+    clearFailures(deps, [accountBucket(email)]);
+    refundAttempt(deps, [addressBucket(ip)]);
+  });
+}
 
 export type SignInOutcome = { ok: true; admin: AdminRow } | { ok: false; lockedSeconds: number };
 
-export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<SignInOutcome> {
+/** The server's sign-in password checks, one at a time (route-owned, one per server). */
+export type PasswordChecks = ReturnType<typeof oneAtATime>;
+
+export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }, checks: PasswordChecks): Promise<SignInOutcome> {
   const email = adminEmailKey(input.email);
-  const buckets = [addressBucket(input.ip), accountBucket(email)];
-  const locked = lockedForSeconds(deps, buckets);
-  // A locked account is not even checked: no answer may tell a right password from a wrong one then.
+  // The address's attempts before this one: a flooding address's checks wait behind everyone else's.
+  const rank = attemptsCounted(deps, addressBucket(input.ip), ADDRESS_POLICY);
+  // A refused attempt is not even checked: no answer may tell a right password from a wrong one then.
+  const locked = reserveAttempt(deps, attemptBuckets(input.ip, email));
   if (locked > 0) return { ok: false, lockedSeconds: locked };
 
   const admin = email ? orgsRepo(deps.db).findAdminByEmail(email) : undefined;
-  const valid = admin ? await verifyPassword(input.password, admin.passwordHash) : await verifyDecoy(input.password);
-  if (!admin || !valid) {
-    const lockedSeconds = recordFailure(deps, [
-      { bucket: addressBucket(input.ip), policy: ADDRESS_POLICY },
-      { bucket: accountBucket(email), policy: ACCOUNT_POLICY },
-    ]);
-    return { ok: false, lockedSeconds };
-  }
-  clearFailures(deps, [accountBucket(email)]);
+  const valid = await checks(rank, () => (admin ? verifyPassword(input.password, admin.passwordHash) : verifyDecoy(input.password)));
+  if (!admin || !valid) return { ok: false, lockedSeconds: 0 };
+  forgiveAttempt(deps, input.ip, email);
   if (needsRehash(admin.passwordHash)) await setPassword(deps, admin.id, input.password);
   return { ok: true, admin };
 }
@@ -59,15 +82,11 @@ async function setPassword(deps: AuthDeps, adminId: string, password: string): P
  * like a sign-in so a borrowed session cannot guess it. Null when right, else the field's message.
  */
 export async function checkOwnPassword(deps: AuthDeps, input: { admin: AdminRow; password: string; ip: string }): Promise<string | null> {
-  const buckets = [addressBucket(input.ip), accountBucket(input.admin.email)];
-  const locked = lockedForSeconds(deps, buckets);
+  const locked = reserveAttempt(deps, attemptBuckets(input.ip, input.admin.email));
   if (locked > 0) return `Too many wrong passwords. Try again in ${Math.ceil(locked / 60)} minutes.`;
-  if (await verifyPassword(input.password, input.admin.passwordHash)) return null;
-  recordFailure(deps, [
-    { bucket: addressBucket(input.ip), policy: ADDRESS_POLICY },
-    { bucket: accountBucket(input.admin.email), policy: ACCOUNT_POLICY },
-  ]);
-  return 'This is not your password.';
+  if (!(await verifyPassword(input.password, input.admin.passwordHash))) return 'This is not your password.';
+  forgiveAttempt(deps, input.ip, input.admin.email);
+  return null;
 }
 
 export type PasswordChangeOutcome = { ok: true } | { ok: false; field: 'current'; message: string };
@@ -80,16 +99,10 @@ export async function changePassword(
   deps: AuthDeps,
   input: { admin: AdminRow; sessionId: string; current: string; next: string; ip: string },
 ): Promise<PasswordChangeOutcome> {
-  const buckets = [addressBucket(input.ip), accountBucket(input.admin.email)];
-  const locked = lockedForSeconds(deps, buckets);
+  const locked = reserveAttempt(deps, attemptBuckets(input.ip, input.admin.email));
   if (locked > 0) return { ok: false, field: 'current', message: `Too many wrong passwords. Try again in ${Math.ceil(locked / 60)} minutes.` };
-  if (!(await verifyPassword(input.current, input.admin.passwordHash))) {
-    recordFailure(deps, [
-      { bucket: addressBucket(input.ip), policy: ADDRESS_POLICY },
-      { bucket: accountBucket(input.admin.email), policy: ACCOUNT_POLICY },
-    ]);
-    return { ok: false, field: 'current', message: 'This is not your current password.' };
-  }
+  if (!(await verifyPassword(input.current, input.admin.passwordHash))) return { ok: false, field: 'current', message: 'This is not your current password.' };
+  forgiveAttempt(deps, input.ip, input.admin.email);
   const hash = await hashPassword(input.next);
   inTransaction(deps.db, () => {
     orgsRepo(deps.db).setAdminPassword(input.admin.id, hash);

@@ -13,8 +13,8 @@ import { ApiError } from '../../lib/errors';
 import { mailRepo } from '../../mail/repo';
 import { cardEmailBlocker, mailSetup, queueCardEmail } from '../../mail/service';
 import { qrSvg } from '../../wallet/qr';
-import { field, formErrorsFrom, type FormFields } from '../../web/forms';
-import { consoleOf } from '../context';
+import { field, formErrorsFrom } from '../../web/forms';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
 import { findCustomer } from './service';
@@ -64,7 +64,7 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
   router.post('/console/customers/:passUserId/edit', (ctx) => {
     const c = consoleOf(ctx);
     const customer = page(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const typed = { name: field(form, 'name').slice(0, 1000), email: field(form, 'email').slice(0, 1000), phone: field(form, 'phone').slice(0, 1000) };
     let changed;
     try {

@@ -11,8 +11,8 @@ import { createDraft, draftSource, dryRun, saveCheckedMapping, startImport } fro
 import { ApiError } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
 import { sendFragment } from '../../web/errors';
-import { field, noErrors, type FormFields } from '../../web/forms';
-import { consoleOf, type ConsoleContext } from '../context';
+import { field, noErrors } from '../../web/forms';
+import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { sendConsolePage } from '../layout';
 import { csvLine, CSV_BOM } from './csv';
 import { readImportUpload } from './import-upload';
@@ -102,7 +102,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status !== 'done') throw new ApiError(409, 'IMPORT_NOT_DONE', { detail: 'the import is not finished yet' });
     if (!deps.config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server (Settings → Email)' });
-    const resend = field(ctx.state.form as FormFields, 'resend') === '1';
+    const resend = field(consoleForm(ctx), 'resend') === '1';
     const result = await queueCardEmails(deps, importsRepo(deps.db).createdCustomerIds(job.id), { resend, namespace: c.namespace });
     ctx.status = 303;
     ctx.redirect(`/console/customers/import/${job.id}?emails=${result.queued}.${result.skippedNoEmail}.${result.skippedAlreadySent}`);
@@ -113,7 +113,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}`);
     const card = cardsRepo(deps.db).findById(job.cardId)!;
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const table = await parseCsvText(job.csv!);
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
     const checked = checkMapping(card, table.header, chosen);

@@ -15,8 +15,8 @@ import { ledgerRepo } from '../../loyalty/repo';
 import { readOrgSettings } from '../../orgs/settings';
 import { qrSvg } from '../../wallet/qr';
 import { sendFragment } from '../../web/errors';
-import { field, type FormFields } from '../../web/forms';
-import { consoleOf } from '../context';
+import { field } from '../../web/forms';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { customerBody, customerTitle, type CorrectionForm } from './customer-page';
 import { bindCustomerData, customerDataView } from './data-routes';
@@ -112,7 +112,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
   router.post('/console/customers/:passUserId/correct', async (ctx) => {
     const c = consoleOf(ctx);
     const customer = findCustomer(deps, c, ctx.params.passUserId!);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const typed: CorrectionForm = { action: field(form, 'action'), amount: field(form, 'amount').slice(0, 40), note: field(form, 'note').slice(0, 2000) };
     const outcome = correctBalance(deps, customer, typed);
     if (!outcome.ok) return showCustomer(ctx, customer, { ...typed, errors: outcome.errors }, outcome.status);

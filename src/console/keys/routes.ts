@@ -7,8 +7,8 @@ import { SCOPES } from '../../keys/scopes';
 import { createApiKey } from '../../keys/service';
 import { ApiError } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
-import { field, fieldAll, parseForm, type FormErrors, type FormFields } from '../../web/forms';
-import { consoleOf } from '../context';
+import { field, fieldAll, parseForm, type FormErrors } from '../../web/forms';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { createdKeyBody, keysBody, revokeBody, type KeyForm } from './views';
 
@@ -45,7 +45,7 @@ export function bindKeys(router: Router, deps: AppDeps): void {
 
   router.post('/console/keys', (ctx) => {
     const c = consoleOf(ctx);
-    const posted = ctx.state.form as FormFields;
+    const posted = consoleForm(ctx);
     const form: KeyForm = { deviceName: field(posted, 'deviceName'), mode: field(posted, 'mode'), scopes: fieldAll(posted, 'scopes') };
     const parsed = parseForm(NewKeyInput, form);
     if (!parsed.ok) return page(ctx, { form, errors: groupErrors(parsed.errors) }, 400);

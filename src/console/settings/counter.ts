@@ -5,10 +5,10 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../../orgs/settings';
 import { inputField } from '../../web/fields';
-import { field, parseForm, type FormErrors, type FormFields } from '../../web/forms';
+import { field, parseForm, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { csrfField } from '../layout';
 import { fromHundredths, toHundredths } from '../../lib/money';
 
@@ -97,7 +97,7 @@ export function counterSettingsPanel(c: ConsoleContext, view: CounterSettingsVie
 export function bindCounterSettings(router: Router, deps: AppDeps, page: (ctx: Context, counter: CounterSettingsView, status: number) => void): void {
   router.post('/console/settings/counter', (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const typed = {
       lockAfterMinutes: field(form, 'lockAfterMinutes'),
       staffDailyAwardCap: field(form, 'staffDailyAwardCap'),

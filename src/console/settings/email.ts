@@ -4,18 +4,20 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { mailRepo, type MailSend } from '../../mail/repo';
 import { mailSetup, queueTestEmail } from '../../mail/service';
+import { heldBack, SIGNUP_MAIL_PER_CLIENT, type HeldBack } from '../../mail/signup-limits';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
-import { field, formErrorsFrom, type FormErrors, type FormFields } from '../../web/forms';
+import { field, formErrorsFrom, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
-import { consoleOf, type ConsoleContext } from '../context';
+import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { formatTime } from '../format';
 import { csrfField, sendConsolePage } from '../layout';
 import { settingsPage } from './subnav';
 
 // Settings → Email: whether this server sends email (SMTP_URL and MAIL_FROM are the operator's,
-// read at start and shown without the password), and "Send a test email", which goes through
-// the same queue and worker as every other email, its outcome listed below the form.
+// read at start and shown without the password), "Send a test email", which goes through the same
+// queue and worker as every other email, its outcome listed below the form, and how many sign-up
+// emails the abuse limits held back.
 
 export const EMAIL_SETTINGS_PATH = '/console/settings/email';
 
@@ -25,6 +27,26 @@ interface EmailView {
   queued?: boolean;
   tests: MailSend[];
   timeZone: string;
+  heldBack: HeldBack;
+}
+
+const emails = (n: number) => `${n} sign-up email${n === 1 ? '' : 's'}`;
+
+/** The sign-up emails the abuse limits held back: how often the form is being misused, if at all. */
+function heldBackPanel(held: HeldBack): Markup {
+  const { recipient, client } = held.today;
+  const why = [
+    recipient ? `${recipient} to an address that already had one today` : '',
+    client ? `${client} from a network that asked for more than ${SIGNUP_MAIL_PER_CLIENT.limit} in an hour` : '',
+  ].filter(Boolean);
+  return html`<section class="panel" aria-labelledby="held-heading">
+  <h2 id="held-heading">Held back by the abuse limits</h2>
+  <p>Anyone can type any email address on your sign-up form. So the card emails asked for there go out at most once a day to the same address, and at most ${SIGNUP_MAIL_PER_CLIENT.limit} an hour from the same network. A customer whose email was held back still sees their card on the screen.</p>
+  <dl class="facts" id="held-back">
+    <dt>Today</dt><dd>${recipient + client ? `${emails(recipient + client)} held back (${why.join('; ')})` : 'None held back'}</dd>
+    <dt>Last 7 days</dt><dd>${held.lastSevenDays ? `${emails(held.lastSevenDays)} held back` : 'None held back'}</dd>
+  </dl>
+</section>`;
 }
 
 function status(send: MailSend, timeZone: string): Markup {
@@ -64,15 +86,16 @@ ${
     <div class="actions"><button type="submit">Send a test email</button></div>
   </form>
   ${tests}
-</section>`
+</section>
+${heldBackPanel(view.heldBack)}`
     : ''
 }`);
 }
 
 export function bindEmailSettings(router: Router, deps: AppDeps): void {
-  const show = (ctx: Context, view: Omit<EmailView, 'tests' | 'timeZone'>, status = 200) => {
+  const show = (ctx: Context, view: Omit<EmailView, 'tests' | 'timeZone' | 'heldBack'>, status = 200) => {
     const c = consoleOf(ctx);
-    const full: EmailView = { ...view, tests: mailRepo(deps.db).recent(c.org.id, c.livemode, 'test'), timeZone: readOrgSettings(deps.db, c.org.id).timeZone };
+    const full: EmailView = { ...view, tests: mailRepo(deps.db).recent(c.org.id, c.livemode, 'test'), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, heldBack: heldBack(deps, c.namespace) };
     sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Email settings', status, body: emailBody(c, deps, full) });
   };
 
@@ -80,7 +103,7 @@ export function bindEmailSettings(router: Router, deps: AppDeps): void {
 
   router.post(`${EMAIL_SETTINGS_PATH}/test`, (ctx) => {
     const c = consoleOf(ctx);
-    const to = field(ctx.state.form as FormFields, 'to').trim().slice(0, 254);
+    const to = field(consoleForm(ctx), 'to').trim().slice(0, 254);
     try {
       queueTestEmail(deps, c.namespace, to);
     } catch (err) {

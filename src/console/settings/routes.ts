@@ -6,10 +6,10 @@ import { ApiError } from '../../lib/errors';
 import { isTimeZone, readOrgSettings } from '../../orgs/settings';
 import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
-import { field, formErrorsFrom, parseForm, type FormFields } from '../../web/forms';
+import { field, formErrorsFrom, parseForm } from '../../web/forms';
 import { orgAccent } from '../../web/theme';
 import { publicUrlWarning, type WalletServices } from '../../wallet/services';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
@@ -45,7 +45,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone'), country: field(form, 'country') };
     const parsed = parseForm(SettingsForm, typed);
     if (!parsed.ok) return page(ctx, { ...stored(ctx), ...typed, errors: parsed.errors }, 400);

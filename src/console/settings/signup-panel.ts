@@ -4,10 +4,10 @@ import type { AppDeps } from '../../deps';
 import { SignupSettingsSchema, type OrgSettings } from '../../orgs/settings';
 import { saveSignupSettings } from '../../signup/service';
 import { formError, inputField, textareaField } from '../../web/fields';
-import { field, parseForm, type FormErrors, type FormFields } from '../../web/forms';
+import { field, parseForm, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { csrfField } from '../layout';
 
 // The settings page's "Sign-up form" panel: the consent sentence customers tick on every
@@ -45,7 +45,7 @@ export function signupPanel(c: ConsoleContext, view: SignupPanelView): Markup {
 export function bindSignupSettings(router: Router, deps: AppDeps, page: (ctx: Context, signup: SignupPanelView, status: number) => void): void {
   router.post('/console/settings/signup', (ctx) => {
     const c = consoleOf(ctx);
-    const form = ctx.state.form as FormFields;
+    const form = consoleForm(ctx);
     const typed = { consentText: field(form, 'consentText'), privacyUrl: field(form, 'privacyUrl').trim() };
     const parsed = parseForm(SignupSettingsSchema, { consentText: typed.consentText, privacyUrl: typed.privacyUrl === '' ? null : typed.privacyUrl });
     if (!parsed.ok) return page(ctx, { ...typed, errors: parsed.errors }, 400);

@@ -9,13 +9,13 @@ import type { Staff } from '../../staff/model';
 import { StaffInput, StaffName, StaffPin } from '../../staff/schemas';
 import { changeStaffPin, createStaff, getStaff, listStaff, renameStaff, setStaffStatus } from '../../staff/service';
 import { qrSvg } from '../../wallet/qr';
-import { field, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormFields } from '../../web/forms';
-import { consoleOf } from '../context';
+import { field, formErrorsFrom, noErrors, parseForm, type FormErrors } from '../../web/forms';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
 import { bindStaffExport } from './export';
 import { bindCounterPauses, PAUSE_NOTICES, pausesPanel } from './pauses';
-import { pausedCounters } from '../../counter/session';
+import { pausedCounters } from '../../counter/unlock';
 
 // Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
@@ -99,7 +99,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
 
   router.post('/console/staff', async (ctx) => {
     const c = consoleOf(ctx);
-    const posted = ctx.state.form as FormFields;
+    const posted = consoleForm(ctx);
     const form = { name: field(posted, 'name'), pin: field(posted, 'pin') };
     const parsed = parseForm(StaffInput, form);
     if (!parsed.ok) return listPage(ctx, { form, errors: capitalised(parsed.errors) }, 400);
@@ -120,7 +120,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
     router.post(`/console/staff/:id/${name}`, (ctx) => {
       const c = consoleOf(ctx);
       const current = member(ctx);
-      const typed = field(ctx.state.form as FormFields, name);
+      const typed = field(consoleForm(ctx), name);
       const parsed = parseForm(v.object({ [name]: schema }), { [name]: typed });
       const again = (errors: FormErrors, status: number) => memberPage(ctx, current, { [name]: typed, errors: capitalised(errors) }, status);
       if (!parsed.ok) return again(parsed.errors, 400);
@@ -138,7 +138,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
 
   router.post('/console/staff/:id/status', (ctx) => {
     const current = member(ctx);
-    const status = field(ctx.state.form as FormFields, 'status');
+    const status = field(consoleForm(ctx), 'status');
     if (status !== 'active' && status !== 'disabled') throw new ApiError(400, 'VALIDATION_FAILED', { detail: 'status is active or disabled' });
     setStaffStatus(deps, consoleOf(ctx).org.id, current.id, status);
     seeOther(ctx, `/console/staff/${current.id}?done=${status}`);

@@ -7,7 +7,7 @@ import { field, fieldAll, formErrorsFrom, noErrors, parseForm, type FormErrors, 
 import { CreateWebhookBody } from '../../webhooks/schemas';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, replayDelivery, updateWebhook } from '../../webhooks/service';
 import type { WebhookRow } from '../../webhooks/repo';
-import { consoleOf } from '../context';
+import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { createdWebhookBody, deleteBody, DELIVERIES_SHOWN, endpointBody, formOf, webhooksBody, type EndpointForm } from './views';
 
@@ -92,7 +92,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
 
   router.post('/console/webhooks', async (ctx) => {
     const c = consoleOf(ctx);
-    const form = readEndpointForm(ctx.state.form as FormFields);
+    const form = readEndpointForm(consoleForm(ctx));
     const checked = validated(form);
     if (!checked.ok) return listPage(ctx, { form, errors: checked.errors }, 400);
     let row: WebhookRow;
@@ -123,7 +123,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
   router.post('/console/webhooks/:id', async (ctx) => {
     const c = consoleOf(ctx);
     const endpoint = getWebhook(deps, c.namespace, ctx.params.id!);
-    const form = readEndpointForm(ctx.state.form as FormFields);
+    const form = readEndpointForm(consoleForm(ctx));
     const checked = validated(form);
     if (!checked.ok) return endpointPage(ctx, endpoint, { form, errors: checked.errors }, 400);
     try {
@@ -137,7 +137,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
 
   router.post('/console/webhooks/:id/status', async (ctx) => {
     const c = consoleOf(ctx);
-    const status = field(ctx.state.form as FormFields, 'status');
+    const status = field(consoleForm(ctx), 'status');
     if (status !== 'active' && status !== 'disabled') throw new ApiError(400, 'VALIDATION_FAILED', { detail: 'status is active or disabled' });
     const row = await updateWebhook(deps, c.namespace, ctx.params.id!, { status });
     seeOther(ctx, `/console/webhooks/${row.id}?done=${status}`);
