@@ -6,6 +6,7 @@ import type { FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
+import { copyField } from '../widgets';
 import { basicsSection, designSection, earningSection, levelsSection, limitsSection, questionsSection, rewardSection, signupSection, type SectionContext } from './editor-sections';
 import type { CardForm } from './form';
 
@@ -101,6 +102,7 @@ export function editorBody(c: ConsoleContext, view: EditorView): Markup {
   const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}), ...(view.focus ? { focus: view.focus } : {}), ...(view.locked ? { locked: view.locked } : {}) };
   const title = view.storedName ?? 'Card';
   return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>${view.archived ? html` <span class="badge warn">Archived</span>` : ''}` : 'New card'}</h1><span class="row">${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
+${editing ? copyField({ id: 'card-id', label: 'Card id (for integrators)', value: view.cardId!, hint: 'The cardId of the API: enroll customers on this card with it, or give it to whoever connects your till or shop.' }) : ''}
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
 ${Object.keys(view.errors.fields).length || view.errors.form || (!editing && view.logoError) ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
 <div class="card-editor">
