@@ -199,7 +199,7 @@ describe('making and editing cards', () => {
     assert.ok((await apiCards()).some((c) => c.cardId === org.cards.points && c.name === 'Points'), 'the API lists it under that id');
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), org.cards.points);
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), org.cards.points);
     await context.close();
   });
 
