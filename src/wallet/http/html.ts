@@ -26,6 +26,7 @@ const WALLET_PAGE_STYLE = `
   .email-card{margin-top:1.5rem}
   .done{background:#e6f4ea;color:#1e5c2f;padding:.6rem .8rem;border-radius:.5rem;margin-top:1.5rem}
   .note{color:#5b6270;font-size:.9rem}
+  .note.done{color:#1e5c2f}
   code{background:#e6e8eb;padding:.05rem .3rem;border-radius:.25rem}
   [hidden]{display:none!important}
   .stamps{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.75rem;max-width:20rem}
