@@ -19,7 +19,7 @@ import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/s
 import type { DemoCredentials } from './seed/demo';
 import { RestoreError, restoreDatabase } from './backups/restore';
 import { writeCheckedCopy } from './backups/service';
-import { addAdmin, AdminError, resetAdminPassword } from './admins/service';
+import { addAdmin, AdminError, listAdminLogins, resetAdminPassword } from './admins/service';
 import { VERSION } from './lib/version';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
@@ -35,6 +35,7 @@ Commands:
   backup <file>              Copy the database to <file> (safe while the server runs)
   restore <file>             Put a backup in place of the database (the server must be stopped); the
                              database it replaces is kept as <data>/replaced-<time>.db
+  admin list [--org <orgId>]                    The console logins (org and email), to find whose password to reset
   admin reset-password --email <email>          A new random password for a console login, printed once
   admin create --org <orgId> --email <email>    A new console admin of the org, password printed once
   --version                  The version
@@ -253,9 +254,32 @@ function openForCommand(config: Readonly<Config>) {
   return openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log: cliLog });
 }
 
+/** Columns padded to their widest cell, two spaces apart. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length))).join('  ')).join('\n') + '\n';
+}
+
+function adminList(config: Readonly<Config>, orgId: string | undefined) {
+  const db = openExisting(config);
+  try {
+    const { org, admins } = listAdminLogins(db, orgId);
+    if (org && admins.length === 0) {
+      process.stdout.write(`${org.name} (${org.id}) has no admin login: add one with wallet-loyalty admin create --org ${org.id} --email <email>\n`);
+    } else if (admins.length === 0) {
+      process.stdout.write('no admin logins yet: add one with wallet-loyalty admin create --org <orgId> --email <email>\n');
+    } else {
+      process.stdout.write(table([['ORG', 'ORG NAME', 'ADMIN EMAIL'], ...admins.map((a) => [a.orgId, a.orgName, a.email])]));
+    }
+  } finally {
+    db.close();
+  }
+}
+
 async function admin(config: Readonly<Config>, positionals: string[], values: ReturnType<typeof parse>['values']) {
   const [action] = positionals;
-  if (action !== 'reset-password' && action !== 'create') throw new UsageError('admin takes reset-password --email <email> or create --org <orgId> --email <email>');
+  if (action === 'list') return adminList(config, values.org);
+  if (action !== 'reset-password' && action !== 'create') throw new UsageError('admin takes reset-password --email <email>, create --org <orgId> --email <email> or list [--org <orgId>]');
   if (!values.email) throw new UsageError(`admin ${action} needs --email <email>`);
   if (action === 'create' && !values.org) throw new UsageError('admin create needs --org <orgId>');
   const db = openExisting(config);

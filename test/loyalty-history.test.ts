@@ -141,8 +141,10 @@ describe('GET /v1/customers/{ref}/transactions', () => {
     const earnBody = doc.paths['/api/v1/customers/{ref}/earn'].post.requestBody.content['application/json'].schema;
     assert.deepEqual(
       earnBody.oneOf.map((shape: { required: string[] }) => shape.required),
-      [['type', 'amount'], ['type', 'from', 'spend'], ['type', 'from', 'items']],
+      [['type', 'amount'], ['type', 'amount'], ['type', 'from', 'spend'], ['type', 'from', 'items']],
     );
+    // A flat amount of stamps is a whole number in the document's own words; of points, the card decides.
+    assert.deepEqual(earnBody.oneOf.slice(0, 2).map((shape: { properties: { type: { const: string }; amount: { type: string } } }) => [shape.properties.type.const, shape.properties.amount.type]), [['stamps', 'integer'], ['points', 'number']]);
     const get = doc.paths['/api/v1/customers/{ref}/transactions'].get;
     assert.equal(get['x-required-scope'], 'customers:read');
     assert.deepEqual(get.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'limit', 'ref']);

@@ -7,7 +7,7 @@ import { hashPassword } from '../lib/password';
 import { orgsRepo, type AdminRow } from '../orgs/repo';
 import { adminEmailKey, createAdmin } from '../orgs/service';
 import { endAdminSessions } from '../web/sessions';
-import { adminsRepo, type AdminListing } from './repo';
+import { adminsRepo, type AdminListing, type AdminOfOrg } from './repo';
 
 // Several admins per org, with equal rights (decisions §9); the CLI's `admin` commands and the
 // console's Settings → Admins share these rules. A new password is random, shown once and stored as
@@ -55,6 +55,17 @@ function checkedEmail(raw: string): string {
 
 export function listAdmins(db: Db, orgId: string): AdminListing[] {
   return adminsRepo(db).listOfOrg(orgId);
+}
+
+/**
+ * Every admin login of this server with its org, or of one org (`wallet-loyalty admin list`): the
+ * email a password reset needs, which nobody remembers. Emails and org names only, never a secret.
+ */
+export function listAdminLogins(db: Db, orgId?: string): { org: { id: string; name: string } | null; admins: AdminOfOrg[] } {
+  if (orgId === undefined) return { org: null, admins: adminsRepo(db).listWithOrgs(null) };
+  const org = orgsRepo(db).findOrg(orgId);
+  if (!org) throw new AdminError('form', `no org ${orgId}`);
+  return { org: { id: org.id, name: org.name }, admins: adminsRepo(db).listWithOrgs(orgId) };
 }
 
 /** A new admin of the org with a random password, returned once. */

@@ -19,6 +19,17 @@ export const IDENTIFIER_TYPES: readonly QuestionType[] = ['number', 'text', 'ema
 /** customFields keys that are never settable (spec 4.13); no question may use them either. */
 export const RESERVED_KEYS = ['name', 'email', 'phone', 'status', 'custom'] as const;
 
+/**
+ * A card's customers in each mode. `live` and `test` count people; `erased` counts customers whose
+ * personal data was deleted on request, whose rows stay for the card's ledger (the books), so the
+ * card keeps its type and cannot be deleted while they are there.
+ */
+export interface CardCustomerCounts {
+  live: number;
+  test: number;
+  erased: { live: number; test: number };
+}
+
 export interface SelectOption {
   value: string;
   label: string;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { DEFAULT_SIGNUP_FIELDS, type Card, type CardLogo, type CardLogoMeta } from './model';
+import { DEFAULT_SIGNUP_FIELDS, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 
 interface RawCard {
   id: string;
@@ -58,10 +58,13 @@ function createCardsRepo(db: Db) {
      WHERE id = @id`,
   );
   const touch = db.prepare('UPDATE cards SET updated_at = @updatedAt WHERE id = @id');
-  // Index-only counts (customers_card), live and test apart.
-  const customerCounts = db.prepare<[string], { card_id: string; livemode: number; n: number }>(
+  // Every customer row (index-only, customers_card), live and test apart: erased customers' rows
+  // stay for the ledger.
+  const customerRows = db.prepare<[string], { card_id: string; livemode: number; n: number }>(
     'SELECT card_id, livemode, count(*) AS n FROM customers WHERE card_id IN (SELECT id FROM cards WHERE org_id = ?) GROUP BY card_id, livemode',
   );
+  // The people among them: the counts the triggers keep leave erased customers out.
+  const peopleCounts = db.prepare<[string], { card_id: string; livemode: number; n: number }>('SELECT card_id, livemode, customers AS n FROM customer_counts WHERE org_id = ?');
   const hasCustomers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM customers WHERE card_id = ?');
   const logoMeta = db.prepare<[string], { width: number; height: number; sha256: string; uploaded_at: number }>(
     'SELECT width, height, sha256, uploaded_at FROM card_logos WHERE card_id = ?',
@@ -102,11 +105,14 @@ function createCardsRepo(db: Db) {
       touch.run({ id, updatedAt });
     },
     /** Customers per card of the org, live and test apart (cards without customers are absent). */
-    customerCounts(orgId: string): Map<string, { live: number; test: number }> {
-      const counts = new Map<string, { live: number; test: number }>();
-      for (const row of customerCounts.all(orgId)) {
-        const entry = counts.get(row.card_id) ?? { live: 0, test: 0 };
-        entry[row.livemode === 1 ? 'live' : 'test'] = row.n;
+    customerCounts(orgId: string): Map<string, CardCustomerCounts> {
+      const people = new Map(peopleCounts.all(orgId).map((r) => [`${r.card_id} ${r.livemode}`, r.n]));
+      const counts = new Map<string, CardCustomerCounts>();
+      for (const row of customerRows.all(orgId)) {
+        const entry = counts.get(row.card_id) ?? { live: 0, test: 0, erased: { live: 0, test: 0 } };
+        const mode = row.livemode === 1 ? 'live' : 'test';
+        entry[mode] = people.get(`${row.card_id} ${row.livemode}`) ?? 0;
+        entry.erased[mode] = row.n - entry[mode];
         counts.set(row.card_id, entry);
       }
       return counts;

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { ApiError } from '../lib/errors';
 import type { WriteDeps } from '../deps';
-import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
+import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import { removeTestCustomer } from '../customers/test-mode';
 import type { CardConfigInput } from './schemas';
@@ -118,10 +118,10 @@ export function removeCardLogo(deps: WriteDeps, orgId: string, cardId: string): 
   });
 }
 
-/** Customers per card of the org, live and test apart (0 for a card without any). */
-export function cardCustomerCounts(deps: CardDeps, orgId: string): (cardId: string) => { live: number; test: number } {
+/** Customers per card of the org, live and test apart, erased ones apart too (0 for a card without any). */
+export function cardCustomerCounts(deps: CardDeps, orgId: string): (cardId: string) => CardCustomerCounts {
   const counts = cardsRepo(deps.db).customerCounts(orgId);
-  return (cardId) => counts.get(cardId) ?? { live: 0, test: 0 };
+  return (cardId) => counts.get(cardId) ?? { live: 0, test: 0, erased: { live: 0, test: 0 } };
 }
 
 /**

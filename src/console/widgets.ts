@@ -22,6 +22,22 @@ export function shownOnce(o: { id: string; label: string; value: string; warning
 </div>`;
 }
 
+/**
+ * A value the admin copies into another system (a card's id for an integrator's code): a read-only
+ * field that can be selected by hand, and console.js's "Copy" button (client/copy.ts) beside it.
+ */
+export function copyField(o: { id: string; label: string; value: string; hint?: string }): Markup {
+  return html`<div class="copy-field">
+  <label for="${o.id}">${o.label}</label>
+  <span class="copy-field-value">
+    <input id="${o.id}" type="text" class="mono" value="${o.value}" readonly autocomplete="off" spellcheck="false" size="${o.value.length + 2}"${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}>
+    <button type="button" class="button secondary small-button copy-button" data-copy="${o.id}">Copy</button>
+  </span>
+  <span class="copy-status" data-copy-status="${o.id}" role="status" aria-live="polite"></span>
+  ${o.hint ? html`<span class="hint muted small" id="${o.id}-hint">${o.hint}</span>` : ''}
+</div>`;
+}
+
 export interface Choice {
   value: string;
   label: string | Markup;

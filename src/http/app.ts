@@ -39,8 +39,8 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   api.get('/openapi.json', (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     openApiDocument ??= JSON.stringify(buildOpenApi(defs, deps.config.publicUrl));
-    // The same for every caller and free of secrets; changes only with a new release.
-    ctx.set('Cache-Control', 'public, max-age=300');
+    // no-store like every /api answer, as the document says of itself: a client that reads it
+    // after an upgrade gets the rules the server now keeps, never a copy from before.
     sendJson(ctx, 200, openApiDocument);
   });
   app.use(api.routes());

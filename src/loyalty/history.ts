@@ -4,18 +4,18 @@ import { validationFailed } from '../lib/errors';
 import { isoTime } from '../lib/clock';
 import { fromHundredths } from '../lib/money';
 import { ledgerRepo, type LedgerDetails, type LedgerEntry, type LedgerPosition } from './repo';
-import { CURSOR_POSITION } from './schemas';
+import { CURSOR_PATTERN } from './schemas';
 
 // The customer's ledger, newest first, for integrators who show a history. The cursor is opaque
-// to clients; inside it is the position of the last row shown (time and insertion order), so
-// rows written while a client pages never shift what it sees.
+// to clients: it is the position of the last row shown (time and insertion order), so rows
+// written while a client pages never shift what it sees.
 
 export function encodeCursor(position: LedgerPosition): string {
-  return Buffer.from(`${position.createdAt}.${position.seq}`).toString('base64url');
+  return `${position.createdAt}-${position.seq}`;
 }
 
 export function decodeCursor(cursor: string): LedgerPosition {
-  const match = CURSOR_POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = CURSOR_PATTERN.exec(cursor);
   if (!match) throw validationFailed([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
   return { createdAt: Number(match[1]), seq: Number(match[2]) };
 }

@@ -30,10 +30,21 @@ const note = v.optional(v.pipe(v.string(), v.maxLength(500)));
 const absent = (message: string) => v.optional(v.never(message));
 
 const earnType = v.pipe(v.picklist(['points', 'stamps']), v.description('`stamps` on stamp cards, `points` on every other card'));
-const flatAmount = v.pipe(
+// A flat amount of stamps is whole whatever the card, since only stamp cards take stamps: the
+// document says so as JSON Schema's own `integer`, which every validator and generator reads.
+// Points go to point and level cards (whole) and prepaid cards (to the cent); which one, only the
+// customer's card tells, so that rule stays the extension and the description.
+const stampsAmount = v.pipe(
+  number,
+  v.integer('must be a whole number: stamps come whole'),
+  v.gtValue(0, 'must be greater than 0'),
+  v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`),
+  v.description('Stamps to add: a whole number, > 0, at most 1,000,000,000 (a fraction is 400 VALIDATION_FAILED)'),
+);
+const pointsAmount = v.pipe(
   positive,
   maxDecimalsByCardType,
-  v.description('Flat amount to add: > 0, at most 1,000,000,000. Whole units on stamp, point and level cards (a fraction is 400 VALIDATION_FAILED); up to 2 decimals on prepaid cards'),
+  v.description('Flat amount to add: > 0, at most 1,000,000,000. Whole units on point and level cards (a fraction is 400 VALIDATION_FAILED); up to 2 decimals on prepaid cards'),
 );
 const sale = v.strictObject({
   amount: v.pipe(positive, maxDecimals(2), v.description('Major currency units, up to 2 decimals, on every card type. What it earns (amount × the card’s rate) may not pass 1,000,000,000 either')),
@@ -53,8 +64,24 @@ const notWithFrom = absent('send exactly one of amount and from');
 const onlyWithSpend = absent('only with from=spend');
 const onlyWithItems = absent('only with from=items');
 
-// Three complete shapes, each naming the others' fields as absent.
-const EarnByAmount = v.strictObject({ type: earnType, amount: flatAmount, from: notWithFrom, spend: onlyWithSpend, items: onlyWithItems, note });
+// Four complete shapes, each naming the others' fields as absent: a flat amount of stamps or of
+// points, or a sale (spend or items) of either.
+const EarnStampsByAmount = v.strictObject({
+  type: v.pipe(v.literal('stamps'), v.description('Stamp cards')),
+  amount: stampsAmount,
+  from: notWithFrom,
+  spend: onlyWithSpend,
+  items: onlyWithItems,
+  note,
+});
+const EarnPointsByAmount = v.strictObject({
+  type: v.pipe(v.literal('points'), v.description('Point, level and prepaid cards')),
+  amount: pointsAmount,
+  from: notWithFrom,
+  spend: onlyWithSpend,
+  items: onlyWithItems,
+  note,
+});
 const EarnBySpend = v.strictObject({
   type: earnType,
   amount: notWithFrom,
@@ -72,10 +99,14 @@ const EarnByItems = v.strictObject({
   note,
 });
 
-/** A flat `amount`, or `from` a sale: `spend` or `items`. */
-export const EarnBody = oneOf([EarnByAmount, EarnBySpend, EarnByItems], (body) => {
-  const { from } = fieldsOf(body);
-  if (from === undefined) return EarnByAmount;
+/** A flat `amount` of stamps or points, or `from` a sale: `spend` or `items`. */
+export const EarnBody = oneOf([EarnStampsByAmount, EarnPointsByAmount, EarnBySpend, EarnByItems], (body) => {
+  const { from, type } = fieldsOf(body);
+  if (from === undefined) {
+    if (type === 'stamps') return EarnStampsByAmount;
+    if (type === 'points') return EarnPointsByAmount;
+    return { field: 'type', message: type === undefined ? 'required' : 'must be "points" or "stamps"' };
+  }
   if (from === 'spend') return EarnBySpend;
   if (from === 'items') return EarnByItems;
   return { field: 'from', message: 'must be "spend" or "items" (or left out, with amount)' };
@@ -140,25 +171,20 @@ const AdjustBySetPoints = v.strictObject({
 export const AdjustBody = oneOf([AdjustByCorrection, AdjustBySetPoints], (body) => ('setPoints' in fieldsOf(body) ? AdjustBySetPoints : AdjustByCorrection));
 export type AdjustBodyInput = v.InferOutput<typeof AdjustBody>;
 
-/** What a transactions cursor holds once decoded from base64url: the last row's time and sequence. */
-export const CURSOR_POSITION = /^(\d{1,15})\.(\d{1,15})$/;
+/**
+ * A transactions cursor: the last row's time and insertion order, `<ms>-<seq>`, as nextCursor
+ * gives them. Plain text, so the document's pattern is the whole rule: a client's validator
+ * refuses exactly what the service does.
+ */
+export const CURSOR_PATTERN = /^([0-9]{1,15})-([0-9]{1,15})$/;
 
 export const TransactionsQuery = v.strictObject({
   limit: pageLimit(25, 'Rows per page, newest first'),
   cursor: v.optional(
     v.pipe(
       v.string(),
-      v.minLength(1),
-      v.maxLength(200),
-      // The service decodes the cursor (history.ts) and refuses anything it did not write. The
-      // document states that too: the alphabet as a pattern, and what the decoded text must be.
-      v.metadata({
-        pattern: '^[A-Za-z0-9_-]+$',
-        contentEncoding: 'base64url',
-        contentMediaType: 'text/plain',
-        contentSchema: { type: 'string', pattern: CURSOR_POSITION.source },
-      }),
-      v.description('The `nextCursor` of the previous page, passed back unchanged (base64url). Any other value is 400 VALIDATION_FAILED'),
+      v.regex(CURSOR_PATTERN, 'is not a cursor this API returned'),
+      v.description('The `nextCursor` of the previous page, passed back unchanged. Any other value is 400 VALIDATION_FAILED'),
     ),
   ),
 });

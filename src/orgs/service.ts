@@ -66,8 +66,8 @@ export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: st
   });
 }
 
-/** A step of the start checklist the owner took (a poster opened, a card saved), remembered the first time. */
-export function noteStarted(deps: OrgDeps, orgId: string, step: 'posterOpenedAt' | 'cardSavedAt'): void {
+/** A step of the start checklist the owner took (a poster printed, a card saved), remembered the first time. */
+export function noteStarted(deps: OrgDeps, orgId: string, step: 'posterPrintedAt' | 'cardSavedAt'): void {
   if (readOrgSettings(deps.db, orgId).started[step] !== null) return;
   inTransaction(deps.db, () => {
     const started = readOrgSettings(deps.db, orgId).started;

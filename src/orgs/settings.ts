@@ -77,12 +77,15 @@ export const OrgSettingsSchema = v.object({
     v.object({
       /** The business settings (name, time zone) saved in the console. */
       profileSavedAt: v.optional(v.nullable(v.number()), null),
-      /** A counter poster opened. */
-      posterOpenedAt: v.optional(v.nullable(v.number()), null),
+      /**
+       * A counter poster marked printed, while its link was an address phones can reach. (Opening
+       * the poster page once counted, as posterOpenedAt: no longer read, so it drops out.)
+       */
+      posterPrintedAt: v.optional(v.nullable(v.number()), null),
       /** A card created or saved in the console's editor (or given a logo). */
       cardSavedAt: v.optional(v.nullable(v.number()), null),
     }),
-    () => ({ profileSavedAt: null, posterOpenedAt: null, cardSavedAt: null }),
+    () => ({ profileSavedAt: null, posterPrintedAt: null, cardSavedAt: null }),
   ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
 });

@@ -36,10 +36,11 @@ const SUBMISSION = /^[A-Za-z0-9]{24,64}$/;
 
 const orgName = (deps: Pick<AppDeps, 'db'>, card: Card) => orgsRepo(deps.db).findOrg(card.orgId)?.name ?? '';
 
-function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup, options: { private?: boolean } = {}): void {
+// The welcome page's address holds the install code. It keeps the pages' Referrer-Policy
+// same-origin (web/page.ts): no other site is ever told the address, while the browser still
+// names this page's origin on the "Email me my card" POST, which the origin check needs.
+function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup): void {
   sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body });
-  // The welcome page's address holds the install code: never handed on as a Referer.
-  if (options.private) ctx.set('Referrer-Policy', 'no-referrer');
 }
 
 /** The card's uploaded logo for the sign-up pages (the header shows it over the card's colours). */
@@ -117,6 +118,6 @@ export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: Rate
       webPassUrl: `/pass/${encodeURIComponent(code)}`,
       keepActions: [emailCardOffer(ctx, deps, card, customer, code, 'welcome')],
     });
-    sendSignupPage(ctx, deps, card, 'Welcome', 200, body, { private: true });
+    sendSignupPage(ctx, deps, card, 'Welcome', 200, body);
   });
 }

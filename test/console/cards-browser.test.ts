@@ -190,6 +190,19 @@ describe('making and editing cards', () => {
     await context.close();
   });
 
+  it('shows the card id for integrators, the one the API names, and copies it in one click', async () => {
+    const { context, page } = await signedInPage(browser, app, org, { next: `/console/cards/${org.cards.points}` });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const field = page.getByLabel('Card id (for integrators)');
+    assert.equal(await field.inputValue(), org.cards.points);
+    assert.equal(await field.getAttribute('readonly'), '');
+    assert.ok((await apiCards()).some((c) => c.cardId === org.cards.points && c.name === 'Points'), 'the API lists it under that id');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), org.cards.points);
+    await context.close();
+  });
+
   it('a card with customers shows its type locked and why', async () => {
     createCustomer(app, { orgId: org.orgId, cardId: org.cards.prepaid });
     const { context, page } = await signedInPage(browser, app, org, { next: `/console/cards/${org.cards.prepaid}` });

@@ -242,3 +242,36 @@ describe('the pass preview', () => {
     assert.equal(signedOut.status, 303, 'behind the sign-in like every console page');
   });
 });
+
+describe('the cards list counts people', () => {
+  test('a customer whose personal data was deleted is no longer counted; the card still keeps its type and cannot be deleted', async () => {
+    const cardId = await create({ name: 'Counted', passType: 'stamp_card' });
+    const enroll = async (id: string, key = org.keys.live) => {
+      const res = await app.request('POST', '/api/v1/customers', { key, body: { externalCustomerId: id, cardId } });
+      assert.equal(res.status, 201, res.text);
+    };
+    await enroll('counted-1');
+    await enroll('counted-2');
+    await enroll('counted-3', org.keys.test);
+    const countsOnList = async () => {
+      const list = (await client.request('GET', '/console/cards')).text;
+      const row = new RegExp(`<a href="/console/cards/${cardId}">Counted</a>[\\s\\S]*?<span class="count">([^<]+)</span> <span class="muted small block">([^<]+)</span>`).exec(list);
+      assert.ok(row, 'the card has its row');
+      return [row[1], row[2]];
+    };
+    assert.deepEqual(await countsOnList(), ['2 live', '1 test']);
+
+    assert.equal((await app.request('DELETE', '/api/v1/customers/counted-1', { key: org.keys.live })).status, 200);
+    assert.deepEqual(await countsOnList(), ['1 live', '1 test'], 'the erased customer is not counted');
+    assert.equal((await app.request('DELETE', '/api/v1/customers/counted-2', { key: org.keys.live })).status, 200);
+    assert.deepEqual(await countsOnList(), ['0 live', '1 test']);
+
+    // Their ledger rows stay for the books: the type stays, and the card is archived, not deleted.
+    const editor = (await client.request('GET', `/console/cards/${cardId}`)).text;
+    assert.match(editor, /<select id="f-passType" disabled/);
+    assert.match(editor, /It cannot be deleted: its history keeps 2 customers whose personal data was deleted/);
+    assert.doesNotMatch(editor, /can be deleted\./);
+    assert.equal((await post(`/console/cards/${cardId}/delete`, {})).status, 409);
+    assert.ok(cardsRepo(app.db).findById(cardId));
+  });
+});

@@ -214,6 +214,21 @@ describe('correcting over HTTP', () => {
     assert.equal(customer(id).balance, 0);
   });
 
+  it('takes the customer id as the page shows it (pu_…) in the address as well as without the prefix', async () => {
+    const id = await enroll({ externalCustomerId: 'crm-pasted', cardId: org.cards.stamps, name: 'Paula Paste' });
+    for (const path of [`/console/customers/pu_${id}`, `/console/customers/${id}`, `/console/customers/pu_${id}/edit`, `/console/customers/pu_${id}/qr`]) {
+      const page = await client.request('GET', path);
+      assert.equal(page.status, 200, path);
+      assert.match(page.text, /Paula Paste/, path);
+    }
+    const corrected = await post(`pu_${id}`, { action: 'add', amount: '2', note: 'Pasted id' });
+    assert.equal(corrected.status, 303);
+    assert.equal(corrected.headers.get('location'), `/console/customers/${id}?corrected=1`);
+    assert.equal(customer(id).balance, 200);
+    assert.equal((await client.request('GET', '/console/customers/pu_nope')).status, 404);
+    assert.equal((await client.request('GET', '/console/customers/pu_')).status, 404);
+  });
+
   it('a customer of another org or of the other mode is not found; a note over 500 characters is refused', async () => {
     const id = await enroll({ externalCustomerId: 'crm-long', cardId: org.cards.stamps });
     const long = await post(id, { action: 'add', amount: '1', note: 'x'.repeat(501) });

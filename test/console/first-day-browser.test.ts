@@ -61,8 +61,12 @@ describe('the first day', () => {
     await page.getByRole('status').filter({ hasText: 'Priya is added.' }).waitFor();
 
     await page.goto(`${app.url}/console/dashboard`);
+    // PUBLIC_URL is this computer's own address: a poster printed now leads phones nowhere, so
+    // the page offers no "mark done" and the step stays to do.
     await checklistItem(page, 'Print the poster').click();
     await page.getByRole('heading', { name: /^Counter poster/ }).waitFor();
+    await page.getByText('Once the public address is set, print the poster and mark it printed here').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Printed — mark done' }).count(), 0);
 
     await page.goto(`${app.url}/console/dashboard`);
     await checklistItem(page, 'Design your card').click();
@@ -84,11 +88,12 @@ describe('the first day', () => {
     await apiCustomer(app, org, { card: 'stamps', name: 'First Member' });
 
     await page.goto(`${app.url}/console/dashboard`);
-    for (const label of ['Name your shop and set its time zone', 'Design your card', 'Add a staff member', 'Print the poster', 'Import your customers', 'Check your backups']) {
+    for (const label of ['Name your shop and set its time zone', 'Design your card', 'Add a staff member', 'Import your customers', 'Check your backups']) {
       assert.equal(await doneState(page, label), 'done', label);
     }
     // PUBLIC_URL is this computer's own address in the test: still to do, so the list stays open.
     assert.equal(await doneState(page, 'Set the public address'), 'to do');
+    assert.equal(await doneState(page, 'Print the poster'), 'to do', 'opening the poster is not printing it');
     assert.equal(await page.locator('details#start-checklist').getAttribute('open'), '');
     await checklistItem(page, 'Set the public address').click();
     await page.getByRole('heading', { name: 'Going live', exact: true }).waitFor();

@@ -146,7 +146,7 @@ describe('the customer side', () => {
     const page = await fetch(`${app.url}/get-pass/${org.cards.stamps}/welcome?code=${code}`);
     const text = await page.text();
     assert.equal(page.status, 200);
-    assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(page.headers.get('referrer-policy'), 'same-origin', 'the code in the address goes to no other site; the page\'s own form still names its origin');
     assert.match(text, /Welcome, Wanda!/);
     assert.match(text, /href="\/pass\/[A-Za-z0-9]+">Open my card</);
     assert.doesNotMatch(text, /Email me my card/, 'this server sends no email');
@@ -184,12 +184,25 @@ describe('the customer side', () => {
 });
 
 describe('console pages', () => {
+  it('"Print the poster" cannot be marked done while the poster leads phones to this computer', async () => {
+    const org = await seedConsoleOrg(app, 'Loopback Café');
+    const client = await owner(org);
+    const poster = await client.request('GET', `/console/cards/${org.cards.stamps}/poster`);
+    assert.equal(poster.status, 200);
+    assert.doesNotMatch(poster.text, /Printed — mark done/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(poster.text)![1]!;
+    const refused = await client.request('POST', `/console/cards/${org.cards.stamps}/poster/printed`, { form: { _csrf: csrf, size: 'a4' } });
+    assert.equal(refused.status, 409);
+    assert.match(refused.text, /This poster&#39;s code leads to this computer, so phones cannot follow it\. Set PUBLIC_URL/);
+    assert.equal(readOrgSettings(app.db, org.orgId).started.posterPrintedAt, null);
+  });
+
   it('folds the checklist away once every step is done', async () => {
     const live = await startTestApp({ env: { PUBLIC_URL: 'https://shop.example' } });
     try {
       const org = await seedConsoleOrg(live, 'Done Café', undefined, { staff: [{ name: 'Dee', pin: '1470' }] });
       const now = live.clock.now();
-      live.db.transaction(() => writeOrgSettings(live.db, org.orgId, { started: { profileSavedAt: now, posterOpenedAt: now, cardSavedAt: now } }))();
+      live.db.transaction(() => writeOrgSettings(live.db, org.orgId, { started: { profileSavedAt: now, posterPrintedAt: now, cardSavedAt: now } }))();
       await apiCustomer(live, org, { card: 'stamps', name: 'First Member' });
       assert.equal((await runBackup(live.deps, 'console')).error, null);
       const client = new ConsoleClient(live);

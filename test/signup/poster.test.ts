@@ -9,11 +9,20 @@ import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
-import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp, type ConsoleOrg } from '../support/console';
+import { ConsoleClient, seedConsoleOrg, signedInPage, startTestApp, STANDARD_SEED, type ConsoleOrg } from '../support/console';
+import { pngImage } from '../console/cards-support';
+import { cardsRepo } from '../../src/cards/repo';
+import { setCardLogo } from '../../src/cards/service';
+import { prepareLogo } from '../../src/cards/logo';
+import { readOrgSettings } from '../../src/orgs/settings';
 
 let app: TestApp;
 let org: ConsoleOrg;
 let other: ConsoleOrg;
+/** A bakery whose cards have long names, and a logo: the most a poster has to fit. */
+let bakery: ConsoleOrg;
+const LONG_NAMES = { twoLines: 'Morning coffee stamps', longest: `The Old Harbour Bakery and Coffee House Loyalty Programme for Friends of Good Bread and Fine Coffee!` };
+let longCards: { twoLines: string; longest: string };
 let browser: Browser;
 
 before(async () => {
@@ -21,6 +30,16 @@ before(async () => {
   app = await startTestApp({ env: { INSTALL_BASE_URL: 'https://cards.example.com' } });
   org = await seedConsoleOrg(app, 'Corner Café');
   other = await seedConsoleOrg(app, 'Other Shop');
+  bakery = await seedConsoleOrg(app, 'Bäckerei und Konditorei am Alten Marktplatz', undefined, {
+    cards: [
+      ...STANDARD_SEED.orgs[0]!.cards,
+      { ref: 'twoLines', name: LONG_NAMES.twoLines, passType: 'stamp_card', dataCollectionEnabled: true, reward: { name: 'Free coffee', cost: 10 } },
+      { ref: 'longest', name: LONG_NAMES.longest, passType: 'stamp_card', dataCollectionEnabled: true, reward: { name: 'A large cappuccino with oat milk and a slice of cake', cost: 10 } },
+    ],
+  });
+  const cardNamed = (name: string) => cardsRepo(app.db).listForOrg(bakery.orgId).find((c) => c.name === name)!.id;
+  longCards = { twoLines: cardNamed(LONG_NAMES.twoLines), longest: cardNamed(LONG_NAMES.longest) };
+  for (const cardId of Object.values(longCards)) setCardLogo(app.deps, bakery.orgId, cardId, prepareLogo(pngImage(300, 120, [200, 120, 40])));
   browser = await launchBrowser();
 });
 after(async () => {
@@ -44,7 +63,33 @@ function pdfPages(pdf: Buffer): { count: number; width: number; height: number }
   return { count: Number(/\/Type \/Pages[^>]*\/Count (\d+)/.exec(text)?.[1] ?? /\/Count (\d+)/.exec(text)![1]), width: Number(box[1]), height: Number(box[2]) };
 }
 
-async function poster(width: number, size?: 'a4' | 'a6'): Promise<Page> {
+const PAPERS = [
+  { size: 'a4', width: 595.28, height: 841.89 },
+  { size: 'a5', width: 419.53, height: 595.28 },
+  { size: 'a6', width: 297.64, height: 419.53 },
+] as const;
+
+/**
+ * In print: how many lines the card's name takes, which parts of the poster reach beyond the sheet
+ * (clipped on paper), and by how much the poster's content and its title overflow their boxes.
+ */
+const PRINT_FIT = `(() => {
+  const sheet = document.querySelector('.poster').getBoundingClientRect();
+  const title = document.querySelector('.poster-title');
+  const inner = document.querySelector('.poster-inner');
+  const outside = [...inner.children].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top < sheet.top - 0.5 || r.bottom > sheet.bottom + 0.5 || r.left < sheet.left - 0.5 || r.right > sheet.right + 0.5;
+  }).map((el) => el.className);
+  return {
+    lines: Math.round(title.getBoundingClientRect().height / parseFloat(getComputedStyle(title).lineHeight)),
+    outside,
+    overflow: inner.scrollHeight - inner.clientHeight,
+    titleOverflow: title.scrollHeight - title.clientHeight,
+  };
+})()`;
+
+async function poster(width: number, size?: 'a4' | 'a5' | 'a6'): Promise<Page> {
   const { page } = await signedInPage(browser, app, org, { width, next: `${posterPath(org.cards.stamps)}${size ? `?size=${size}` : ''}` });
   return page;
 }
@@ -73,10 +118,7 @@ describe('counter poster', () => {
     await page.context().close();
   });
 
-  for (const { size, width, height } of [
-    { size: 'a4', width: 595.28, height: 841.89 },
-    { size: 'a6', width: 297.64, height: 419.53 },
-  ] as const) {
+  for (const { size, width, height } of PAPERS) {
     it(`prints on one ${size.toUpperCase()} page, only the poster, in the card's colours, and the printed QR decodes`, async () => {
       const page = await poster(1280, size);
       assert.equal(await page.getByRole('link', { name: size.toUpperCase(), exact: true }).getAttribute('aria-current'), 'page');
@@ -89,12 +131,57 @@ describe('counter poster', () => {
       assert.equal(await page.getByRole('link', { name: 'Download QR code (PNG)' }).isVisible(), false);
       const box = (await page.getByRole('article', { name: 'Poster' }).boundingBox())!;
       const mm = 96 / 25.4;
-      assert.ok(Math.abs(box.width - (size === 'a4' ? 210 : 105) * mm) < 2, `poster ${box.width}px wide`);
+      assert.ok(Math.abs(box.width - { a4: 210, a5: 148, a6: 105 }[size] * mm) < 2, `poster ${box.width}px wide`);
       assert.equal(await page.evaluate("getComputedStyle(document.querySelector('.poster')).backgroundColor"), 'rgb(31, 78, 140)', 'the org colour of a card without its own');
       assert.equal(decodePng(await page.getByRole('img', { name: 'QR code of the sign-up link' }).screenshot()), signupLink(org.cards.stamps));
       await page.context().close();
     });
   }
+
+  for (const { card, sizes, lines } of [
+    { card: 'twoLines', sizes: PAPERS, lines: (n: number) => n === 2 },
+    { card: 'longest', sizes: PAPERS.filter((p) => p.size === 'a6'), lines: (n: number) => n >= 3 },
+  ] as const) {
+    for (const { size, width, height } of sizes) {
+      it(`fits ${card === 'twoLines' ? 'a two-line card name' : 'a 100-character card name'}, the logo and the reward on one ${size.toUpperCase()} sheet; the printed QR still decodes`, async () => {
+        const cardId = longCards[card];
+        const { context, page } = await signedInPage(browser, app, bakery, { width: 1280, next: `${posterPath(cardId)}?size=${size}` });
+        const pdf = pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+        assert.equal(pdf.count, 1);
+        assert.ok(Math.abs(pdf.width - width) < 1.5 && Math.abs(pdf.height - height) < 1.5, `${pdf.width} x ${pdf.height} pt`);
+        await page.emulateMedia({ media: 'print' });
+        const fit = (await page.evaluate(PRINT_FIT)) as { lines: number; outside: string[]; overflow: number; titleOverflow: number };
+        assert.ok(lines(fit.lines), `the name takes ${fit.lines} lines`);
+        assert.deepEqual(fit.outside, [], 'nothing reaches beyond the sheet');
+        assert.ok(fit.overflow <= 1, `the poster's content overflows by ${fit.overflow}px`);
+        assert.ok(fit.titleOverflow <= 1, `the name overflows its box by ${fit.titleOverflow}px`);
+        assert.equal(await page.getByRole('article', { name: 'Poster' }).getByRole('heading', { level: 2 }).textContent(), LONG_NAMES[card]);
+        assert.equal(decodePng(await page.getByRole('img', { name: 'QR code of the sign-up link' }).screenshot()), signupLink(cardId));
+        await context.close();
+      });
+    }
+  }
+
+  it('ticks the start checklist only when the owner marks the poster printed, not when the page is opened', async () => {
+    const owner = await seedConsoleOrg(app, 'Print Shop Café');
+    const { context, page } = await signedInPage(browser, app, owner, { width: 390, next: posterPath(owner.cards.stamps) });
+    const printedAt = () => readOrgSettings(app.db, owner.orgId).started.posterPrintedAt;
+    assert.equal(printedAt(), null, 'opening the poster is not printing it');
+    await page.goto(`${app.url}/console/dashboard`);
+    assert.match(await page.getByRole('listitem').filter({ hasText: 'Print the poster' }).innerText(), /to do/);
+
+    await page.goto(`${app.url}${posterPath(owner.cards.stamps)}?size=a5`);
+    const now = app.clock.now();
+    await page.getByRole('button', { name: 'Printed — mark done' }).click();
+    await page.getByRole('status').filter({ hasText: 'Marked as printed' }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('size'), 'a5', 'back on the paper size it was printed on');
+    assert.equal(printedAt(), now);
+    await page.goto(`${app.url}/console/dashboard`);
+    assert.match(await page.getByRole('listitem').filter({ hasText: 'Print the poster' }).innerText(), /\(done\)/);
+    await page.goto(`${app.url}${posterPath(owner.cards.stamps)}`);
+    assert.equal(await page.getByRole('button', { name: 'Printed — mark done' }).count(), 0, 'asked once');
+    await context.close();
+  });
 
   it('the PNG and SVG downloads decode to the sign-up link', async () => {
     const page = await poster(1280);

@@ -61,6 +61,9 @@ export class ConsoleClient {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
+    // Stands in for the browser's Origin on a POST (`origin: null` leaves it out). What a real
+    // browser sends depends on the page's Referrer-Policy, so every form a customer or the owner
+    // posts is also pressed in Chromium with no added headers (e.g. signup/email-card-browser).
     if (method !== 'GET' && options.origin !== null) headers.Origin = options.origin ?? this.app.url;
     const res = await fetch(this.app.url + path, { method, headers, body, redirect: 'manual' });
     const setCookies = res.headers.getSetCookie();

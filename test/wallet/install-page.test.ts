@@ -191,7 +191,10 @@ describe('install page with a valid code', () => {
     const res = await page(app, installPath(stamp));
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('cache-control'), 'no-store');
-    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    // The address holds the install code: no other site may see it, while the page's own form
+    // ("Email me my card") still carries its real Origin (no-referrer would send `Origin: null`).
+    assert.equal(res.headers.get('referrer-policy'), 'same-origin');
+    assert.match(res.text, /<meta name="referrer" content="same-origin">/);
     assert.match(res.headers.get('content-security-policy')!, /default-src 'none'/);
     const code = encodeURIComponent(stamp.installCode);
     assert.ok(res.text.includes(`href="/get-pass/${designCardId}?code=${code}&amp;wallet=apple"`));

@@ -3,7 +3,7 @@
 // Deleting asks first, on a page of its own that says what goes with the card.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Card } from '../../cards/model';
+import type { Card, CardCustomerCounts } from '../../cards/model';
 import { cardCustomerCounts, deleteCard, getOrgCard, setCardArchived } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
@@ -20,10 +20,11 @@ export const LIFECYCLE_NOTICES: Record<string, string> = {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The editor's panel: what the card's state is and what can be done with it. */
-export function lifecyclePanel(c: ConsoleContext, card: Card, customers: { live: number; test: number }): Markup {
+export function lifecyclePanel(c: ConsoleContext, card: Card, customers: CardCustomerCounts): Markup {
   const base = `/console/cards/${card.id}`;
   const archived = card.archivedAt !== null;
-  const deletable = customers.live === 0;
+  // As deleteCard decides: erased live customers' ledger rows are the shop's books, and go with no card.
+  const deletable = customers.live === 0 && customers.erased.live === 0;
   return html`<section class="panel lifecycle" id="card-status" aria-labelledby="card-status-heading">
   <h2 id="card-status-heading">Archive or delete</h2>
   ${
@@ -37,12 +38,14 @@ export function lifecyclePanel(c: ConsoleContext, card: Card, customers: { live:
     deletable
       ? html`<p class="small">No real customer has this card${customers.test ? ` (it has ${plural(customers.test, 'test customer')})` : ''}, so it can be deleted.</p>
   <p><a class="button danger" href="${base}/delete">Delete ${card.name}…</a></p>`
-      : html`<p class="small muted">It cannot be deleted: ${plural(customers.live, 'customer')} hold${customers.live === 1 ? 's' : ''} it.</p>`
+      : customers.live > 0
+        ? html`<p class="small muted">It cannot be deleted: ${plural(customers.live, 'customer')} hold${customers.live === 1 ? 's' : ''} it.</p>`
+        : html`<p class="small muted">It cannot be deleted: its history keeps ${plural(customers.erased.live, 'customer')} whose personal data was deleted, and your books need those rows.</p>`
   }
 </section>`;
 }
 
-function confirmBody(c: ConsoleContext, card: Card, customers: { live: number; test: number }, error?: string): Markup {
+function confirmBody(c: ConsoleContext, card: Card, customers: CardCustomerCounts, error?: string): Markup {
   return html`<p class="small"><a href="/console/cards/${card.id}">← ${card.name}</a></p>
 <div class="page-head"><h1>Delete ${card.name}?</h1></div>
 ${error ? html`<div class="notice error" role="alert"><p>${error}</p></div>` : ''}

@@ -40,7 +40,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const customers = card && cardCustomerCounts(deps, c.org.id)(card.id);
     // Once a card has customers, the names their answers are stored under stay as they are.
     const locked =
-      card && customers && customers.live + customers.test > 0
+      card && customers && customers.live + customers.test + customers.erased.live + customers.erased.test > 0
         ? { keys: new Set(card.questions.map((q) => q.key)), values: new Map(card.questions.map((q) => [q.key, new Set((q.options ?? []).map((o) => o.value))])) }
         : undefined;
     const view: EditorView = {

@@ -1,17 +1,18 @@
 // The cards pages: the list, and the editor with its pass preview and logo. Templates only.
-import { PASS_TYPE_NAMES, type Card, type CardLogoMeta } from '../../cards/model';
+import { PASS_TYPE_NAMES, type Card, type CardCustomerCounts, type CardLogoMeta } from '../../cards/model';
 import { MAX_LOGO_SIDE, MIN_LOGO_SIDE } from '../../cards/logo';
 import { CSRF_FIELD } from '../../web/csrf';
 import type { FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
+import { copyField } from '../widgets';
 import { basicsSection, designSection, earningSection, levelsSection, limitsSection, questionsSection, rewardSection, signupSection, type SectionContext } from './editor-sections';
 import type { CardForm } from './form';
 
 export interface CardListRow {
   card: Card;
-  customers: { live: number; test: number };
+  customers: CardCustomerCounts;
 }
 
 const typeName = (passType: string) => {
@@ -75,8 +76,8 @@ export interface EditorView {
   storedName?: string;
   form: CardForm;
   errors: FormErrors;
-  /** The card's customers (edit only): a card with any keeps its type. */
-  customers?: { live: number; test: number };
+  /** The card's customers (edit only): a card with any, erased ones too, keeps its type. */
+  customers?: CardCustomerCounts;
   logo?: CardLogoMeta & { url: string };
   logoError?: string;
   notice?: string;
@@ -93,13 +94,15 @@ export function editorBody(c: ConsoleContext, view: EditorView): Markup {
   const editing = view.cardId !== undefined;
   // A new card's form is multipart (it carries the logo), so its token travels in the address.
   const action = editing ? `/console/cards/${view.cardId}` : `/console/cards/new?${CSRF_FIELD}=${encodeURIComponent(c.csrfToken)}`;
-  const total = view.customers ? view.customers.live + view.customers.test : 0;
+  const erased = view.customers ? view.customers.erased.live + view.customers.erased.test : 0;
+  const total = view.customers ? view.customers.live + view.customers.test + erased : 0;
   const typeLock = editing && total > 0
-    ? `This card has ${total} customer${total === 1 ? '' : 's'} (live and test), so its type stays ${PASS_TYPE_NAMES[view.form.passType as Card['passType']] ?? view.form.passType}: their balances are counted in it. Create a new card for another type.`
+    ? `This card has ${total} customer${total === 1 ? '' : 's'} (live and test${erased ? `, ${erased} of them with their personal data deleted` : ''}), so its type stays ${PASS_TYPE_NAMES[view.form.passType as Card['passType']] ?? view.form.passType}: their balances are counted in it. Create a new card for another type.`
     : undefined;
   const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}), ...(view.focus ? { focus: view.focus } : {}), ...(view.locked ? { locked: view.locked } : {}) };
   const title = view.storedName ?? 'Card';
   return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>${view.archived ? html` <span class="badge warn">Archived</span>` : ''}` : 'New card'}</h1><span class="row">${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
+${editing ? copyField({ id: 'card-id', label: 'Card id (for integrators)', value: view.cardId!, hint: 'The cardId of the API: enroll customers on this card with it, or give it to whoever connects your till or shop.' }) : ''}
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
 ${Object.keys(view.errors.fields).length || view.errors.form || (!editing && view.logoError) ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
 <div class="card-editor">

@@ -1,5 +1,5 @@
-// "Copy" beside a secret shown once (a new API key, a webhook signing secret). The secret sits in a
-// read-only field that can be selected and copied by hand, so the page works without this script;
+// "Copy" beside a secret shown once (a new API key, a webhook signing secret) or a value to paste
+// elsewhere (a card's id, widgets.ts copyField). The value sits in a read-only field that can be selected and copied by hand, so the page works without this script;
 // with it, the button appears (html.has-js) and copies in one tap.
 //
 // markup: <textarea id="x" readonly>…</textarea> <button type="button" class="copy-button" data-copy="x">Copy</button>
@@ -47,5 +47,5 @@ document.addEventListener('click', (event) => {
 // A click in the field selects all of it: one long token is copied whole or not at all.
 document.addEventListener('focusin', (event) => {
   const field = event.target;
-  if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && field.classList.contains('secret-value')) field.select();
+  if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && (field.classList.contains('secret-value') || field.closest('.copy-field'))) field.select();
 });

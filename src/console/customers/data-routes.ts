@@ -101,7 +101,7 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
 
   router.get('/console/customers/erased/:passUserId', (ctx) => {
     const c = consoleOf(ctx);
-    const erased = customersRepo(deps.db).findByPassUserId(ctx.params.passUserId!);
+    const erased = customersRepo(deps.db).findByPassUserId(ctx.params.passUserId!.replace(/^pu_/, ''));
     if (!erased || erased.orgId !== c.org.id || erased.erasedAt === null) throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
     sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Personal data deleted', body: erasedBody(erased.id) });
   });

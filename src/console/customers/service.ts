@@ -59,8 +59,14 @@ export function correctBalance(deps: WriteDeps, customer: Customer, form: Correc
   }
 }
 
-/** The customer of the console's namespace; one of the org's other mode or none at all is 404 with what to do. */
-export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): Customer {
+/**
+ * The customer of the console's namespace; one of the org's other mode or none at all is 404 with
+ * what to do. `id` is the passUserId, bare (as the console's own links have it) or as the page
+ * shows it and the API takes it, `pu_…`: an owner pastes what they see. A passUserId is base62,
+ * so it never starts with `pu_` itself.
+ */
+export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, pasted: string): Customer {
+  const id = pasted.startsWith('pu_') ? pasted.slice(3) : pasted;
   const found = customersRepo(deps.db).findById(c.namespace, id);
   if (found) return found;
   const elsewhere = customersRepo(deps.db).findByPassUserId(id);

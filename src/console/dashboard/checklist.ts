@@ -69,8 +69,8 @@ export const CHECKLIST: ChecklistItem[] = [
   },
   {
     label: 'Print the poster',
-    hint: 'Customers scan it by the till and join by themselves.',
-    done: (s) => s.settings.started.posterOpenedAt !== null,
+    hint: 'Customers scan it by the till and join by themselves. Ticked when you mark it printed, once the public address is set.',
+    done: (s) => s.settings.started.posterPrintedAt !== null,
     href: (s) => {
       const card = activeCards(s).find((c) => c.dataCollectionEnabled);
       return card ? `/console/cards/${card.id}/poster` : '/console/cards';

@@ -2,17 +2,19 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { cardColors, cardFaceVars } from '../../signup/card-face';
+import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
 import { cardsRepo } from '../../cards/repo';
 import { passLogoUrl } from '../../wallet/http/pages';
-import { noteStarted } from '../../orgs/service';
-import { sendConsolePage } from '../layout';
-import { assertSignupOpen, downloadName, downloadPng, downloadSvg, posterCard, posterLink, posterQrSvg } from './service';
+import { readOrgSettings } from '../../orgs/settings';
+import { csrfField, sendConsolePage } from '../layout';
+import { assertSignupOpen, downloadName, downloadPng, downloadSvg, markPosterPrinted, posterCard, posterLink, posterQrSvg, printablePoster } from './service';
 import { paperSize, posterBody, posterPrintCss } from './views';
 
-// The counter poster of a card: GET /console/cards/:cardId/poster (?size=a4|a6) and its
-// QR code as downloads. Behind the console guard like every section.
+// The counter poster of a card: GET /console/cards/:cardId/poster (?size=a4|a5|a6), its QR code
+// as downloads, and "Printed — mark done" for the start checklist. Behind the console guard like
+// every section.
 
 function sendDownload(ctx: Context, body: Buffer | string, type: string, fileName: string): void {
   ctx.status = 200;
@@ -30,14 +32,27 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     const size = paperSize(ctx.query.size);
     const link = posterLink(deps.config, card);
     const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link) : null;
-    if (qrSvg) noteStarted(deps, c.org.id, 'posterOpenedAt');
+    const printed = {
+      possible: printablePoster(link),
+      done: readOrgSettings(deps.db, c.org.id).started.posterPrintedAt !== null,
+      justNow: ctx.query.done === 'printed',
+      form: csrfField(c),
+    };
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
       title: `Poster: ${card.name}`,
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id)) })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id)), printed })}`,
     });
+  });
+
+  router.post('/console/cards/:cardId/poster/printed', (ctx) => {
+    const c = consoleOf(ctx);
+    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
+    markPosterPrinted(deps, c.org.id, card);
+    ctx.status = 303;
+    ctx.redirect(`/console/cards/${encodeURIComponent(card.id)}/poster?size=${paperSize(field(ctx.state.form as FormFields, 'size'))}&done=printed`);
   });
 
   router.get('/console/cards/:cardId/poster/qr.svg', async (ctx) => {

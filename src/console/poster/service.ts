@@ -4,7 +4,10 @@ import { cardsRepo } from '../../cards/repo';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
+import { noteStarted } from '../../orgs/service';
+import type { AppDeps } from '../../deps';
 import { signupUrl } from '../../signup/service';
+import { addressProblem } from '../public-address';
 
 // The counter poster's QR code: the card's sign-up link, drawn by `qrcode` as SVG (on
 // the poster itself, and as a download for print shops) and PNG (for anything else). Level M
@@ -28,6 +31,24 @@ export function assertSignupOpen(card: Card): void {
 }
 
 export const posterLink = (config: Pick<Config, 'installBaseUrl'>, card: Card) => signupUrl(config, card.id);
+
+/** A poster worth printing leads phones somewhere: its link is not this computer's own address. */
+export const printablePoster = (link: string): boolean => addressProblem(link) !== 'loopback';
+
+/**
+ * The owner says the poster is printed: the start checklist's step. Only for a poster that works
+ * on paper, one whose code leads phones to the sign-up form; opening the page is not printing it.
+ */
+export function markPosterPrinted(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, orgId: string, card: Card): void {
+  assertSignupOpen(card);
+  if (card.archivedAt !== null) throw new ApiError(409, 'CARD_ARCHIVED', { exactMessage: `${card.name} is archived: it takes no new members, so there is no poster to print.` });
+  if (!printablePoster(posterLink(deps.config, card))) {
+    throw new ApiError(409, 'ADDRESS_NOT_PUBLIC', {
+      exactMessage: "This poster's code leads to this computer, so phones cannot follow it. Set PUBLIC_URL to the address customers' phones reach, print the poster again, then mark it printed.",
+    });
+  }
+  noteStarted(deps, orgId, 'posterPrintedAt');
+}
 
 /** For the poster page: sized by its CSS, labelled for screen readers. */
 export async function posterQrSvg(url: string): Promise<string> {

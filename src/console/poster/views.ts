@@ -3,17 +3,27 @@ import { rewardLine } from '../../signup/card-face';
 import { html, raw, type Markup } from '../../web/html';
 import { qrAddressNote } from '../public-address';
 
-// The counter poster: on screen a preview with its tools, on paper only the poster, filling an A4
-// or A6 page in the card's colours. Its type scales with the poster's width (container query
-// units), so one layout serves both papers and the screen.
+// The counter poster: on screen a preview with its tools, on paper only the poster, filling an A4,
+// A5 or A6 page in the card's colours. Its type scales with the poster's width (container query
+// units), and the papers share one shape, so one layout serves every paper and the screen.
 
 export const PAPER_SIZES = {
   a4: { label: 'A4', width: '210mm', height: '297mm' },
+  a5: { label: 'A5', width: '148mm', height: '210mm' },
   a6: { label: 'A6', width: '105mm', height: '148mm' },
 } as const;
 export type PaperSize = keyof typeof PAPER_SIZES;
 
-export const paperSize = (value: unknown): PaperSize => (value === 'a6' ? 'a6' : 'a4');
+export const paperSize = (value: unknown): PaperSize => (value === 'a5' || value === 'a6' ? value : 'a4');
+
+/**
+ * The title's size by the name's length: a short name large on one line, a longer one smaller on
+ * two (balanced), the longest (up to 100 characters) smaller still, so it always fits the sheet.
+ */
+export function titleClass(name: string): string {
+  const length = [...name].length;
+  return length > 48 ? 'poster-title longer' : length > 16 ? 'poster-title long' : 'poster-title';
+}
 
 /**
  * The page box for the chosen paper, and the poster filling it. Sizes in millimetres, not the
@@ -34,6 +44,21 @@ export interface PosterView {
   livemode: boolean;
   /** The card's uploaded logo, when it has one. */
   logoUrl?: string;
+  /** The start checklist's "print the poster": whether it can be ticked here, and whether it is. */
+  printed: { possible: boolean; done: boolean; justNow: boolean; form: Markup };
+}
+
+/** After printing, the owner ticks the checklist's step; only a poster phones can follow counts. */
+function printedMark(view: PosterView): Markup {
+  const { printed } = view;
+  if (printed.justNow) return html`<div class="notice ok" role="status"><p>Marked as printed: the dashboard's start checklist ticks it.</p></div>`;
+  if (printed.done) return html`<p class="small muted">✓ A poster is marked printed on the dashboard's start checklist.</p>`;
+  if (!printed.possible) return html`<p class="small muted">Once the public address is set, print the poster and mark it printed here: the dashboard's start checklist ticks it then.</p>`;
+  return html`<form method="post" action="/console/cards/${view.card.id}/poster/printed" class="row printed-mark">
+    ${printed.form}<input type="hidden" name="size" value="${view.size}">
+    <button type="submit" class="secondary">Printed — mark done</button>
+    <span class="small muted">Ticks “Print the poster” on the dashboard's start checklist.</span>
+  </form>`;
 }
 
 
@@ -48,6 +73,7 @@ function tools(view: PosterView): Markup {
     )}
   </nav>
   <p>Print this page with your browser's Print command (Ctrl+P, or ⌘P on a Mac): only the poster is printed, on ${PAPER_SIZES[view.size].label} paper.</p>
+  ${printedMark(view)}
   <div class="row">
     <a class="button secondary" href="${base}/qr.png" download>Download QR code (PNG)</a>
     <a class="button secondary" href="${base}/qr.svg" download>Download QR code (SVG)</a>
@@ -81,8 +107,8 @@ ${tools(view)}
   <div class="poster-inner">
     ${view.logoUrl ? html`<img class="poster-logo" src="${view.logoUrl}" alt="${view.orgName}">` : ''}
     <p class="poster-org">${view.orgName}</p>
-    <h2 class="poster-title${card.name.length > 28 ? ' long' : ''}">${card.name}</h2>
-    ${reward ? html`<p class="poster-reward">${reward}</p>` : ''}
+    <h2 class="${titleClass(card.name)}">${card.name}</h2>
+    ${reward ? html`<p class="poster-reward${[...reward].length > 40 ? ' long' : ''}">${reward}</p>` : ''}
     <div class="poster-qr">${raw(view.qrSvg)}</div>
     <p class="poster-instructions">Scan with your phone's camera to get your loyalty card</p>
     <p class="poster-url">${view.link}</p>

@@ -26,6 +26,7 @@ const WALLET_PAGE_STYLE = `
   .email-card{margin-top:1.5rem}
   .done{background:#e6f4ea;color:#1e5c2f;padding:.6rem .8rem;border-radius:.5rem;margin-top:1.5rem}
   .note{color:#5b6270;font-size:.9rem}
+  .note.done{color:#1e5c2f}
   code{background:#e6e8eb;padding:.05rem .3rem;border-radius:.25rem}
   [hidden]{display:none!important}
   .stamps{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.75rem;max-width:20rem}
@@ -60,8 +61,11 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
     `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; manifest-src 'self'; base-uri 'none'; form-action ${options.forms ? "'self'" : "'none'"}; frame-ancestors ${options.frameable ? "'self'" : "'none'"}`,
   );
   ctx.set('X-Content-Type-Options', 'nosniff');
-  // The URL holds the install code: never hand it to another site as a Referer.
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // The URL holds the install code: never hand it to another site as a Referer. same-origin, not
+  // no-referrer: under no-referrer a browser sends `Origin: null` on the page's own form POST
+  // ("Email me my card"), which the origin check must refuse; same-origin sends the real origin
+  // to this server and nothing at all to any other.
+  ctx.set('Referrer-Policy', 'same-origin');
   if (options.private) {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
@@ -72,7 +76,7 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <link rel="icon" href="data:,">
 <title>${title}</title>
 ${options.head ?? ''}
