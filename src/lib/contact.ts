@@ -113,6 +113,21 @@ export function typedPhoneToStore(raw: string, country: string | null): string |
   return normalizePhone(raw) ? raw.trim() : e164;
 }
 
+/**
+ * How a form asks for a phone number, after "Such as" or "Enter a phone number": the shop's
+ * country's own example, or the international form when the shop has no country.
+ */
+export function phoneAsk(country: string | null): string {
+  const example = phoneExample(country);
+  return example ? `such as ${example.national}, or with the country code: ${example.international}` : 'with the country code, such as +44 20 7946 0958';
+}
+
+/** The hint under a phone field: "Such as 01512 3456789, or with the country code: +49 1512 3456789." in a German shop. */
+export function phoneHint(country: string | null): string {
+  const ask = phoneAsk(country);
+  return `${ask[0]!.toUpperCase()}${ask.slice(1)}.`;
+}
+
 /** A mobile number of `country` as its people write it at home and from abroad, for the forms' hints; null without a country. */
 export function phoneExample(country: string | null): { national: string; international: string } | null {
   if (!country || !isSupportedCountry(country)) return null;
