@@ -48,7 +48,7 @@ function unitWords(card: Card): { whole: string; example: string } {
 
 /** Why a number cell cannot be read, in the report's words. */
 function numberProblem(reading: Exclude<NumberReading, { ok: true }>, what: string): string {
-  if (reading.problem === 'ambiguous') return `could be a thousand or a number with decimals (is “${reading.mark}” a thousands separator or the decimal mark?): write it without a thousands separator, such as 1000`;
+  if (reading.problem === 'ambiguous') return `is ambiguous: the “${reading.mark}” could separate thousands or decimals. Write it without a thousands separator, such as 1000`;
   return `is not ${what}`;
 }
 

@@ -133,7 +133,7 @@ describe('wallet-loyalty import in a shop with a country', () => {
     const summary = JSON.parse(res.stdout);
     assert.deepEqual([summary.created, summary.matched, summary.refused], [1, 0, 2]);
     assert.deepEqual(summary.rows, [
-      { row: 3, outcome: 'refused', message: 'Punkte: could be a thousand or a number with decimals (is “,” a thousands separator or the decimal mark?): write it without a thousands separator, such as 1000' },
+      { row: 3, outcome: 'refused', message: 'Punkte: is ambiguous: the “,” could separate thousands or decimals. Write it without a thousands separator, such as 1000' },
       { row: 4, outcome: 'refused', message: 'E-Mail: same email as row 2' },
     ]);
     assert.deepEqual(query(`SELECT phone, phone_norm AS phoneNorm, balance FROM customers WHERE email_norm = 'jana@example.de'`), [{ phone: '+491512345678', phoneNorm: '+491512345678', balance: 100_000 }]);

@@ -135,7 +135,7 @@ describe('numbers as the shop’s country writes them', () => {
     const r = readRow(on, m, ['a@example.com', balance, memberNo], (i) => ['Email', 'Balance', 'Member number'][i]!, shopWriting(country));
     return r.ok ? { balance: r.request.initialPoints, memberNo: r.request.customFields.memberNo } : `${r.column}: ${r.message}`;
   };
-  const AMBIGUOUS = /^Balance: could be a thousand or a number with decimals/;
+  const AMBIGUOUS = /^Balance: is ambiguous: the “[.,]” could separate thousands or decimals/;
   // [card, country, cell, units or refusal]
   const cases: [Card, string | null, string, number | RegExp][] = [
     [stamps, 'DE', '1.000', 1000],
@@ -177,7 +177,7 @@ describe('numbers as the shop’s country writes them', () => {
 
   it('a number question is read the same way', () => {
     assert.deepEqual(read(stamps, 'DE', '', '1.000'), { balance: 0, memberNo: 1000 });
-    assert.match(String(read(stamps, 'GB', '', '1.000')), /^Member number: could be a thousand or a number with decimals/);
+    assert.match(String(read(stamps, 'GB', '', '1.000')), /^Member number: is ambiguous: the “[.,]” could separate thousands or decimals/);
   });
 });
 

@@ -60,7 +60,7 @@ describe('a German shop’s file', () => {
     // Ş is not in Windows-1252: the file keeps that row's name as the byte Excel writes ("?").
     const { dry, done } = await importFile('kunden.csv', Buffer.from(file.toString('latin1').replace('Ş', '?'), 'latin1'), org.cards.stamps);
     assert.deepEqual(figures(dry), { created: 4, matched: 0, refused: 2 });
-    assert.match(dry, /"Column">Stempel<\/td><td data-label="Problem">could be a thousand or a number with decimals/);
+    assert.match(dry, /"Column">Stempel<\/td><td data-label="Problem">is ambiguous: the “[.,]” could separate thousands or decimals/);
     assert.match(dry, /"Column">Telefon<\/td><td data-label="Problem">is not a phone number \(such as 01512 3456789 or \+49 1512 3456789\)/);
     assert.deepEqual(figures(done), { created: 4, matched: 0, refused: 2 });
     assert.deepEqual(customer('juergen@example.de'), { name: 'Jürgen Weiß', phone: '+491512345678', phoneNorm: '+491512345678', balance: 100_000 });

@@ -45,7 +45,7 @@ const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt ==
 export const CHECKLIST: ChecklistItem[] = [
   {
     label: 'Name your shop, set its time zone and country',
-    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock; phone numbers typed without a country code, and numbers in imported files, are read as your country writes them.',
+    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock; phone numbers without a country code are read as your country’s.',
     // A country the time zone gives (Europe/Berlin: Germany) counts; UTC gives none.
     done: (s) => s.settings.started.profileSavedAt !== null && shopCountry(s.settings) !== null,
     href: '/console/settings',
