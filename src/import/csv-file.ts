@@ -119,20 +119,19 @@ export async function parseCsvText(text: string): Promise<CsvTable> {
         parser.destroy();
         throw new ImportFileError(`${header ? `Row ${line - above}` : 'The header'} has ${record.length.toLocaleString('en-GB')} columns; a customer file has at most ${MAX_COLUMNS}. Export only the customer columns and upload that file.`);
       }
-      if (!header) {
-        // A line of empty cells above the header is not the header.
-        if (record.every((cell) => cell === '')) continue;
-        header = record.map(unguard);
-        above = line - 1;
-        continue;
-      }
       if (record.every((cell) => cell === '')) {
-        // Rows of empty cells (`,,,`) are records to the parser, each slow when shorter than the
-        // header: as many as the customer rows allowed, then the file is refused.
+        // A row of empty cells (`,,,`) is skipped, above the header too (it is not the header). To
+        // the parser each is a record, slow when shorter than the header: as many as the customer
+        // rows allowed, then the file is refused.
         if (++emptyRows > MAX_ROWS) {
           parser.destroy();
           throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} empty rows: delete them in your spreadsheet and export the file again.`);
         }
+        continue;
+      }
+      if (!header) {
+        header = record.map(unguard);
+        above = line - 1;
         continue;
       }
       if (rows.length === MAX_ROWS) {

@@ -44,6 +44,14 @@ describe('reading a CSV file', () => {
     }
   });
 
+  it('refuses a file of more empty rows than customer rows allowed, above the header or below it', async () => {
+    for (const text of [`${',\n'.repeat(50_001)}Name,Email\nAda,a@example.com\n`, `Name,Email\n${',\n'.repeat(50_001)}Ada,a@example.com\n`]) {
+      await assert.rejects(readCsvFile(Buffer.from(text)), { message: /^The file has more than 50,000 empty rows/ });
+    }
+    const { table } = await readCsvFile(Buffer.from(`${',\n'.repeat(3)}Name,Email\n${',\n'.repeat(3)}Ada,a@example.com\n`));
+    assert.deepEqual(table.rowNumbers, [5]);
+  });
+
   it('skips blank lines after the header, however many, counting them in the row numbers', async () => {
     const { table } = await readCsvFile(Buffer.from(`Name\n${'\n'.repeat(100_000)}Ada\n`));
     assert.deepEqual(table.rowNumbers, [100_002]);

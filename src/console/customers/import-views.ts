@@ -64,7 +64,7 @@ export function uploadBody(c: ConsoleContext, view: UploadView): Markup {
 ${testNote(c)}
 <section class="panel" aria-labelledby="upload-heading">
   <h2 id="upload-heading">1. Upload a CSV file</h2>
-  <p class="muted small">Export your customers from your previous loyalty app or spreadsheet as CSV (comma, semicolon or tab; up to 50,000 rows and 10 MB). Next you check which column goes where and see what the import would do: nothing is written before you start it.</p>
+  <p class="muted small">Export your customers from your previous loyalty app or spreadsheet as CSV (comma, semicolon or tab; up to 50,000 rows, 200 columns and 10 MB). Next you check which column goes where and see what the import would do: nothing is written before you start it.</p>
   ${formError(view.errors.form)}
   <form method="post" action="/console/customers/import?_csrf=${encodeURIComponent(c.csrfToken)}" enctype="multipart/form-data" class="form" novalidate>
     ${csrfField(c)}
