@@ -59,10 +59,10 @@ export async function createDraft(deps: Pick<EnrollDeps, 'db' | 'clock'>, n: Nam
 }
 
 /** What a draft's page shows without reading its file: the header and each column's first values. */
-export async function draftPreview(job: ImportJob): Promise<{ header: string[]; samples: string[][] }> {
+export async function draftPreview(db: Db, n: Namespace, job: ImportJob): Promise<{ header: string[]; samples: string[][] }> {
   if (job.header !== null && job.samples !== null) return { header: JSON.parse(job.header) as string[], samples: JSON.parse(job.samples) as string[][] };
-  // A draft uploaded before these were kept (a day at most): its file, read once more.
-  const table = await parseCsvText(job.csv ?? '');
+  // A draft uploaded before these were kept (a day old at most): its file, read once more.
+  const table = await parseCsvText(importsRepo(db).find(n, job.id)?.csv ?? '');
   return { header: table.header, samples: samplesOf(table) };
 }
 

@@ -221,6 +221,19 @@ describe('files the import cannot use: a clear message, nothing written', () => 
   });
 });
 
+describe('a draft uploaded before its header and first values were kept apart', () => {
+  it('shows its mapping form from the file, and checks it', async () => {
+    const res = await upload({ name: 'older.csv', bytes: 'Name,Email\nAda,ada-older@example.com\n' }, org.cards.levels);
+    app.db.prepare("UPDATE imports SET header = NULL, samples = NULL WHERE file_name = 'older.csv'").run();
+    const page = await client.request('GET', res.location!);
+    assert.equal(page.status, 200);
+    assert.deepEqual(fieldsOf(page.text).mapping, ['name', 'email']);
+    assert.match(page.text, /ada-older@example\.com/);
+    const dry = await check(res.location!, ['name', 'email']);
+    assert.equal(figure(dry.text, 'created'), 1);
+  });
+});
+
 describe('test data', () => {
   it('holds at most 100 customers: the rows past it are refused with a clear message', async () => {
     const page = await client.request('GET', '/console/customers');

@@ -84,7 +84,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
   const draftPage = async (ctx: Context, job: ImportJob, view: Partial<MappingView> & { chosen?: string[] }, status = 200) => {
     const c = consoleOf(ctx);
     const card = cardsRepo(deps.db).findById(job.cardId)!;
-    const { header, samples } = await draftPreview(job);
+    const { header, samples } = await draftPreview(deps.db, c.namespace, job);
     const stored = readStoredMapping(card, header, job.mapping);
     const chosen = view.chosen ?? (stored ?? suggestMapping(card, header)).map((t) => t ?? '');
     const dryRun = view.dryRun ?? (view.chosen ? null : storedCheck(job));
