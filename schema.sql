@@ -575,7 +575,16 @@ CREATE TABLE imports (
   refused      INTEGER NOT NULL DEFAULT 0,
   created_at   INTEGER NOT NULL,
   started_at   INTEGER,
-  finished_at  INTEGER
+  finished_at  INTEGER,
+  -- The file's header row (JSON array), kept with the report: the refused rows' CSV repeats it.
+  header TEXT,
+  -- The first values of each column (JSON), shown by the mapping form; NULL once the import starts.
+  samples TEXT,
+  -- The last dry run of a draft, made once and then shown and downloaded as it is: check_report (JSON:
+  -- the mapping it checked, its counts, the first refused rows) and check_csv (every refused row with
+  -- its values and the reason). NULL once the import starts.
+  check_report TEXT,
+  check_csv TEXT
 );
 CREATE INDEX imports_org ON imports (org_id, livemode, created_at);
 CREATE INDEX imports_running ON imports (created_at) WHERE status = 'running';
@@ -589,9 +598,10 @@ CREATE TABLE import_rows (
   outcome      TEXT NOT NULL CHECK (outcome = 'created' OR outcome = 'matched' OR outcome = 'refused'),
   column_name  TEXT,
   message      TEXT,
-  customer_id  TEXT,
+  customer_id  TEXT, cells TEXT,
   PRIMARY KEY (import_id, row)
 ) WITHOUT ROWID;
+CREATE INDEX import_rows_cells ON import_rows (import_id) WHERE cells IS NOT NULL;
 
 -- Changes to a customer's details made in the console, and their erasure: who and when. The
 -- values before and after are kept for an edit until the customer is erased, when only the names
@@ -659,4 +669,4 @@ CREATE TABLE mail_holds (
   PRIMARY KEY (org_id, livemode, day, reason)
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 21;
+PRAGMA user_version = 22;

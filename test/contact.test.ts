@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { EmailAddress, normalizeEmail, normalizePhone, phoneFromUrl } from '../src/lib/contact';
+import { EmailAddress, normalizeEmail, normalizePhone, normalizeTypedPhone, phoneExample, phoneFromUrl, phoneHint, typedPhoneToStore } from '../src/lib/contact';
 
 // The email and phone rules (lib/contact.ts), case by case. The same functions validate enroll,
 // custom-field answers and the seed file, and produce the keys lookups compare.
@@ -147,4 +147,43 @@ describe('phone: one rule (E.164 through libphonenumber; not international or no
       assert.equal(normalizePhone(phoneFromUrl(input)), expected);
     });
   }
+});
+
+describe('phone typed by a person: national numbers in the shop’s country', () => {
+  // [country, input, E.164 or null]
+  const cases: [string | null, string, string | null][] = [
+    ['DE', '0151 2345678', '+491512345678'],
+    ['DE', '(030) 123 45 67', '+49301234567'],
+    ['DE', '0049 151 2345678', '+491512345678'],
+    ['DE', '+44 20 7946 0958', '+442079460958'],
+    ['GB', '07700 900123', '+447700900123'],
+    ['FR', '06 12 34 56 78', '+33612345678'],
+    ['IT', '06 1234 5678', '+390612345678'],
+    ['US', '(212) 555-0100', '+12125550100'],
+    ['DE', '0151 234567890123', null],
+    ['DE', '0151 CALL ME', null],
+    ['DE', '12', null],
+    [null, '0151 2345678', null],
+    [null, '+49 151 2345678', '+491512345678'],
+    ['XX', '0151 2345678', null],
+  ];
+  for (const [country, input, expected] of cases) {
+    it(`${country ?? 'no country'}: ${JSON.stringify(input)} → ${expected}`, () => {
+      assert.equal(normalizeTypedPhone(input, country), expected);
+    });
+  }
+
+  it('stores a national number as E.164 and an international one as typed', () => {
+    assert.equal(typedPhoneToStore('0151 2345678', 'DE'), '+491512345678');
+    assert.equal(typedPhoneToStore(' +49 151 2345678 ', 'DE'), '+49 151 2345678');
+    assert.equal(typedPhoneToStore('0151 2345678', null), null);
+  });
+
+  it('gives a mobile number of the country as the forms’ example', () => {
+    assert.deepEqual(phoneExample('DE'), { national: '01512 3456789', international: '+49 1512 3456789' });
+    assert.deepEqual(phoneExample('GB'), { national: '07400 123456', international: '+44 7400 123456' });
+    assert.equal(phoneExample(null), null);
+    assert.equal(phoneHint('FR'), 'Such as 06 12 34 56 78, or with the country code: +33 6 12 34 56 78.');
+    assert.equal(phoneHint(null), 'With the country code, such as +44 20 7946 0958.');
+  });
 });

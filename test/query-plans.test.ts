@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../src/db/open';
 import { ledgerRepo } from '../src/loyalty/repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
+import { importsRepo } from '../src/import/repo';
 import { statementsPreparedBy } from './support/databases';
 
 // Lookups that every API call, enrolment and counter scan makes must read the rows they find, not
@@ -148,6 +149,21 @@ describe("the webhook worker's claim", () => {
     it(`${s.name}: the endpoint's queue in order, no sort`, () => {
       const plan = planMatching(plansOf(deliveriesRepo, s.setUp), /ORDER BY d\.next_attempt_at, d\.rowid/);
       assertPlan(plan, [/^SEARCH d USING INDEX webhook_deliveries_queue \(webhook_id=\? AND next_attempt_at<\?\)$/], /TEMP B-TREE|SCAN d/);
+    });
+  }
+});
+
+describe("an import's refused rows with their values", () => {
+  // A finished import of 50,000 created rows has no refused values: its page must not read them all to say so.
+  const plans = plansOf(importsRepo);
+  const cases = [
+    { name: 'whether any are kept', match: /^SELECT EXISTS \(SELECT 1 FROM import_rows/ },
+    { name: 'the imports whose are due to go', match: /^SELECT DISTINCT r\.import_id/ },
+    { name: 'forgetting them', match: /^UPDATE import_rows/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: through the partial index of the rows that have them`, () => {
+      assertPlan(planMatching(plans, c.match), [/USING INDEX import_rows_cells/], /TEMP B-TREE|SCAN import_rows(?! USING INDEX import_rows_cells)/);
     });
   }
 });

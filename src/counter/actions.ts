@@ -267,7 +267,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
     if (!card) throw badRequest('NO_CARDS', 'this shop has no card yet. The owner creates one in the console');
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
-    sendHtml(ctx, view.status ?? 200, enrollPanel({ cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID() }));
+    sendHtml(ctx, view.status ?? 200, enrollPanel({ cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID(), country: shopCountry(req.counter.settings) }));
   };
 
   router.get(`${base}/enroll`, errors, (ctx) => {
@@ -282,12 +282,13 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
     if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', `${card.name} is archived and takes no new members. Pick another card`);
     const values = enrollValues(card, form);
-    const errors = checkEnrollValues(card, values);
+    const country = shopCountry(req.counter.settings);
+    const errors = checkEnrollValues(card, values, country);
     if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });
     let reply;
     try {
       reply = once(deps, ctx, req.actor.namespace, 'enroll', field(form, 'key'), form, () => {
-        const result = enrollAtCounter(deps, req.actor, card, values, field(form, 'key'));
+        const result = enrollAtCounter(deps, req.actor, card, values, field(form, 'key'), country);
         return { passUserId: result.passUserId, matched: result.result === 'matched', installUrl: result.installUrl };
       });
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);

@@ -1,4 +1,5 @@
 import type { Card, Question } from '../cards/model';
+import { phoneHint } from '../lib/contact';
 import type { Customer } from '../customers/model';
 import { checkboxField, formError, inputField, selectField } from '../web/fields';
 import type { FormErrors } from '../web/forms';
@@ -171,7 +172,7 @@ export function resultsPanel(query: string, results: { customer: Customer; card:
 </section>`;
 }
 
-function questionInput(q: Question, value: string, error: string | undefined): Markup {
+function questionInput(q: Question, value: string, error: string | undefined, phoneHint: string): Markup {
   const name = questionField(q);
   const common = { name, label: q.label, error, required: q.required };
   switch (q.type) {
@@ -184,7 +185,7 @@ function questionInput(q: Question, value: string, error: string | undefined): M
     case 'email':
       return inputField({ ...common, value, type: 'email', autocomplete: 'off' });
     case 'phone':
-      return inputField({ ...common, value, type: 'tel', autocomplete: 'off' });
+      return inputField({ ...common, value, type: 'tel', autocomplete: 'off', hint: phoneHint });
     case 'date':
       return inputField({ ...common, value, type: 'date' });
     default:
@@ -192,11 +193,15 @@ function questionInput(q: Question, value: string, error: string | undefined): M
   }
 }
 
-export function enrollPanel(view: { cards: Card[]; card: Card; values: EnrollValues; errors?: FormErrors; key: string }): Markup {
+/** `country`: the shop's; the phone fields show a number of it as their example. */
+export function enrollPanel(view: { cards: Card[]; card: Card; values: EnrollValues; errors?: FormErrors; key: string; country: string | null }): Markup {
   const { card, values } = view;
   const errors = view.errors ?? { fields: {} };
+  const hint = phoneHint(view.country);
   const contact = (name: 'name' | 'email' | 'phone', label: string, type: 'text' | 'email' | 'tel') =>
-    card.signupFields[name] === 'off' ? '' : inputField({ name, label, type, value: values[name], error: errors.fields[name], required: card.signupFields[name] === 'required', autocomplete: 'off', maxlength: name === 'name' ? 200 : 254 });
+    card.signupFields[name] === 'off'
+      ? ''
+      : inputField({ name, label, type, value: values[name], error: errors.fields[name], required: card.signupFields[name] === 'required', autocomplete: 'off', maxlength: name === 'name' ? 200 : 254, ...(name === 'phone' ? { hint } : {}) });
   return html`<section class="panel enroll" aria-labelledby="enroll-heading">
 <h2 id="enroll-heading">New customer</h2>
 ${formError(errors.form)}
@@ -206,7 +211,7 @@ ${formError(errors.form)}
   ${contact('name', 'Name', 'text')}
   ${contact('email', 'Email', 'email')}
   ${contact('phone', 'Phone', 'tel')}
-  ${card.questions.map((q) => questionInput(q, values.answers[q.key] ?? '', errors.fields[questionField(q)]))}
+  ${card.questions.map((q) => questionInput(q, values.answers[q.key] ?? '', errors.fields[questionField(q)], hint))}
   <div class="actions"><button type="submit" class="big">Enroll</button><button type="button" class="secondary" data-close>Cancel</button></div>
 </form>
 </section>`;

@@ -8,7 +8,7 @@ import { erasedCodeMarker, findCustomerByScanCode } from '../customers/secret-co
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
-import { normalizeEmail, normalizeLocalPhone } from '../lib/contact';
+import { normalizeEmail, normalizeTypedPhone } from '../lib/contact';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
 import type { StaffRef } from '../lib/changes';
@@ -77,7 +77,7 @@ export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: stri
   const text = raw.trim().slice(0, 200);
   if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', 'type at least 2 characters, or scan the pass');
   if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, text)];
-  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeLocalPhone(text, country), limit: SEARCH_LIMIT });
+  const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeTypedPhone(text, country), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
 }
 

@@ -2,7 +2,8 @@ import { inTransaction } from '../db/transaction';
 import { cardsRepo } from '../cards/repo';
 import type { Db } from '../db/connection';
 import type { WriteDeps } from '../deps';
-import { isEmail, normalizeEmail, normalizePhone } from '../lib/contact';
+import { isEmail, normalizeEmail, normalizePhone, phoneAsk, typedPhoneToStore } from '../lib/contact';
+import { readOrgSettings, shopCountry } from '../orgs/settings';
 import { ApiError, validationFailed, type ValidationIssue } from '../lib/errors';
 import { perConnection } from '../db/per-connection';
 import { changesRepo, type ContactField, type FieldChange } from './changes-repo';
@@ -13,7 +14,8 @@ import { customersRepo } from './repo';
 // cannot change them. The rules are the sign-up form's (the same limits, the email and phone
 // rules of lib/contact), and the card's duplicate rule: an email or phone another customer of the
 // card has is refused, since enroll and the counter find customers by them. A field the card
-// requires cannot be emptied. Each change is recorded with the admin who made it.
+// requires cannot be emptied. A phone number without `+` is a national number of the shop's
+// country and is stored as E.164. Each change is recorded with the admin who made it.
 
 export interface ContactValues {
   name: string;
@@ -39,7 +41,7 @@ function createEditRepo(db: Db) {
 }
 const editRepo = perConnection(createEditRepo);
 
-function check(customer: Customer, required: Record<ContactField, boolean>, typed: ContactValues): ValidationIssue[] {
+function check(customer: Customer, required: Record<ContactField, boolean>, typed: ContactValues, country: string | null): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const field of FIELDS) {
     const value = typed[field];
@@ -49,8 +51,8 @@ function check(customer: Customer, required: Record<ContactField, boolean>, type
       issues.push({ path: field, message: `At most ${LIMITS[field]} characters.` });
     } else if (field === 'email' && !isEmail(value)) {
       issues.push({ path: field, message: 'Enter an email address such as name@example.com.' });
-    } else if (field === 'phone' && !normalizePhone(value)) {
-      issues.push({ path: field, message: 'Enter the number with its country code, such as +44 20 7946 0958.' });
+    } else if (field === 'phone' && !typedPhoneToStore(value, country)) {
+      issues.push({ path: field, message: `Enter a phone number ${phoneAsk(country)}.` });
     }
   }
   return issues;
@@ -67,10 +69,11 @@ export function editCustomerContact(deps: WriteDeps, customer: Customer, values:
     if (!current) throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
     const card = cardsRepo(deps.db).findById(current.cardId)!;
     const required = { name: card.signupFields.name === 'required', email: card.signupFields.email === 'required', phone: card.signupFields.phone === 'required' };
-    const issues = check(current, required, typed);
+    const country = shopCountry(readOrgSettings(deps.db, current.orgId));
+    const issues = check(current, required, typed, country);
     if (issues.length) throw validationFailed(issues);
 
-    const next = { name: typed.name || null, email: typed.email || null, phone: typed.phone || null };
+    const next = { name: typed.name || null, email: typed.email || null, phone: typed.phone ? typedPhoneToStore(typed.phone, country) : null };
     const changes: FieldChange[] = FIELDS.filter((f) => next[f] !== current[f]).map((f) => ({ field: f, from: current[f], to: next[f] }));
     if (changes.length === 0) return [];
 

@@ -7,7 +7,9 @@ import type { Namespace } from '../customers/model';
 import { ImportFileError, readCsvFile } from './csv-file';
 import { checkMapping, suggestMapping, targetLabel } from './mapping';
 import { importsRepo } from './repo';
-import { createDraft, dryRun, importSummary, runImport, saveCheckedMapping, startImport, type ImportSummary } from './service';
+import { createDraft, saveCheckedMapping, startImport } from './drafts';
+import { dryRun, importSummary, runImport, type ImportSummary } from './service';
+import { readSource } from './source';
 
 // `wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run] [--data DIR]`
 // (decisions §9): the console's import without the mapping form, the columns mapped as their
@@ -44,7 +46,7 @@ export async function importCommand(deps: EnrollDeps, file: string, options: { c
   note(`Columns: ${table.header.map((h, i) => `${h || `column ${i + 1}`} → ${mapping[i] ? targetLabel(card, mapping[i]!) : 'left out'}`).join('; ')}`);
 
   if (options.dryRun) {
-    const { refusedRows: _, ...summary } = await dryRun(deps.db, n, { card, table, mapping, fileSha256: sha256Hex(text) });
+    const { refusedRows: _, ...summary } = await dryRun(deps.db, n, await readSource(deps.db, { card, table, mapping, fileSha256: sha256Hex(text) }));
     return summary;
   }
   const { job } = await createDraft(deps, n, { cardId: card.id, fileName: file.split(/[\\/]/).pop() ?? file, bytes });

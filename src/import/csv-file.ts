@@ -9,6 +9,8 @@ import { parse, CsvError } from 'csv-parse';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_ROWS = 50_000;
+/** No customer file has more: a wider one is not a customer list, and its mapping form would be megabytes. */
+export const MAX_COLUMNS = 200;
 /** The text is handed to the parser in pieces this size. */
 const PIECE = 64 * 1024;
 /**
@@ -46,15 +48,26 @@ export function decodeCsvBytes(bytes: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
+}
+
+/**
+ * Windows-1252 through ICU's table. Node 20.18.3 and later decode a whole buffer as Latin-1
+ * instead, which turns the 32 characters Windows-1252 puts at 0x80–0x9F (€, ’, “, –, Š, œ …) into
+ * invisible control characters (nodejs/node#56542); the streaming decode still goes through ICU.
+ * A single-byte encoding has nothing left to flush after the one call.
+ */
+function decodeWindows1252(bytes: Buffer): string {
+  return new TextDecoder('windows-1252').decode(bytes, { stream: true });
 }
 
 /** The delimiter of the header line (outside quotes): the most frequent of comma, semicolon and tab. */
 export function detectDelimiter(text: string): CsvTable['delimiter'] {
   const counts = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
-  for (const ch of text.slice(0, 64 * 1024)) {
+  // Blank lines above the header do not end it.
+  for (const ch of text.slice(0, 64 * 1024).replace(/^[\uFEFF\r\n]+/, '')) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === '\n' || ch === '\r')) break;
     else if (!quoted && ch in counts) counts[ch as keyof typeof counts]++;
@@ -68,40 +81,65 @@ function* pieces(text: string): Generator<string> {
 }
 
 /**
+ * A cell written `'=…`, `'+…`, `'-…` or `'@…` is a spreadsheet's formula guard (this server's own
+ * CSV files write it, and so do other apps): the value is what follows the apostrophe.
+ */
+const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
+
+/**
  * Parses the text into a header and rows, yielding to the event loop between pieces. Blank rows
- * are left out (but counted in the row numbers); a row with fewer cells than the header reads the missing ones as empty.
+ * are left out (but counted in the row numbers); a row with fewer cells than the header reads the
+ * missing ones as empty.
  */
 export async function parseCsvText(text: string): Promise<CsvTable> {
+  // Nothing but line breaks and spaces: refused before the parser walks millions of empty lines.
+  if (!/\S/.test(text)) throw new ImportFileError('The file holds only blank lines: export your customers again as CSV and upload that file.');
   const delimiter = detectDelimiter(text);
+  // Empty lines are skipped by the parser itself (counted in info.empty_lines, for the row numbers):
+  // as records, each one shorter than the header would cost csv-parse an error object, and a file
+  // of blank lines would take minutes.
   const parser = Readable.from(pieces(text)).pipe(
-    parse({ delimiter, bom: true, trim: true, relax_column_count: true, relax_quotes: true, max_record_size: 1024 * 1024 }),
+    parse({ delimiter, bom: true, trim: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, max_record_size: 1024 * 1024 }),
   );
   let header: string[] | null = null;
   const rows: string[][] = [];
   const rowNumbers: number[] = [];
-  let number = 0;
+  /** Lines above the header (blank ones): the header is row 1 however far down it starts. */
+  let above = 0;
+  let emptyRows = 0;
   let sliceStart = performance.now();
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      number++;
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { records: number; empty_lines: number } }>) {
+      const line = info.records + info.empty_lines;
       if (performance.now() - sliceStart > YIELD_MS) {
         await yieldToEventLoop();
         sliceStart = performance.now();
       }
-      if (!header) {
-        // Blank lines above the header are not the header.
-        if (record.every((cell) => cell === '')) continue;
-        header = record;
-        number = 1;
+      if (record.length > MAX_COLUMNS) {
+        parser.destroy();
+        throw new ImportFileError(`${header ? `Row ${line - above}` : 'The header'} has ${record.length.toLocaleString('en-GB')} columns; a customer file has at most ${MAX_COLUMNS}. Export only the customer columns and upload that file.`);
+      }
+      if (record.every((cell) => cell === '')) {
+        // A row of empty cells (`,,,`) is skipped, above the header too (it is not the header). To
+        // the parser each is a record, slow when shorter than the header: as many as the customer
+        // rows allowed, then the file is refused.
+        if (++emptyRows > MAX_ROWS) {
+          parser.destroy();
+          throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} empty rows: delete them in your spreadsheet and export the file again.`);
+        }
         continue;
       }
-      if (record.every((cell) => cell === '')) continue;
+      if (!header) {
+        header = record.map(unguard);
+        above = line - 1;
+        continue;
+      }
       if (rows.length === MAX_ROWS) {
         parser.destroy();
         throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} customer rows: split it into files of at most ${MAX_ROWS.toLocaleString('en-GB')}.`);
       }
-      rows.push(record);
-      rowNumbers.push(number);
+      rows.push(record.map(unguard));
+      rowNumbers.push(line - above);
     }
   } catch (err) {
     if (err instanceof CsvError) throw new ImportFileError(`The file could not be read as CSV (${csvProblem(err)}). Export it again as CSV and upload that file.`);

@@ -1,29 +1,24 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import type { Card } from '../cards/model';
-import { cardsRepo } from '../cards/repo';
-import { getOrgCard } from '../cards/service';
 import { enrollCustomer, findEnrollMatch, type EnrollDeps, type MatchedBy } from '../customers/enroll';
 import type { Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { TEST_CUSTOMER_LIMIT } from '../customers/test-mode';
 import { inTransaction } from '../db/transaction';
 import type { Db } from '../db/connection';
-import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { ApiError } from '../lib/errors';
-import { randomToken } from '../lib/ids';
-import { parseCsvText, readCsvFile, type CsvTable } from './csv-file';
-import { readStoredMapping, type Mapping } from './mapping';
 import { importsRepo, type ImportJob, type ReportRow } from './repo';
-import { readRow, type RowRequest } from './rows';
-import { sha256Hex } from '../lib/secrets';
+import type { RowRequest } from './rows';
+import { columnNamer, loadSource, type ImportSource, type Repeat } from './source';
 
 // A customer import (decisions §9): every new customer through the one enroll (channel `import`,
 // its opening balance one ledger row "Imported balance", customer.enrolled to the webhooks); a row
-// that matches a customer by the enroll's rules is reported and left as it is. The dry run asks the
-// same questions and writes nothing. The import runs in chunks, each one transaction that also
-// records its rows' outcomes and how far the import got: a restart goes on after the last chunk
-// written, and between chunks the event loop serves the counter and the API.
+// that matches a customer by the enroll's rules is reported and left as it is. A row that repeats
+// an earlier row's external id, email or phone is refused ("same email as row 4"): enroll would
+// match it to the customer the earlier row created, and that person would be lost without a word.
+// The dry run asks the same questions and writes nothing. The import runs in chunks, each one
+// transaction that also records its rows' outcomes and how far the import got: a restart goes on
+// after the last chunk written, and between chunks the event loop serves the counter and the API.
 
 /** A chunk ends after this many rows or this many milliseconds, whichever comes first: short, so the counter and the API are answered between chunks. */
 const CHUNK_ROWS = 500;
@@ -33,14 +28,6 @@ export const OPENING_NOTE = 'Imported balance';
 const TEST_LIMIT_MESSAGE = `not imported: test data holds at most ${TEST_CUSTOMER_LIMIT} customers (import real customers in live data)`;
 const MATCHED_BY: Record<MatchedBy, string> = { externalCustomerId: 'external id', email: 'email', phone: 'phone' };
 
-/** What an import reads: the card, the file's table and the mapping its dry run checked. */
-export interface ImportSource {
-  card: Card;
-  table: CsvTable;
-  mapping: Mapping;
-  fileSha256: string;
-}
-
 /** The summary of decisions §9: counts, and the refused rows (`message` names the column). */
 export interface ImportSummary {
   created: number;
@@ -49,14 +36,12 @@ export interface ImportSummary {
   rows: { row: number; outcome: 'refused'; message: string }[];
 }
 
-/** What a dry run reports: the summary, and each refused row's column and message apart (the console shows them in a table). */
+/** What a dry run reports: the summary, and each refused row's column, message and cells apart (the console shows them in a table and a CSV). */
 export interface DryRunReport extends ImportSummary {
   refusedRows: ReportRow[];
 }
 
-
-const columnNamer = (header: readonly string[]) => (i: number) => header[i] || `Column ${i + 1}`;
-const refused = (row: number, column: string | null, message: string): ReportRow => ({ row, outcome: 'refused', column, message, customerId: null });
+const refused = (row: number, column: string | null, message: string, cells: readonly string[]): ReportRow => ({ row, outcome: 'refused', column, message, customerId: null, cells });
 const matched = (row: number, customerId: string | null, message: string): ReportRow => ({ row, outcome: 'matched', column: null, message, customerId });
 
 /** A refusal of enroll's as the report says it. */
@@ -66,33 +51,26 @@ function refusalOf(err: ApiError): string {
   return err.message;
 }
 
-/** Customers the dry run would have created so far: later rows of the file match them, as in the import. */
-interface Rehearsal {
-  externalIds: Set<string>;
-  emails: Set<string>;
-  phones: Set<string>;
-  /** Test customers that can still be created. */
-  room: number;
-}
+const REPEAT_WORDS: Record<Repeat['target'], string> = { externalId: 'external id', email: 'email', phone: 'phone' };
 
 /** The enroll's match for a row (or the customer this same file created before), or a refusal; null: a new customer. */
-function matchRow(db: Db, n: Namespace, source: ImportSource, request: RowRequest, row: number, sameFile: Map<number, string>, rehearsal?: Rehearsal): ReportRow | null {
+function matchRow(db: Db, n: Namespace, source: ImportSource, request: RowRequest, i: number, sameFile: Map<number, string>): ReportRow | null {
+  const row = source.table.rowNumbers[i]!;
+  const cells = source.table.rows[i]!;
+  const repeat = source.repeats.get(i);
+  if (repeat) {
+    const at = source.mapping.indexOf(repeat.target);
+    return refused(row, at === -1 ? null : columnNamer(source.table.header)(at), `same ${REPEAT_WORDS[repeat.target]} as row ${repeat.row}`, cells);
+  }
   const externalColumn = source.mapping.indexOf('externalId');
   let found;
   try {
     found = findEnrollMatch(db, n, source.card, { ...request, cardId: source.card.id });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return refused(row, externalColumn === -1 ? null : columnNamer(source.table.header)(externalColumn), refusalOf(err));
+    return refused(row, externalColumn === -1 ? null : columnNamer(source.table.header)(externalColumn), refusalOf(err), cells);
   }
   if (found) return matched(row, found.customer.id, `already a customer (same ${MATCHED_BY[found.by]})`);
-  if (rehearsal) {
-    const email = normalizeEmail(request.email);
-    const phone = normalizePhone(request.phone);
-    if (request.externalCustomerId && rehearsal.externalIds.has(request.externalCustomerId)) return matched(row, null, 'same customer as an earlier row (same external id)');
-    if (email && rehearsal.emails.has(email)) return matched(row, null, 'same customer as an earlier row (same email)');
-    if (phone && rehearsal.phones.has(phone)) return matched(row, null, 'same customer as an earlier row (same phone)');
-  }
   // A row with nothing but a name can only be recognised as the row this very file created before.
   if (!request.externalCustomerId && !request.email && !request.phone) {
     const earlier = sameFile.get(row);
@@ -104,9 +82,10 @@ function matchRow(db: Db, n: Namespace, source: ImportSource, request: RowReques
 /** One row, written: created through enroll, matched, or refused. Inside the chunk's transaction. */
 function importRow(deps: EnrollDeps, n: Namespace, source: ImportSource, i: number, sameFile: Map<number, string>): ReportRow {
   const row = source.table.rowNumbers[i]!;
-  const reading = readRow(source.card, source.mapping, source.table.rows[i]!, columnNamer(source.table.header));
-  if (!reading.ok) return refused(row, reading.column, reading.message);
-  const match = matchRow(deps.db, n, source, reading.request, row, sameFile);
+  const cells = source.table.rows[i]!;
+  const reading = source.readings[i]!;
+  if (!reading.ok) return refused(row, reading.column, reading.message, cells);
+  const match = matchRow(deps.db, n, source, reading.request, i, sameFile);
   if (match) return match;
   const { initialPoints, ...request } = reading.request;
   try {
@@ -119,27 +98,22 @@ function importRow(deps: EnrollDeps, n: Namespace, source: ImportSource, i: numb
     return { row, outcome: 'created', column: null, message: null, customerId: result.passUserId };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return refused(row, null, refusalOf(err));
+    return refused(row, null, refusalOf(err), cells);
   }
 }
 
-/** One row, rehearsed: what importRow would do, with nothing written. */
-function rehearseRow(db: Db, n: Namespace, source: ImportSource, i: number, sameFile: Map<number, string>, rehearsal: Rehearsal): ReportRow {
+/** One row, rehearsed: what importRow would do, with nothing written. `room`: test customers that can still be created. */
+function rehearseRow(db: Db, n: Namespace, source: ImportSource, i: number, sameFile: Map<number, string>, room: { left: number }): ReportRow {
   const row = source.table.rowNumbers[i]!;
-  const reading = readRow(source.card, source.mapping, source.table.rows[i]!, columnNamer(source.table.header));
-  if (!reading.ok) return refused(row, reading.column, reading.message);
-  const match = matchRow(db, n, source, reading.request, row, sameFile, rehearsal);
+  const cells = source.table.rows[i]!;
+  const reading = source.readings[i]!;
+  if (!reading.ok) return refused(row, reading.column, reading.message, cells);
+  const match = matchRow(db, n, source, reading.request, i, sameFile);
   if (match) return match;
   if (!n.livemode) {
-    if (rehearsal.room <= 0) return refused(row, null, TEST_LIMIT_MESSAGE);
-    rehearsal.room--;
+    if (room.left <= 0) return refused(row, null, TEST_LIMIT_MESSAGE, cells);
+    room.left--;
   }
-  const { externalCustomerId, email, phone } = reading.request;
-  if (externalCustomerId) rehearsal.externalIds.add(externalCustomerId);
-  const emailKey = normalizeEmail(email);
-  if (emailKey) rehearsal.emails.add(emailKey);
-  const phoneKey = normalizePhone(phone);
-  if (phoneKey) rehearsal.phones.add(phoneKey);
   return { row, outcome: 'created', column: null, message: null, customerId: null };
 }
 
@@ -153,11 +127,11 @@ export function summaryLine(r: ReportRow): { row: number; outcome: 'refused'; me
  */
 export async function dryRun(db: Db, n: Namespace, source: ImportSource): Promise<DryRunReport> {
   const sameFile = importsRepo(db).createdFromSameFile(source.card.id, n.livemode, source.fileSha256);
-  const rehearsal: Rehearsal = { externalIds: new Set(), emails: new Set(), phones: new Set(), room: n.livemode ? Infinity : TEST_CUSTOMER_LIMIT - customersRepo(db).count(n) };
+  const room = { left: n.livemode ? Infinity : TEST_CUSTOMER_LIMIT - customersRepo(db).count(n) };
   const report: DryRunReport = { created: 0, matched: 0, refused: 0, rows: [], refusedRows: [] };
   let sliceStart = performance.now();
   for (let i = 0; i < source.table.rows.length; i++) {
-    const outcome = rehearseRow(db, n, source, i, sameFile, rehearsal);
+    const outcome = rehearseRow(db, n, source, i, sameFile, room);
     report[outcome.outcome]++;
     if (outcome.outcome === 'refused') {
       report.refusedRows.push(outcome);
@@ -195,15 +169,6 @@ export function importChunk(deps: EnrollDeps, job: Pick<ImportJob, 'id' | 'orgId
     if (!repo.advance(job.id, { fromRow: from, nextRow: i, ...counts }, deps.clock.now())) throw new Error(`import ${job.id} moved while its chunk ran`);
     return i < source.table.rows.length ? i : null;
   });
-}
-
-/** The file, card and mapping of a stored import, read again (after a restart, or to run it). */
-export async function loadSource(db: Db, job: ImportJob): Promise<ImportSource | null> {
-  const card = cardsRepo(db).findById(job.cardId);
-  if (!card || job.csv === null) return null;
-  const table = await parseCsvText(job.csv);
-  const mapping = readStoredMapping(card, table.header, job.mapping);
-  return mapping ? { card, table, mapping, fileSha256: job.fileSha256 } : null;
 }
 
 /** A running import with what its chunks read: the file, card and mapping (null when they no longer fit), and the rows this same file created before. */
@@ -277,41 +242,22 @@ function stopImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string, reaso
   inTransaction(deps.db, () => importsRepo(deps.db).stop(jobId, reason, deps.clock.now()));
 }
 
-/** Stores an uploaded file as a draft import of the card: nothing else is written until it is started. */
-export async function createDraft(deps: Pick<EnrollDeps, 'db' | 'clock'>, n: Namespace, input: { cardId: string; fileName: string; bytes: Buffer }): Promise<{ job: ImportJob; table: CsvTable }> {
-  getOrgCard(deps, n.orgId, input.cardId);
-  const { text, table } = await readCsvFile(input.bytes);
-  const id = `imp_${randomToken(20)}`;
-  const fileName = input.fileName.slice(0, 200) || 'customers.csv';
-  inTransaction(deps.db, () =>
-    importsRepo(deps.db).insert({ id, orgId: n.orgId, livemode: n.livemode, cardId: input.cardId, fileName, fileSha256: sha256Hex(text), csv: text, totalRows: table.rows.length, createdAt: deps.clock.now() }),
-  );
-  return { job: importsRepo(deps.db).find(n, id)!, table };
-}
-
-/** The source a draft's dry run reads, with the mapping the owner chose. */
-export function draftSource(card: Card, job: ImportJob, table: CsvTable, mapping: Mapping): ImportSource {
-  return { card, table, mapping, fileSha256: job.fileSha256 };
-}
-
-/** Keeps the mapping the dry run checked: the import runs with exactly that one. */
-export function saveCheckedMapping(db: Db, jobId: string, mapping: Mapping): boolean {
-  return inTransaction(db, () => importsRepo(db).setMapping(jobId, JSON.stringify(mapping)));
-}
-
-/** Starts a checked draft; false when it is not a draft with a checked mapping any more. */
-export function startImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string): boolean {
-  return inTransaction(deps.db, () => importsRepo(deps.db).start(jobId, deps.clock.now()));
-}
-
 /** The finished import's summary (decisions §9), its refused rows from the report. */
 export function importSummary(db: Db, job: ImportJob): ImportSummary {
   return { created: job.created, matched: job.matched, refused: job.refused, rows: importsRepo(db).refusedRows(job.id, job.totalRows).map(summaryLine) };
 }
 
-/** Drafts never started hold a customer file: removed after a day. */
+/** How long a finished import keeps its refused rows' values, for the owner to download, fix and import again. */
+export const REFUSED_VALUES_DAYS = 30;
+
+/**
+ * Personal data an import holds beyond its use: drafts never started (a customer file) are removed
+ * after a day; the values of refused rows are dropped 30 days after the import finished (the
+ * report's row numbers and reasons stay). Returns the number of drafts removed.
+ */
 export function sweepImportDrafts(deps: Pick<EnrollDeps, 'db' | 'clock'>): number {
   const ids = importsRepo(deps.db).staleDraftIds(deps.clock.now() - 24 * 3_600_000);
   for (const id of ids) inTransaction(deps.db, () => importsRepo(deps.db).remove(id));
+  inTransaction(deps.db, () => importsRepo(deps.db).forgetRefusedCells(deps.clock.now() - REFUSED_VALUES_DAYS * 24 * 3_600_000));
   return ids.length;
 }

@@ -1,5 +1,7 @@
 import { domainToASCII } from 'node:url';
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { getExampleNumber, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+// One example mobile number per country (4 KB), read with the `min` metadata the rest of the file uses.
+import mobileExamples from 'libphonenumber-js/mobile/examples';
 import * as v from 'valibot';
 
 // Email and phone: the one rule for each, used by enroll, custom-field answers, the seed file and
@@ -81,18 +83,56 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   return phone?.isPossible() ? phone.number : null;
 }
 
-/**
- * A number as people type it at home (`07700 900123`), read in `country` (ISO 3166 alpha-2):
- * E.164 or null. Only for finding a customer (the counter's search, the console's): what a
- * customer gives with a country code is stored as typed and normalised by normalizePhone alone.
- */
-export function normalizeLocalPhone(raw: string | null | undefined, country: string | null): string | null {
+// --- Phones typed by people (sign-up form, counter, console, import files) ---
+//
+// The API keeps the rule above. Where a person types a number (a customer on the sign-up form,
+// staff at the counter, the owner in the console, an exported file of another app), a number
+// without `+` is read the way people dial at home: a national number of the shop's country (org
+// setting `country`), `0151 2345678` in Germany being `+491512345678`, `00` numbers dialled
+// abroad included. libphonenumber-js reads it, with the same "possible" test as above.
+
+/** E.164 of a typed number: with `+` by the API's rule, else as a national number of `country` (ISO 3166 alpha-2); null when it is neither. */
+export function normalizeTypedPhone(raw: string | null | undefined, country: string | null): string | null {
   const international = normalizePhone(raw);
   if (international || !raw || !country) return international;
   const compact = raw.replace(PHONE_SEPARATORS, '');
-  if (!/^\d{4,15}$/.test(compact) || !isSupportedCountry(country)) return null;
+  if (!/^\d{4,17}$/.test(compact) || !isSupportedCountry(country)) return null;
   const phone = parsePhoneNumberFromString(compact, { defaultCountry: country as CountryCode, extract: false });
-  return phone?.isPossible() ? phone.number : null;
+  // Then the API's rule on the result: at most 15 digits, whatever the country's lengths allow.
+  return phone?.isPossible() ? normalizePhone(phone.number) : null;
+}
+
+/**
+ * What is stored for a typed number: an international one as typed (the customer's own spacing,
+ * shown back to them), a national one as its E.164 (its country is not written in it, and the shop
+ * may change country); null when it is no number (see normalizeTypedPhone).
+ */
+export function typedPhoneToStore(raw: string, country: string | null): string | null {
+  const e164 = normalizeTypedPhone(raw, country);
+  if (!e164) return null;
+  return normalizePhone(raw) ? raw.trim() : e164;
+}
+
+/**
+ * How a form asks for a phone number, after "Such as" or "Enter a phone number": the shop's
+ * country's own example, or the international form when the shop has no country.
+ */
+export function phoneAsk(country: string | null): string {
+  const example = phoneExample(country);
+  return example ? `such as ${example.national}, or with the country code: ${example.international}` : 'with the country code, such as +44 20 7946 0958';
+}
+
+/** The hint under a phone field: "Such as 01512 3456789, or with the country code: +49 1512 3456789." in a German shop. */
+export function phoneHint(country: string | null): string {
+  const ask = phoneAsk(country);
+  return `${ask[0]!.toUpperCase()}${ask.slice(1)}.`;
+}
+
+/** A mobile number of `country` as its people write it at home and from abroad, for the forms' hints; null without a country. */
+export function phoneExample(country: string | null): { national: string; international: string } | null {
+  if (!country || !isSupportedCountry(country)) return null;
+  const example = getExampleNumber(country as CountryCode, mobileExamples);
+  return example ? { national: example.formatNational(), international: example.formatInternational() } : null;
 }
 
 /**

@@ -67,7 +67,11 @@ export const OrgSettingsSchema = v.object({
     ),
     defaultTimeZone,
   ),
-  /** Where the shop's customers' phones are from (ISO 3166 alpha-2): a number typed the local way is found by it. null: the time zone's country. */
+  /**
+   * Where the shop is (ISO 3166 alpha-2): a phone number typed without `+` on its pages or in its
+   * imports is a national number of this country, and imports read numbers (`1.000`) as it writes
+   * them. null: the time zone's country.
+   */
   country: v.optional(v.nullable(v.pipe(v.string(), v.check(isPhoneCountry, 'must be a country code such as GB'))), null),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
@@ -92,7 +96,7 @@ export const OrgSettingsSchema = v.object({
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;
 
-/** The country local phone numbers are read in: the one the owner chose, else the time zone's. */
+/** The country national phone numbers and imported numbers are read in: the one the owner chose, else the time zone's. */
 export function shopCountry(settings: Pick<OrgSettings, 'country' | 'timeZone'>): string | null {
   return settings.country ?? countryOfZone(settings.timeZone);
 }

@@ -1,7 +1,7 @@
 import type { Card, Question, QuestionType, SignupFieldMode } from '../cards/model';
 import { validateCustomFields } from '../customers/custom-fields';
 import type { CustomFieldValue } from '../customers/model';
-import { isEmail, normalizePhone } from '../lib/contact';
+import { isEmail, normalizeTypedPhone, phoneAsk, typedPhoneToStore } from '../lib/contact';
 import { ApiError } from '../lib/errors';
 import { field, hasErrors, humanMessage, noErrors, type FormErrors, type FormFields } from '../web/forms';
 
@@ -9,7 +9,9 @@ import { field, hasErrors, humanMessage, noErrors, type FormErrors, type FormFie
 // and phone rules of lib/contact, the answers through validateCustomFields — plus what decisions §7
 // leaves to this form: required questions, and the contact fields the card asks for. A value is
 // checked once, here and by enroll, by the same functions: the form can only be stricter in
-// asking, never in what it accepts.
+// asking, never in what it accepts. Phone numbers are the one reading of the form's own: a number
+// without `+` is a national number of the shop's country (org setting `country`), handed to
+// enroll as E.164.
 
 export const CONSENT_FIELD = 'consent';
 /** Hidden from people and assistive technology; only a program filling in every field fills it. */
@@ -39,12 +41,14 @@ export interface SignupRequest {
   customFields: Record<string, CustomFieldValue>;
 }
 
+/** The message for a phone number the form cannot read. */
+const phoneMisfit = (country: string | null) => `Enter a phone number ${phoneAsk(country)}.`;
+
 /** Per question type: the message for an answer that does not fit, in the customer's words. */
-const MISFIT: Record<QuestionType, string> = {
+const MISFIT: Record<Exclude<QuestionType, 'phone'>, string> = {
   text: 'Enter some text.',
   number: 'Enter a number, such as 42.',
   email: 'Enter an email address such as name@example.com.',
-  phone: 'Enter the number with its country code, such as +44 20 7946 0958.',
   select: 'Choose one of the options.',
   date: 'Enter a real date, such as 1990-04-25.',
   checkbox: 'Tick the box or leave it empty.',
@@ -72,7 +76,8 @@ function contact(mode: SignupFieldMode, typed: string, errors: FormErrors, name:
   return typed;
 }
 
-export function readSignup(card: Card, fields: FormFields): { typed: SignupTyped; request: SignupRequest | null; errors: FormErrors } {
+/** `country`: the shop's (ISO 3166 alpha-2), in which a phone number without `+` is read; null: none. */
+export function readSignup(card: Card, fields: FormFields, country: string | null): { typed: SignupTyped; request: SignupRequest | null; errors: FormErrors } {
   const errors = noErrors();
   const typed: SignupTyped = {
     name: field(fields, 'name').trim(),
@@ -86,9 +91,8 @@ export function readSignup(card: Card, fields: FormFields): { typed: SignupTyped
   const email = contact(modes.email, typed.email, errors, 'email', 'Enter your email address.', (t) => (isEmail(t) ? undefined : 'Enter an email address such as name@example.com.'));
   // The API stores any phone and only matches an international one; here, where the customer can
   // still correct it, only a number that the counter's search and a second sign-up can find is taken.
-  const phone = contact(modes.phone, typed.phone, errors, 'phone', 'Enter your phone number.', (t) =>
-    normalizePhone(t) ? undefined : 'Enter your number with its country code, such as +44 20 7946 0958.',
-  );
+  const phoneTyped = contact(modes.phone, typed.phone, errors, 'phone', 'Enter your phone number.', (t) => (typedPhoneToStore(t, country) ? undefined : phoneMisfit(country)));
+  const phone = phoneTyped && typedPhoneToStore(phoneTyped, country);
 
   const answers: Record<string, string | boolean> = {};
   for (const q of card.questions) {
@@ -102,7 +106,8 @@ export function readSignup(card: Card, fields: FormFields): { typed: SignupTyped
     }
     const text = raw.trim();
     typed.answers[q.key] = text;
-    if (text !== '') answers[q.key] = text;
+    // A phone answer read as the contact phone is; one that is no number goes on as typed, refused below.
+    if (text !== '') answers[q.key] = q.type === 'phone' ? (normalizeTypedPhone(text, country) ?? text) : text;
     else if (q.required) errors.fields[questionField(q)] = MISSING[q.type];
   }
 
@@ -114,7 +119,7 @@ export function readSignup(card: Card, fields: FormFields): { typed: SignupTyped
     const keys = err.code === 'CUSTOM_FIELD_VALUE_TYPE_MISMATCH' ? ((err.extra.keys as string[] | undefined) ?? []) : [];
     for (const key of keys) {
       const q = card.questions.find((question) => question.key === key);
-      if (q) errors.fields[questionField(q)] ??= MISFIT[q.type];
+      if (q) errors.fields[questionField(q)] ??= q.type === 'phone' ? phoneMisfit(country) : MISFIT[q.type];
     }
     // Keys come from the card itself, so no other refusal can arise; if one did, it is still shown.
     if (keys.length === 0) errors.form = humanMessage(err);

@@ -7,7 +7,7 @@ import { limitAnonymous } from '../routing/rate-limited';
 import type { RateLimiter } from '../routing/rate-limit';
 import { randomToken } from '../lib/ids';
 import { orgsRepo } from '../orgs/repo';
-import { readOrgSettings } from '../orgs/settings';
+import { readOrgSettings, shopCountry } from '../orgs/settings';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
 import { pageErrors, sendErrorPage } from '../web/errors';
 import { field, readForm, type FormErrors } from '../web/forms';
@@ -51,11 +51,13 @@ export const welcomePath = (installPath: string) => installPath.replace('?code='
 
 /** The empty form (GET), or the form again with what was typed and why it was refused. */
 export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?: { typed: SignupTyped; errors: FormErrors; submission: string }): void {
+  const settings = readOrgSettings(deps.db, card.orgId);
   const body = signupFormBody({
     card,
     orgName: orgName(deps, card),
     logoUrl: logoOf(deps, card),
-    consent: readOrgSettings(deps.db, card.orgId).signup,
+    consent: settings.signup,
+    country: shopCountry(settings),
     csrfToken: preSessionToken(ctx, deps.config, COOKIE_PATH),
     submission: refused?.submission ?? randomToken(32),
     typed: refused?.typed,
@@ -77,7 +79,7 @@ export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: Rate
     const sent = field(form, SUBMISSION_FIELD);
     const submission = SUBMISSION.test(sent) ? sent : randomToken(32);
 
-    const { typed, request, errors } = readSignup(card, form);
+    const { typed, request, errors } = readSignup(card, form, shopCountry(readOrgSettings(deps.db, card.orgId)));
     if (field(form, HONEYPOT_FIELD) !== '') {
       // Only a program fills a field no person can see or reach. It is refused quietly, like any
       // other refusal, with nothing written; a person whose browser filled it by mistake gets the

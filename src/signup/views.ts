@@ -1,4 +1,5 @@
 import type { Card, Question } from '../cards/model';
+import { phoneHint } from '../lib/contact';
 import type { OrgSettings } from '../orgs/settings';
 import { CSRF_FIELD } from '../web/csrf';
 import { checkboxField, formError, inputField, selectField } from '../web/fields';
@@ -16,6 +17,8 @@ export interface SignupFormView {
   /** The card's uploaded logo, when it has one. */
   logoUrl?: string;
   consent: OrgSettings['signup'];
+  /** The shop's country: phone numbers are asked for the way its people write them. */
+  country: string | null;
   csrfToken: string;
   submission: string;
   typed?: SignupTyped;
@@ -23,7 +26,6 @@ export interface SignupFormView {
 }
 
 const EMPTY: SignupTyped = { name: '', email: '', phone: '', answers: {}, consent: false };
-const PHONE_HINT = 'With the country code, such as +44 20 7946 0958.';
 
 
 /**
@@ -46,7 +48,7 @@ ${content}
 </main>`;
 }
 
-function questionControl(q: Question, value: string, error: string | undefined): Markup {
+function questionControl(q: Question, value: string, error: string | undefined, country: string | null): Markup {
   const name = questionField(q);
   const common = { name, label: q.label, value, error, required: q.required };
   switch (q.type) {
@@ -60,7 +62,7 @@ function questionControl(q: Question, value: string, error: string | undefined):
     case 'email':
       return inputField({ ...common, type: 'email', autocomplete: 'off' });
     case 'phone':
-      return inputField({ ...common, type: 'tel', autocomplete: 'off', hint: PHONE_HINT });
+      return inputField({ ...common, type: 'tel', autocomplete: 'off', hint: phoneHint(country) });
     case 'date':
       return inputField({ ...common, type: 'date' });
     case 'select':
@@ -111,8 +113,8 @@ export function signupFormBody(view: SignupFormView): Markup {
   <input type="hidden" name="${SUBMISSION_FIELD}" value="${view.submission}">
   ${modes.name !== 'off' ? inputField({ name: 'name', label: 'Your name', value: typed.name, error: errors.fields.name, required: modes.name === 'required', autocomplete: 'name', maxlength: CONTACT_LIMITS.name }) : ''}
   ${modes.email !== 'off' ? inputField({ name: 'email', label: 'Email', type: 'email', value: typed.email, error: errors.fields.email, required: modes.email === 'required', autocomplete: 'email', maxlength: CONTACT_LIMITS.email }) : ''}
-  ${modes.phone !== 'off' ? inputField({ name: 'phone', label: 'Phone', type: 'tel', value: typed.phone, error: errors.fields.phone, required: modes.phone === 'required', autocomplete: 'tel', maxlength: CONTACT_LIMITS.phone, hint: PHONE_HINT }) : ''}
-  ${card.questions.map((q) => questionControl(q, typed.answers[q.key] ?? '', errors.fields[questionField(q)]))}
+  ${modes.phone !== 'off' ? inputField({ name: 'phone', label: 'Phone', type: 'tel', value: typed.phone, error: errors.fields.phone, required: modes.phone === 'required', autocomplete: 'tel', maxlength: CONTACT_LIMITS.phone, hint: phoneHint(view.country) }) : ''}
+  ${card.questions.map((q) => questionControl(q, typed.answers[q.key] ?? '', errors.fields[questionField(q)], view.country))}
   <div class="honeypot" aria-hidden="true">
     <label for="${fieldId(HONEYPOT_FIELD)}">Leave this field empty</label>
     <input id="${fieldId(HONEYPOT_FIELD)}" name="${HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off" value="">

@@ -11,6 +11,8 @@ import { runCli } from '../support/cli';
 import { ConsoleClient, seedConsoleOrg, type ConsoleOrg } from '../support/console';
 import { snapshot } from '../support/customers';
 import { consentRepo } from '../../src/customers/consent';
+import { inTransaction } from '../../src/db/transaction';
+import { writeOrgSettings } from '../../src/orgs/settings';
 
 let app: TestApp;
 let org: ConsoleOrg;
@@ -20,10 +22,14 @@ let n = 0;
 before(async () => {
   app = await startTestApp();
   org = await seedConsoleOrg(app, 'Data Café', undefined, { staff: [{ name: 'Sam', pin: '2468' }] });
+  // No country (UTC gives none), whatever the machine's zone: a phone number needs its country code.
+  setCountry('UTC', null);
   client = new ConsoleClient(app);
   assert.equal((await client.signIn(org.admin.email, org.admin.password)).status, 303);
 });
 after(() => app?.close());
+
+const setCountry = (timeZone: string, country: string | null) => inTransaction(app.db, () => writeOrgSettings(app.db, org.orgId, { timeZone, country }));
 
 async function enroll(body: Record<string, unknown> = {}): Promise<{ id: string; email: string; phone: string }> {
   n++;
@@ -74,7 +80,7 @@ describe('Edit details', () => {
 
   const refusals: { name: string; form: (c: { email: string; phone: string }) => Record<string, string>; status: number; message: RegExp }[] = [
     { name: 'a malformed email', form: (c) => ({ name: 'X', email: 'not-an-address', phone: c.phone }), status: 400, message: /Enter an email address such as name@example\.com/ },
-    { name: 'a phone without country code', form: (c) => ({ name: 'X', email: c.email, phone: '0170 123' }), status: 400, message: /Enter the number with its country code/ },
+    { name: 'a phone without country code', form: (c) => ({ name: 'X', email: c.email, phone: '0170 1234567' }), status: 400, message: /Enter a phone number with the country code, such as \+44 20 7946 0958\./ },
     { name: 'emptying the name the card requires', form: (c) => ({ name: '', email: c.email, phone: c.phone }), status: 400, message: /This card asks every customer for their name: it cannot be emptied/ },
     { name: 'a name over 200 characters', form: (c) => ({ name: 'n'.repeat(201), email: c.email, phone: c.phone }), status: 400, message: /At most 200 characters/ },
     { name: 'the email of another customer of the card', form: () => ({ name: 'X', email: 'DATA-TAKEN@example.org', phone: '' }), status: 409, message: /Another customer of this card \(Data Person \d+\) has this email address/ },
@@ -101,6 +107,31 @@ describe('Edit details', () => {
     const same = await post(`/console/customers/${c.id}/edit`, { name: 'Data Person', email: 'shared@example.org', phone: c.phone });
     assert.equal(same.headers.get('location'), `/console/customers/${c.id}?edited=0`);
     assert.equal((app.db.prepare('SELECT count(*) AS n FROM customer_changes WHERE customer_id = ?').get(c.id) as { n: number }).n, 1);
+  });
+});
+
+describe('Edit details in a shop with a country', () => {
+  before(() => setCountry('Europe/Berlin', 'DE'));
+  after(() => setCountry('UTC', null));
+
+  it('shows a number of the country as the example and stores a number typed without its code as E.164', async () => {
+    const c = await enroll();
+    const form = await client.request('GET', `/console/customers/${c.id}/edit`);
+    assert.match(form.text, /<span class="hint" id="f-phone-hint">Such as 01512 3456789, or with the country code: \+49 1512 3456789\.<\/span>/);
+    const res = await post(`/console/customers/${c.id}/edit`, { name: 'Data Person', email: c.email, phone: '0151 2345678' });
+    assert.equal(res.status, 303, res.text.slice(0, 300));
+    const read = (await app.request('GET', `/api/v1/customers/pu_${c.id}`, { key: org.keys.live })).body;
+    assert.equal(read.phone, '+491512345678');
+    assert.equal((await app.request('GET', '/api/v1/customers/lookup?phone=%2B491512345678', { key: org.keys.live })).body.passUserId, c.id);
+    const again = await post(`/console/customers/${c.id}/edit`, { name: 'Data Person', email: c.email, phone: '0151 2345678' });
+    assert.equal(again.headers.get('location'), `/console/customers/${c.id}?edited=0`, 'the same number typed the same way is no change');
+  });
+
+  it('refuses what is no number of the country, with its example', async () => {
+    const c = await enroll();
+    const res = await post(`/console/customers/${c.id}/edit`, { name: 'Data Person', email: c.email, phone: '0151 234567890123' });
+    assert.equal(res.status, 400);
+    assert.match(res.text, /Enter a phone number such as 01512 3456789, or with the country code: \+49 1512 3456789\./);
   });
 });
 

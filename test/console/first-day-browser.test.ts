@@ -37,12 +37,12 @@ describe('the first day', () => {
     const org = await seedConsoleOrg(app, 'Checklist Café');
     const { context, page } = await signedInPage(browser, app, org, { next: '/console/dashboard' });
     await page.getByRole('heading', { name: 'Getting started' }).waitFor();
-    for (const label of ['Name your shop and set its time zone', 'Set the public address', 'Design your card', 'Add a staff member', 'Print the poster', 'Import your customers', 'Check your backups']) {
+    for (const label of ['Name your shop, set its time zone and country', 'Set the public address', 'Design your card', 'Add a staff member', 'Print the poster', 'Import your customers', 'Check your backups']) {
       assert.equal(await doneState(page, label), 'to do', label);
     }
 
     // The time zone by its old name: saved and shown by its current one.
-    await checklistItem(page, 'Name your shop and set its time zone').click();
+    await checklistItem(page, 'Name your shop, set its time zone and country').click();
     await page.getByLabel('Business name').fill('Chai Corner');
     await page.getByLabel('Time zone').fill('Asia/Calcutta');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -88,7 +88,7 @@ describe('the first day', () => {
     await apiCustomer(app, org, { card: 'stamps', name: 'First Member' });
 
     await page.goto(`${app.url}/console/dashboard`);
-    for (const label of ['Name your shop and set its time zone', 'Design your card', 'Add a staff member', 'Import your customers', 'Check your backups']) {
+    for (const label of ['Name your shop, set its time zone and country', 'Design your card', 'Add a staff member', 'Import your customers', 'Check your backups']) {
       assert.equal(await doneState(page, label), 'done', label);
     }
     // PUBLIC_URL is this computer's own address in the test: still to do, so the list stays open.

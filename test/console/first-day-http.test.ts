@@ -202,7 +202,7 @@ describe('console pages', () => {
     try {
       const org = await seedConsoleOrg(live, 'Done Café', undefined, { staff: [{ name: 'Dee', pin: '1470' }] });
       const now = live.clock.now();
-      live.db.transaction(() => writeOrgSettings(live.db, org.orgId, { started: { profileSavedAt: now, posterPrintedAt: now, cardSavedAt: now } }))();
+      live.db.transaction(() => writeOrgSettings(live.db, org.orgId, { country: 'DE', started: { profileSavedAt: now, posterPrintedAt: now, cardSavedAt: now } }))();
       await apiCustomer(live, org, { card: 'stamps', name: 'First Member' });
       assert.equal((await runBackup(live.deps, 'console')).error, null);
       const client = new ConsoleClient(live);
@@ -213,6 +213,23 @@ describe('console pages', () => {
     } finally {
       await live.close();
     }
+  });
+
+  it('the first step asks for the shop’s country: saved in UTC without one it stays to do, done once a country is chosen', async () => {
+    const org = await seedConsoleOrg(app, 'Country Café');
+    const client = await owner(org);
+    const step = async () => /<li class="(done|todo)">\s*<span class="check-mark"[^>]*>[^<]*<\/span>\s*<span><a href="\/console\/settings">Name your shop, set its time zone and country<\/a>/.exec((await client.request('GET', '/console/dashboard')).text)?.[1];
+    const save = async (country: string) => {
+      const csrf = await client.csrfFrom('/console/settings');
+      const res = await client.request('POST', '/console/settings', { form: { _csrf: csrf, name: 'Country Café', brandColor: '#1f4e8c', timeZone: 'UTC', country } });
+      assert.equal(res.status, 303, res.text.slice(0, 300));
+    };
+    await save('');
+    assert.equal(readOrgSettings(app.db, org.orgId).started.profileSavedAt !== null, true);
+    assert.equal(await step(), 'todo', 'UTC names no country: phone numbers without a code could not be read');
+    await save('AT');
+    assert.equal(await step(), 'done');
+    assert.equal(readOrgSettings(app.db, org.orgId).country, 'AT');
   });
 
   it('serves a help page per section behind the Help link; the Staff page exports its figures as CSV', async () => {

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/open';
+import { inTransaction } from '../../src/db/transaction';
+import { writeOrgSettings } from '../../src/orgs/settings';
 import { applySeed, parseSeedFile } from '../../src/seed/service';
 import { STANDARD_SEED, standardOrgIds, type StandardOrg } from '../support/app';
 import { runCli, tempDir } from '../support/cli';
@@ -20,6 +22,15 @@ const file = (name: string, content: string | Buffer) => {
   return target;
 };
 const importCli = (args: string[]) => runCli(['import', ...args, '--data', dir]);
+
+function query<T>(sql: string): T[] {
+  const db = openDatabase(loadConfig({ DATA_DIR: dir }).dbFile);
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
 
 function customers(where = '1'): number {
   const db = openDatabase(loadConfig({ DATA_DIR: dir }).dbFile);
@@ -106,4 +117,25 @@ describe('wallet-loyalty import', () => {
       assert.equal(customers(), before);
     });
   }
+});
+
+describe('wallet-loyalty import in a shop with a country', () => {
+  before(() => {
+    const db = openDatabase(loadConfig({ DATA_DIR: dir }).dbFile);
+    inTransaction(db, () => writeOrgSettings(db, org.orgId, { timeZone: 'Europe/Berlin', country: 'DE' }));
+    db.close();
+  });
+
+  it('reads national numbers and German number marks as the console does; a repeated email is refused with its row', async () => {
+    const text = 'Name;Handy;E-Mail;Punkte\nJana;0151 2345678;jana@example.de;1.000\nTim;030 1234567;tim@example.de;1,000\nJana Zwei;0170 1234567;JANA@example.de;5\n';
+    const res = await importCli([file('de.csv', text), '--card', org.cards.points]);
+    assert.equal(res.code, 0, res.stderr);
+    const summary = JSON.parse(res.stdout);
+    assert.deepEqual([summary.created, summary.matched, summary.refused], [1, 0, 2]);
+    assert.deepEqual(summary.rows, [
+      { row: 3, outcome: 'refused', message: 'Punkte: is ambiguous: the “,” could separate thousands or decimals. Write it without a thousands separator, such as 1000' },
+      { row: 4, outcome: 'refused', message: 'E-Mail: same email as row 2' },
+    ]);
+    assert.deepEqual(query(`SELECT phone, phone_norm AS phoneNorm, balance FROM customers WHERE email_norm = 'jana@example.de'`), [{ phone: '+491512345678', phoneNorm: '+491512345678', balance: 100_000 }]);
+  });
 });

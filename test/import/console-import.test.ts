@@ -2,7 +2,6 @@
 // written), import (chunks in the server), report; bad files refused with nothing written; the
 // customers, ledger rows, events and dashboard sums an import leaves.
 import assert from 'node:assert/strict';
-import { setImmediate as tick } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { customersRepo } from '../../src/customers/repo';
@@ -10,52 +9,18 @@ import { dashboardData } from '../../src/console/dashboard/service';
 import type { TestApp } from '../support/app';
 import { ConsoleClient, seedConsoleOrg, startTestApp, type ConsoleOrg } from '../support/console';
 import { insertCustomer, insertWebhook } from '../support/customers';
+import { fieldsOf, figure, importSteps, type ImportSteps } from './console-steps';
 import { customerFile, expectedCounts } from './support';
 
 let app: TestApp;
 let org: ConsoleOrg;
 let client: ConsoleClient;
+let upload: ImportSteps['upload'];
+let check: ImportSteps['check'];
+let runToEnd: ImportSteps['runToEnd'];
 
 const count = (sql: string, ...params: unknown[]) => (app.db.prepare(sql).get(...params) as { n: number }).n;
 const customersOfCard = (cardId: string, livemode = 1) => count('SELECT count(*) AS n FROM customers WHERE card_id = ? AND livemode = ?', cardId, livemode);
-
-/** Posts the upload form as a browser does (multipart, the CSRF token in the query). */
-async function upload(file: { name: string; bytes: Buffer | string }, cardId: string): Promise<{ status: number; location: string | null; text: string }> {
-  const page = await client.request('GET', '/console/customers/import');
-  const action = /<form method="post" action="([^"]+)" enctype="multipart\/form-data"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
-  const form = new FormData();
-  form.set('card', cardId);
-  form.set('file', new Blob([file.bytes]), file.name);
-  const res = await fetch(app.url + action, { method: 'POST', body: form, headers: { Cookie: client.cookieHeader(), Origin: app.url }, redirect: 'manual' });
-  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
-}
-
-const fieldsOf = (text: string) => ({
-  csrf: /name="_csrf" value="([^"]+)"/.exec(text)![1]!,
-  mapping: [...text.matchAll(/<select id="f-map-(\d+)" name="map\.\d+"[^>]*>([\s\S]*?)<\/select>/g)].map((m) => /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? ''),
-});
-
-async function check(path: string, mapping: string[]): Promise<{ status: number; text: string }> {
-  const page = await client.request('GET', path);
-  const form: Record<string, string> = { _csrf: fieldsOf(page.text).csrf };
-  mapping.forEach((target, i) => (form[`map.${i}`] = target));
-  return client.request('POST', `${path}/check`, { form });
-}
-
-const figure = (text: string, id: string) => Number(new RegExp(`id="figure-${id}"><dt>[^<]*</dt><dd class="stat">([\\d,]+)</dd>`).exec(text)![1]!.replace(/,/g, ''));
-
-/** Starts the checked import and waits for the server's runner to finish it (no sleep: turns of the event loop). */
-async function runToEnd(path: string): Promise<string> {
-  const page = await client.request('GET', path);
-  const start = await client.request('POST', `${path}/start`, { form: { _csrf: fieldsOf(page.text).csrf } });
-  assert.equal(start.status, 303);
-  for (let i = 0; i < 10_000; i++) {
-    const progress = await client.request('GET', `${path}/progress`, { headers: { 'HX-Request': 'true' } });
-    if (progress.text.includes('Import finished')) return progress.text;
-    await tick();
-  }
-  throw new Error('the import did not finish');
-}
 
 before(async () => {
   // Mail set up (nothing listens there): the test app runs no mail worker, so queued emails stay rows.
@@ -63,6 +28,7 @@ before(async () => {
   org = await seedConsoleOrg(app, 'Import Café');
   client = new ConsoleClient(app);
   await client.signIn(org.admin.email, org.admin.password);
+  ({ upload, check, runToEnd } = importSteps(app, client));
 });
 after(() => app.close());
 
@@ -83,7 +49,7 @@ describe('console import of a few hundred customers with bad rows', () => {
     assert.match(path, /^\/console\/customers\/import\/imp_\w+$/);
     const page = await client.request('GET', path);
     assert.equal(page.status, 200);
-    assert.match(page.text, /<strong>stamp-me-export\.csv<\/strong>: 307 rows/);
+    assert.match(page.text, new RegExp(`<strong>stamp-me-export\\.csv</strong>: ${file.rows.length} rows`));
     assert.deepEqual(fieldsOf(page.text).mapping, ['firstName', 'lastName', 'email', 'phone', 'balance', 'q:size', 'q:memberNo']);
     assert.equal(customersOfCard(org.cards.stamps), 0, 'an upload writes no customer');
   });
@@ -252,6 +218,19 @@ describe('files the import cannot use: a clear message, nothing written', () => 
     assert.equal(start.status, 409);
     assert.match(start.text, /check the file \(dry run\) before importing it/i);
     assert.equal((await client.request('GET', '/console/customers/import/imp_nosuchimport')).status, 404);
+  });
+});
+
+describe('a draft uploaded before its header and first values were kept apart', () => {
+  it('shows its mapping form from the file, and checks it', async () => {
+    const res = await upload({ name: 'older.csv', bytes: 'Name,Email\nAda,ada-older@example.com\n' }, org.cards.levels);
+    app.db.prepare("UPDATE imports SET header = NULL, samples = NULL WHERE file_name = 'older.csv'").run();
+    const page = await client.request('GET', res.location!);
+    assert.equal(page.status, 200);
+    assert.deepEqual(fieldsOf(page.text).mapping, ['name', 'email']);
+    assert.match(page.text, /ada-older@example\.com/);
+    const dry = await check(res.location!, ['name', 'email']);
+    assert.equal(figure(dry.text, 'created'), 1);
   });
 });
 

@@ -2,6 +2,8 @@
 // send, and that every refusal comes back as the form with its messages and writes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { inTransaction } from '../../src/db/transaction';
+import { writeOrgSettings } from '../../src/orgs/settings';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '../support/app';
 import { withoutNonce } from '../support/wallet-app';
 import { countCustomers, GOOD_STAMPS_ANSWERS, SignupClient, snapshot, tagOf, textOf } from './support';
@@ -14,6 +16,8 @@ let modesCard: string;
 before(async () => {
   app = await startTestApp();
   org = seedStandardOrg(app);
+  // No country (UTC gives none), whatever the machine's zone: a phone number needs its country code.
+  setCountry('UTC', null);
   const seeded = app.seed({
     orgs: [
       {
@@ -37,6 +41,7 @@ after(async () => {
 });
 
 const stamps = () => org.cards.stamps;
+const setCountry = (timeZone: string, country: string | null) => inTransaction(app.db, () => writeOrgSettings(app.db, org.orgId, { timeZone, country }));
 
 describe('the form page', () => {
   it('a card with data collection shows the form, with a pre-session cookie and no script', async () => {
@@ -81,13 +86,13 @@ describe('refusals come back inline and write nothing', () => {
     { name: 'a date that does not exist', change: { 'q.birthday': '2023-02-29' }, field: 'f-q-birthday', message: /Enter a real date/ },
     { name: 'a date in another format', change: { 'q.birthday': '10/12/1815' }, field: 'f-q-birthday', message: /Enter a real date/ },
     { name: 'a malformed email answer', change: { 'q.altEmail': 'ada@' }, field: 'f-q-altEmail', message: /Enter an email address such as/ },
-    { name: 'a malformed phone answer', change: { 'q.altPhone': '0170 1234567' }, field: 'f-q-altPhone', message: /country code/ },
+    { name: 'a phone answer without its country code', change: { 'q.altPhone': '0170 1234567' }, field: 'f-q-altPhone', message: /Enter a phone number with the country code, such as \+44 20 7946 0958\./ },
     { name: 'a checkbox sent with another value', change: { 'q.newsletter': 'yes' }, field: 'f-q-newsletter', message: /Tick the box or leave it empty/ },
     { name: 'a missing required answer', change: { 'q.memberNo': '   ' }, field: 'f-q-memberNo', message: /Enter a number\./ },
     { name: 'a missing required email answer', change: { 'q.altEmail': '' }, field: 'f-q-altEmail', message: /Enter an email address\./ },
     { name: 'a missing name', change: { name: '' }, field: 'f-name', message: /Enter your name/ },
     { name: 'a malformed email', change: { email: 'ada@example' }, field: 'f-email', message: /Enter an email address such as name@example\.com/ },
-    { name: 'a phone without its country code', change: { phone: '020 7946 0958' }, field: 'f-phone', message: /with its country code/ },
+    { name: 'a phone without its country code', change: { phone: '020 7946 0958' }, field: 'f-phone', message: /Enter a phone number with the country code, such as \+44 20 7946 0958\./ },
     { name: 'a name over 200 characters', change: { name: 'A'.repeat(201) }, field: 'f-name', message: /At most 200 characters/ },
     { name: 'no consent', change: { consent: '' }, field: 'f-consent', message: /Tick the box to agree/ },
   ];
@@ -129,6 +134,37 @@ describe('refusals come back inline and write nothing', () => {
     assert.equal(ok.status, 303);
     const row = app.db.prepare('SELECT name, email, phone, phone_norm, source, livemode, external_id FROM customers WHERE card_id = ?').get(modesCard);
     assert.deepEqual(row, { name: null, email: null, phone: '+1 415 555 2671', phone_norm: '+14155552671', source: 'signup', livemode: 1, external_id: null });
+  });
+});
+
+describe('a shop with a country', () => {
+  before(() => setCountry('Europe/Berlin', 'DE'));
+  after(() => setCountry('UTC', null));
+
+  it('shows a number of that country as the example, under the phone and the phone question', async () => {
+    const { text } = await new SignupClient(app).open(stamps());
+    assert.equal(textOf(text, 'f-phone-hint'), 'Such as 01512 3456789, or with the country code: +49 1512 3456789.');
+    assert.equal(textOf(text, 'f-q-altPhone-hint'), 'Such as 01512 3456789, or with the country code: +49 1512 3456789.');
+  });
+
+  it('reads a number typed without its country code as one of that country and stores E.164; the same number with +49 is the same member', async () => {
+    const client = new SignupClient(app);
+    const res = await client.signUp(stamps(), { ...GOOD_STAMPS_ANSWERS, email: 'jana@example.de', phone: '0151 2345678', 'q.altPhone': '030 1234567' });
+    assert.equal(res.status, 303, res.text);
+    const row = app.db.prepare("SELECT phone, phone_norm AS phoneNorm, custom_fields FROM customers WHERE email_norm = 'jana@example.de'").get() as { phone: string; phoneNorm: string; custom_fields: string };
+    assert.deepEqual([row.phone, row.phoneNorm, JSON.parse(row.custom_fields).altPhone], ['+491512345678', '+491512345678', '+49301234567']);
+
+    const again = await new SignupClient(app).signUp(stamps(), { ...GOOD_STAMPS_ANSWERS, email: 'other-jana@example.de', phone: '+49 151 2345678' });
+    assert.equal(again.status, 200);
+    assert.match(again.text, /You are already a member/);
+  });
+
+  it('refuses what is no number of that country, with its example', async () => {
+    const before = snapshot(app);
+    const res = await new SignupClient(app).signUp(stamps(), { ...GOOD_STAMPS_ANSWERS, email: 'long@example.de', phone: '0151 234567890123' });
+    assert.equal(res.status, 400);
+    assert.equal(textOf(res.text, 'f-phone-error'), 'Enter a phone number such as 01512 3456789, or with the country code: +49 1512 3456789.');
+    assert.equal(snapshot(app), before);
   });
 });
 

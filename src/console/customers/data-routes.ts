@@ -11,6 +11,7 @@ import { installUrl } from '../../customers/resource';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { mailRepo } from '../../mail/repo';
+import { readOrgSettings, shopCountry } from '../../orgs/settings';
 import { cardEmailBlocker, mailSetup, queueCardEmail } from '../../mail/service';
 import { qrSvg } from '../../wallet/qr';
 import { field, formErrorsFrom } from '../../web/forms';
@@ -54,7 +55,12 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
   });
 
   const showEdit = (ctx: Context, customer: Customer, form: EditForm, status = 200) =>
-    sendConsolePage(ctx, deps, consoleOf(ctx), { section: 'customers', title: 'Edit details', status, body: editBody(consoleOf(ctx), customer, cardOf(customer), form) });
+    sendConsolePage(ctx, deps, consoleOf(ctx), {
+      section: 'customers',
+      title: 'Edit details',
+      status,
+      body: editBody(consoleOf(ctx), customer, cardOf(customer), form, shopCountry(readOrgSettings(deps.db, customer.orgId))),
+    });
 
   router.get('/console/customers/:passUserId/edit', (ctx) => {
     const customer = page(ctx);

@@ -1,4 +1,5 @@
 import type { Card } from '../../cards/model';
+import { phoneHint } from '../../lib/contact';
 import type { CustomerChange } from '../../customers/changes-repo';
 import type { Customer } from '../../customers/model';
 import type { MailSend } from '../../mail/repo';
@@ -102,7 +103,8 @@ export interface EditForm {
   errors?: FormErrors;
 }
 
-export function editBody(c: ConsoleContext, customer: Customer, card: Card, form: EditForm): Markup {
+/** `country`: the shop's; a phone number without `+` is read as one of its numbers. */
+export function editBody(c: ConsoleContext, customer: Customer, card: Card, form: EditForm, country: string | null): Markup {
   const errors = form.errors ?? { fields: {} };
   const req = (field: 'name' | 'email' | 'phone') => card.signupFields[field] === 'required' && customer[field] !== null;
   return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${customerLabel(customer)}</a></p>
@@ -114,7 +116,7 @@ export function editBody(c: ConsoleContext, customer: Customer, card: Card, form
     ${csrfField(c)}
     ${inputField({ name: 'name', label: 'Name', value: form.name, error: errors.fields.name, required: req('name'), maxlength: 200, autocomplete: 'off' })}
     ${inputField({ name: 'email', label: 'Email', type: 'email', value: form.email, error: errors.fields.email, required: req('email'), maxlength: 254, autocomplete: 'off' })}
-    ${inputField({ name: 'phone', label: 'Phone', type: 'tel', value: form.phone, error: errors.fields.phone, required: req('phone'), maxlength: 50, autocomplete: 'off', hint: 'With the country code, such as +44 20 7946 0958.' })}
+    ${inputField({ name: 'phone', label: 'Phone', type: 'tel', value: form.phone, error: errors.fields.phone, required: req('phone'), maxlength: 50, autocomplete: 'off', hint: phoneHint(country) })}
     <div class="actions"><button type="submit">Save details</button><a href="/console/customers/${customer.id}">Cancel</a></div>
   </form>
 </section>`;

@@ -7,7 +7,9 @@ import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
 import { importsRepo, type ImportJob, type ReportRow } from '../../import/repo';
 import { importRunner } from '../../import/runner';
-import { createDraft, draftSource, dryRun, saveCheckedMapping, startImport } from '../../import/service';
+import { createDraft, draftPreview, saveCheckedMapping, startImport, storedCheck } from '../../import/drafts';
+import { dryRun, REFUSED_VALUES_DAYS } from '../../import/service';
+import { readSource } from '../../import/source';
 import { ApiError } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
 import { sendFragment } from '../../web/errors';
@@ -15,6 +17,7 @@ import { field, noErrors } from '../../web/forms';
 import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { sendConsolePage } from '../layout';
 import { csvLine, CSV_BOM } from './csv';
+import { refusedCsvHeader, refusedCsvLine } from './import-csv';
 import { readImportUpload } from './import-upload';
 import { jobBody, mappingBody, progressPanel, uploadBody, type EmailsView, type MappingView } from './import-views';
 import { queueCardEmails } from '../../mail/service';
@@ -26,8 +29,9 @@ import { queueCardEmails } from '../../mail/service';
 
 const REPORT_BATCH = 1000;
 
-function findJob(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string): ImportJob {
-  const job = importsRepo(deps.db).find(c.namespace, id);
+/** The import, without its file's text (`withFile`: with it). */
+function findJob(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string, withFile = false): ImportJob {
+  const job = withFile ? importsRepo(deps.db).find(c.namespace, id) : importsRepo(deps.db).findDraft(c.namespace, id);
   if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data; start one from Customers → Import' });
   return job;
 }
@@ -76,14 +80,15 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     }
   });
 
-  /** The draft's page: the mapping form, and after a check its dry run. */
+  /** The draft's page: the mapping form, and after a check its dry run, both as stored with the draft (the file is not read). */
   const draftPage = async (ctx: Context, job: ImportJob, view: Partial<MappingView> & { chosen?: string[] }, status = 200) => {
     const c = consoleOf(ctx);
     const card = cardsRepo(deps.db).findById(job.cardId)!;
-    const table = await parseCsvText(job.csv!);
-    const stored = readStoredMapping(card, table.header, job.mapping);
-    const chosen = view.chosen ?? (stored ?? suggestMapping(card, table.header)).map((t) => t ?? '');
-    const body = mappingBody(c, { job, card, table, chosen, errors: view.errors ?? noErrors(), columnErrors: view.columnErrors ?? {}, ...(view.dryRun ? { dryRun: view.dryRun } : {}) });
+    const { header, samples } = await draftPreview(deps.db, c.namespace, job);
+    const stored = readStoredMapping(card, header, job.mapping);
+    const chosen = view.chosen ?? (stored ?? suggestMapping(card, header)).map((t) => t ?? '');
+    const dryRun = view.dryRun ?? (view.chosen ? null : storedCheck(job));
+    const body = mappingBody(c, { job, card, header, samples, chosen, errors: view.errors ?? noErrors(), columnErrors: view.columnErrors ?? {}, ...(dryRun ? { dryRun } : {}) });
     sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', status, body });
   };
 
@@ -92,9 +97,11 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status === 'draft') return draftPage(ctx, job, {});
     const timeZone = readOrgSettings(deps.db, c.org.id).timeZone;
-    const refusals = job.status === 'done' ? importsRepo(deps.db).refusedRows(job.id, 100) : [];
+    const repo = importsRepo(deps.db);
+    const refusals = job.status === 'done' ? repo.refusedRows(job.id, 100) : [];
     const emails: EmailsView = { mailOn: deps.config.mail !== null, result: emailResult(ctx.query.emails) };
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals, emails) });
+    const refusedCsv = job.header !== null && repo.hasRefusedCells(job.id);
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals, emails, refusedCsv) });
   });
 
   router.post('/console/customers/import/:id/email', async (ctx) => {
@@ -110,7 +117,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
 
   router.post('/console/customers/import/:id/check', async (ctx) => {
     const c = consoleOf(ctx);
-    const job = findJob(deps, c, ctx.params.id!);
+    const job = findJob(deps, c, ctx.params.id!, true);
     if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}`);
     const card = cardsRepo(deps.db).findById(job.cardId)!;
     const form = consoleForm(ctx);
@@ -118,22 +125,46 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
     const checked = checkMapping(card, table.header, chosen);
     if (!checked.mapping) return draftPage(ctx, job, { chosen, columnErrors: checked.columnErrors, errors: { fields: {}, form: checked.formError } }, 400);
-    saveCheckedMapping(deps.db, job.id, checked.mapping);
-    const report = await dryRun(deps.db, c.namespace, draftSource(card, job, table, checked.mapping));
+    const report = await dryRun(deps.db, c.namespace, await readSource(deps.db, { card, table, mapping: checked.mapping, fileSha256: job.fileSha256 }));
+    // The refused rows as the owner downloads them, made once with the dry run.
+    const csv = refusedCsvHeader(table.header) + report.refusedRows.map((r) => refusedCsvLine(r, checked.mapping)).join('');
+    saveCheckedMapping(deps.db, job.id, checked.mapping, { report, csv });
     return draftPage(ctx, { ...job, mapping: JSON.stringify(checked.mapping) }, { chosen, dryRun: report });
   });
 
-  // The refused rows of the dry run, checked again with the mapping it stored.
-  router.get('/console/customers/import/:id/check.csv', async (ctx) => {
+  // The refused rows of the draft's dry run, as it stored them.
+  router.get('/console/customers/import/:id/check.csv', (ctx) => {
     const c = consoleOf(ctx);
     const job = findJob(deps, c, ctx.params.id!);
-    const card = cardsRepo(deps.db).findById(job.cardId)!;
-    if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}/report.csv`);
-    const table = await parseCsvText(job.csv!);
-    const mapping = readStoredMapping(card, table.header, job.mapping);
-    if (!mapping) throw new ApiError(409, 'IMPORT_NOT_CHECKED', { detail: 'check the file (dry run) first' });
-    const report = await dryRun(deps.db, c.namespace, draftSource(card, job, table, mapping));
-    sendCsv(ctx, `dry-run-${job.id}.csv`, [CSV_BOM + csvLine(REPORT_HEADER), ...report.refusedRows.map(reportLine)]);
+    if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}/refused.csv`);
+    const check = importsRepo(deps.db).checkOf(c.namespace, job.id);
+    if (!check?.csv || !storedCheck({ mapping: check.mapping, checkReport: check.report })) throw new ApiError(409, 'IMPORT_NOT_CHECKED', { detail: 'check the file (dry run) first' });
+    sendCsv(ctx, `refused-rows-${job.id}.csv`, [check.csv]);
+  });
+
+  // The refused rows of a started import, with their values while they are kept.
+  router.get('/console/customers/import/:id/refused.csv', (ctx) => {
+    const c = consoleOf(ctx);
+    const job = findJob(deps, c, ctx.params.id!);
+    if (job.status === 'draft') return ctx.redirect(`/console/customers/import/${job.id}/check.csv`);
+    if (job.header === null || !importsRepo(deps.db).hasRefusedCells(job.id)) {
+      throw new ApiError(404, 'REFUSED_ROWS_GONE', { detail: `this import keeps no values of refused rows (they are kept ${REFUSED_VALUES_DAYS} days); download the report instead` });
+    }
+    const header = JSON.parse(job.header) as string[];
+    const card = cardsRepo(deps.db).findById(job.cardId);
+    const mapping = card ? readStoredMapping(card, header, job.mapping) : null;
+    const repo = importsRepo(deps.db);
+    function* lines() {
+      yield refusedCsvHeader(header);
+      let after = 0;
+      for (;;) {
+        const rows = repo.refusedWithCells(job.id, after, REPORT_BATCH);
+        if (rows.length) yield rows.map((r) => refusedCsvLine(r, mapping)).join('');
+        if (rows.length < REPORT_BATCH) return;
+        after = rows[rows.length - 1]!.row;
+      }
+    }
+    sendCsv(ctx, `refused-rows-${job.id}.csv`, lines());
   });
 
   router.post('/console/customers/import/:id/start', (ctx) => {

@@ -1,8 +1,8 @@
 import type { Card } from '../../cards/model';
 import { TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
-import type { CsvTable } from '../../import/csv-file';
 import { targetOptions } from '../../import/mapping';
 import type { ImportJob, ReportRow } from '../../import/repo';
+import { SHOWN_REFUSALS } from '../../import/drafts';
 import type { DryRunReport } from '../../import/service';
 import { formError, selectField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
@@ -14,7 +14,6 @@ import { formatNumber, formatTime, passTypeLabel } from '../format';
 // Customers → Import: upload a file, check which column goes where, a dry run, then the import
 // with its progress and its report. Every step is a plain form; htmx only refreshes the progress.
 
-const SHOWN_REFUSALS = 100;
 const base = (job: Pick<ImportJob, 'id'>) => `/console/customers/import/${job.id}`;
 const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
@@ -65,7 +64,7 @@ export function uploadBody(c: ConsoleContext, view: UploadView): Markup {
 ${testNote(c)}
 <section class="panel" aria-labelledby="upload-heading">
   <h2 id="upload-heading">1. Upload a CSV file</h2>
-  <p class="muted small">Export your customers from your previous loyalty app or spreadsheet as CSV (comma, semicolon or tab; up to 50,000 rows and 10 MB). Next you check which column goes where and see what the import would do: nothing is written before you start it.</p>
+  <p class="muted small">Export your customers from your previous loyalty app or spreadsheet as CSV (comma, semicolon or tab; up to 50,000 rows, 200 columns and 10 MB). Next you check which column goes where and see what the import would do: nothing is written before you start it.</p>
   ${formError(view.errors.form)}
   <form method="post" action="/console/customers/import?_csrf=${encodeURIComponent(c.csrfToken)}" enctype="multipart/form-data" class="form" novalidate>
     ${csrfField(c)}
@@ -85,7 +84,10 @@ ${recentImports(view)}`;
 export interface MappingView {
   job: ImportJob;
   card: Card;
-  table: CsvTable;
+  /** The file's header row. */
+  header: string[];
+  /** The first values of each column. */
+  samples: string[][];
   /** The target chosen for each column ('' = left out). */
   chosen: string[];
   errors: FormErrors;
@@ -93,18 +95,8 @@ export interface MappingView {
   dryRun?: DryRunReport;
 }
 
-function samples(table: CsvTable, column: number): string[] {
-  const found: string[] = [];
-  for (const row of table.rows) {
-    const value = row[column]?.trim();
-    if (value) found.push(value.length > 40 ? `${value.slice(0, 39)}…` : value);
-    if (found.length === 3) break;
-  }
-  return found;
-}
-
 function mappingForm(c: ConsoleContext, view: MappingView): Markup {
-  const { job, card, table } = view;
+  const { job, card, header } = view;
   const options = [{ value: '', label: 'Leave out' }, ...targetOptions(card).map((o) => ({ value: o.value as string, label: o.label }))];
   return html`<section class="panel" aria-labelledby="mapping-heading">
   <h2 id="mapping-heading">2. Which column goes where</h2>
@@ -115,11 +107,11 @@ function mappingForm(c: ConsoleContext, view: MappingView): Markup {
     <div class="table-wrap"><table class="stacked mapping-table">
       <caption class="visually-hidden">Columns of the file</caption>
       <thead><tr><th scope="col">Column in the file</th><th scope="col">First values</th><th scope="col">Goes to</th></tr></thead>
-      <tbody>${table.header.map((header, i) => {
-        const name = header || `Column ${i + 1}`;
+      <tbody>${header.map((cell, i) => {
+        const name = cell || `Column ${i + 1}`;
         return html`<tr>
         <td data-label="Column"><strong>${name}</strong></td>
-        <td data-label="First values" class="muted small">${samples(table, i).join(' · ') || '(empty)'}</td>
+        <td data-label="First values" class="muted small">${(view.samples[i] ?? []).join(' · ') || '(empty)'}</td>
         <td data-label="">${selectField({ name: `map.${i}`, id: `f-map-${i}`, label: `Goes to (${name})`, value: view.chosen[i] ?? '', options, required: true, error: view.columnErrors[i] })}</td>
       </tr>`;
       })}</tbody>
@@ -129,11 +121,15 @@ function mappingForm(c: ConsoleContext, view: MappingView): Markup {
 </section>`;
 }
 
-/** The refused rows; `csvHref` offers them all as CSV (the dry run's; a finished import has its report). */
+/** The refused rows; `csvHref` offers them all as CSV, with their values, to fix and import again. */
 function refusalsTable(rows: ReportRow[], total: number, csvHref: string | null): Markup {
   if (rows.length === 0) return html``;
   return html`<h3 id="refused-heading">Refused rows</h3>
-<p class="muted small">Row numbers are those a spreadsheet shows (the header is row 1). Fix these rows in the file and import it again: rows already imported are then matched and left as they are.</p>
+<p class="muted small">Row numbers are those a spreadsheet shows (the header is row 1). A row with the external id, email or phone of an earlier row is refused rather than merged into that customer. ${
+    csvHref
+      ? 'Download the refused rows: each with its values and the reason, under your file’s own column names. Fix them there and import that file.'
+      : 'Fix these rows in the file and import it again: rows already imported are then matched and left as they are.'
+  }</p>
 <div class="table-wrap"><table class="stacked refused-table" aria-labelledby="refused-heading">
   <thead><tr><th scope="col" class="num">Row</th><th scope="col">Column</th><th scope="col">Problem</th></tr></thead>
   <tbody>${rows.slice(0, SHOWN_REFUSALS).map(
@@ -141,7 +137,7 @@ function refusalsTable(rows: ReportRow[], total: number, csvHref: string | null)
   )}</tbody>
 </table></div>
 ${total > SHOWN_REFUSALS ? html`<p class="muted small after-table">The first ${SHOWN_REFUSALS} of ${formatNumber(total)} refused rows.</p>` : ''}
-${csvHref ? html`<p class="after-table"><a class="button secondary" href="${csvHref}" download>Download refused rows (CSV)</a></p>` : ''}`;
+${csvHref ? html`<p class="after-table"><a class="button secondary" href="${csvHref}" download>Download the refused rows (CSV)</a></p>` : ''}`;
 }
 
 function figures(counts: { created: number; matched: number; refused: number }, verbs: { created: string; matched: string; refused: string }): Markup {
@@ -172,11 +168,11 @@ function dryRunPanel(c: ConsoleContext, view: MappingView, report: DryRunReport)
 }
 
 export function mappingBody(c: ConsoleContext, view: MappingView): Markup {
-  const { job, card, table } = view;
+  const { job, card } = view;
   return html`${crumbs()}
 <div class="page-head"><h1>Import customers</h1></div>
 ${testNote(c)}
-<p>File <strong>${job.fileName}</strong>: ${plural(table.rows.length, 'row', 'rows')} for the card <strong>${card.name}</strong> (${passTypeLabel(card.passType)}). <a href="/console/customers/import">Upload another file</a></p>
+<p>File <strong>${job.fileName}</strong>: ${plural(job.totalRows, 'row', 'rows')} for the card <strong>${card.name}</strong> (${passTypeLabel(card.passType)}). <a href="/console/customers/import">Upload another file</a></p>
 ${mappingForm(c, view)}
 ${view.dryRun ? dryRunPanel(c, view, view.dryRun) : ''}`;
 }
@@ -216,13 +212,14 @@ export function progressPanel(job: ImportJob, timeZone: string, after: Markup = 
 </section>`;
 }
 
-export function jobBody(c: ConsoleContext, job: ImportJob, card: Card | undefined, timeZone: string, refusals: ReportRow[], emails: EmailsView): Markup {
+/** `refusedCsv`: the refused rows' values are still kept, to download. */
+export function jobBody(c: ConsoleContext, job: ImportJob, card: Card | undefined, timeZone: string, refusals: ReportRow[], emails: EmailsView, refusedCsv: boolean): Markup {
   return html`${crumbs()}
 <div class="page-head"><h1>Import customers</h1></div>
 ${testNote(c)}
 <p>File <strong>${job.fileName}</strong> for the card <strong>${card?.name ?? 'Deleted card'}</strong>.</p>
 ${progressPanel(job, timeZone, emailAction(c, job, emails))}
-${job.status === 'done' && refusals.length ? html`<section class="panel" aria-labelledby="refused-heading">${refusalsTable(refusals, job.refused, null)}</section>` : ''}`;
+${job.status === 'done' && refusals.length ? html`<section class="panel" aria-labelledby="refused-heading">${refusalsTable(refusals, job.refused, refusedCsv ? `${base(job)}/refused.csv` : null)}</section>` : ''}`;
 }
 
 

@@ -9,7 +9,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import type { OrgRow } from '../../orgs/repo';
-import { readOrgSettings, type OrgSettings } from '../../orgs/settings';
+import { readOrgSettings, shopCountry, type OrgSettings } from '../../orgs/settings';
 import { staffRepo } from '../../staff/repo';
 import { lastSuccessfulBackup } from '../../backups/service';
 import { importsRepo } from '../../import/repo';
@@ -44,9 +44,10 @@ const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt ==
 
 export const CHECKLIST: ChecklistItem[] = [
   {
-    label: 'Name your shop and set its time zone',
-    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock.',
-    done: (s) => s.settings.started.profileSavedAt !== null,
+    label: 'Name your shop, set its time zone and country',
+    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock; phone numbers without a country code are read as your country’s.',
+    // A country the time zone gives (Europe/Berlin: Germany) counts; UTC gives none.
+    done: (s) => s.settings.started.profileSavedAt !== null && shopCountry(s.settings) !== null,
     href: '/console/settings',
   },
   {

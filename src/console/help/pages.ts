@@ -57,7 +57,7 @@ export const HELP_PAGES: readonly HelpPage[] = [
     slug: 'settings',
     title: 'Settings',
     body: html`<p><strong>Time zone</strong>: type a city or a country and pick from the list; it decides when your days start on the dashboard and for the daily caps.</p>
-<p><strong>Country</strong>: a phone number typed the local way (07700 900123) at the counter is read as a number of this country. Empty: the time zone's country.</p>
+<p><strong>Country</strong>: a phone number typed without its country code (0151 2345678), on the sign-up form, at the counter, in the console or in an imported file, is read as a number of this country and kept with the code; an amount such as 1.000 in an imported file is read as this country writes it. Empty: the time zone's country.</p>
 <p><strong>Counter</strong>: when it locks, daily caps per staff member and customer, and the award size above which staff confirm.</p>`,
   },
 ];

@@ -92,7 +92,7 @@ ${formError(errors.form)}
     error: errors.fields.country,
     placeholder: zoneCountry(view.timeZone),
     options: phoneCountries().map((c) => ({ value: c.code, label: c.name })),
-    hint: 'Phone numbers typed the local way (07700 900123) are found as numbers of this country.',
+    hint: 'Phone numbers typed without a country code, on the sign-up form, at the counter, here and in imported files, are read as numbers of this country, and so are amounts such as 1.000 in imported files.',
   })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>
