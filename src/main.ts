@@ -15,7 +15,7 @@ import { loadWalletServices, missingWalletSettings, publicUrlWarning, type Walle
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
-import { mailSetup } from './mail/service';
+import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -48,7 +48,9 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Wallet credentials first: a broken setting stops the start before anything is opened.
   const wallet = loadWalletServices(config, clock);
   logWalletState(wallet, log, clock);
-  log.info('email', mailSetup(config) ?? { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
+  const mailSettings = mailSetup(config);
+  log.info('email', mailSettings ?? { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
+  if (mailSettings?.tls === 'off') log.warn(`email: ${MAIL_TLS_OFF_WARNING}`);
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
