@@ -21,6 +21,7 @@ import { RestoreError, restoreDatabase } from './backups/restore';
 import { writeCheckedCopy } from './backups/service';
 import { addAdmin, AdminError, resetAdminPassword } from './admins/service';
 import { VERSION } from './lib/version';
+import { PRIVATE_DIR_MODE } from './lib/private-files';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
 
@@ -213,7 +214,7 @@ async function backup(config: Readonly<Config>, target: string | undefined) {
   if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
   const file = path.resolve(target);
   if (file === config.dbFile) throw new UsageError('the backup target is the database itself');
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   // A plain connection (no migration): the copy is the database as it is, checked as the server's
   // own backups are.
   const db = new Database(config.dbFile, { fileMustExist: true });

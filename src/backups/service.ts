@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import { sealDatabaseCopy } from '../db/file-check';
 import { backupName, listBackups } from '../db/file-names';
+import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
 
 // The server's own backups (decisions §9): a consistent online copy of the live database into
@@ -42,7 +43,7 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
   const partial = path.join(dir, `.${name}.partial`);
   let run: BackupRun;
   try {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     await writeCheckedCopy(deps.db, partial, path.join(dir, name));
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: name, sizeBytes: statSync(path.join(dir, name)).size, error: null };
   } catch (err) {
@@ -70,6 +71,8 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
  * backup copies in steps between requests, and a write made meanwhile is copied too.
  */
 export async function writeCheckedCopy(db: Db, partial: string, target: string): Promise<void> {
+  // Readable by the server's user only, as the database is (SQLite would create it 644).
+  createPrivateFile(partial);
   await db.backup(partial);
   sealDatabaseCopy(partial);
   renameSync(partial, target);
