@@ -21,6 +21,11 @@ export interface Config {
   rateLimit: { live: number; test: number; anonymous: number };
   /** Daily backups (decisions §9): the hour in the shop's time zone (null: off), the folder, how many to keep. */
   backups: { hour: number | null; dir: string; keep: number };
+  /**
+   * What copies the database off the machine, as the operator declares it (REPLICATION): the
+   * server cannot see Litestream, which runs beside it. Null: nothing does; the console warns.
+   */
+  replication: 'litestream' | null;
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
   /** Outgoing mail (SMTP_URL and MAIL_FROM); null when not set up: mail features are then off. */
   mail: MailSettings | null;
@@ -100,6 +105,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
       dir: path.resolve(read('BACKUP_DIR') ?? path.join(dataDir, 'backups')),
       keep: integer(read('BACKUP_KEEP') ?? '7', 'BACKUP_KEEP', 1, 1000),
     },
+    replication: oneOf(read('REPLICATION') ?? 'off', 'REPLICATION', ['litestream', 'off'] as const) === 'litestream' ? 'litestream' : null,
     webhooks: {
       timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '5000', 'WEBHOOK_TIMEOUT_MS', 1, 600_000),
       retryDelaysMs: delays(read('WEBHOOK_RETRY_DELAYS_MS') ?? '10000,60000', 'WEBHOOK_RETRY_DELAYS_MS'),

@@ -91,11 +91,3 @@ function rotate(dir: string, keep: number, log: Logger): string[] {
   }
   return removed;
 }
-
-export function lastBackupRun(db: Db): BackupRun | undefined {
-  return backupRunsRepo(db).last();
-}
-
-export function lastSuccessfulBackup(db: Db): BackupRun | undefined {
-  return backupRunsRepo(db).lastSuccess();
-}

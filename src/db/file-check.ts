@@ -8,7 +8,8 @@ const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** Tables every wallet-loyalty database has had since its first schema. */
 const OWN_TABLES = ['orgs', 'admins', 'cards', 'customers', 'transactions'];
 
-function startsAsSqlite(file: string): boolean {
+/** Whether the file begins with SQLite's header (an empty or foreign file does not). */
+export function startsAsSqlite(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(HEADER.length);

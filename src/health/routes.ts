@@ -1,16 +1,19 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { sendJson } from '../http/bind';
-import { lastSuccessfulBackup } from '../backups/service';
+import { backupState } from '../backups/state';
 import { limitAnonymous } from '../routing/rate-limited';
 import type { RateLimiter } from '../routing/rate-limit';
 import { isoTime } from '../lib/clock';
 import { VERSION } from '../lib/version';
 
 /**
- * GET /healthz (decisions §9), for a monitor such as Uptime Kuma: no key, limited like every
- * request without one. It reads the database, so a 200 means the server can answer from it; the
- * answer holds counts and times only, never a secret or a customer's datum.
+ * GET /healthz, for a monitor such as Uptime Kuma: no key, limited like every request without one.
+ * It reads the database, so a 200 means the server can answer from it; the answer holds counts,
+ * times and settings only, never a secret or a customer's datum. Per subsystem: the backlog of each
+ * queue (webhooks, wallet pass updates, email), the newest backup in the backup folder (not the
+ * database's memory of one, which a restore brings from elsewhere) and the last backup's failure,
+ * and whether an off-site copy (Litestream) is declared.
  */
 export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
   const router = new Router();
@@ -19,14 +22,17 @@ export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
     ctx.set('Cache-Control', 'no-store');
     let body: Record<string, unknown>;
     try {
-      const lastBackup = lastSuccessfulBackup(deps.db);
+      const backups = backupState(deps);
       body = {
         status: 'ok',
         version: VERSION,
         schemaVersion: deps.db.pragma('user_version', { simple: true }) as number,
         webhookBacklog: count(deps, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'"),
         passUpdateBacklog: count(deps, 'SELECT count(*) AS n FROM wallet_pass_updates WHERE next_attempt_at IS NOT NULL'),
-        lastBackupAt: lastBackup ? isoTime(lastBackup.finishedAt) : null,
+        mailBacklog: count(deps, "SELECT count(*) AS n FROM mail_sends WHERE status = 'pending'"),
+        lastBackupAt: backups.newest ? isoTime(backups.newest.at) : null,
+        lastBackupError: backups.lastError?.message ?? null,
+        replication: deps.config.replication ?? 'off',
       };
     } catch (err) {
       deps.log.error('healthz: the database cannot be read', { err });
