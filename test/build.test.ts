@@ -120,6 +120,11 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       assert.match(await worker.text(), /counter-shell-v1/);
 
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+
+      // A backup's integrity check runs on a worker thread, which the one script must start by itself.
+      const copy = await run(process.execPath, [aloneScript, 'backup', path.join(dir, 'copy.db'), '--data', data], alone);
+      assert.equal(copy.code, 0, copy.stderr);
+      assert.match(copy.stdout, /integrity checked/);
     } finally {
       await server.stop('SIGKILL');
       await receiver.close();

@@ -5,7 +5,7 @@ import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
-import { sealDatabaseCopy } from '../db/file-check';
+import { sealDatabaseCopyOffThread } from './integrity-worker';
 import { backupName, listBackups } from '../db/file-names';
 import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
@@ -74,7 +74,8 @@ export async function writeCheckedCopy(db: Db, partial: string, target: string):
   // Readable by the server's user only, as the database is (SQLite would create it 644).
   createPrivateFile(partial);
   await db.backup(partial);
-  sealDatabaseCopy(partial);
+  // Checked on another thread: reading every page of a large database takes seconds.
+  await sealDatabaseCopyOffThread(partial);
   renameSync(partial, target);
 }
 
