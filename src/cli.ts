@@ -22,6 +22,7 @@ import { writeCheckedCopy } from './backups/service';
 import { addAdmin, AdminError, resetAdminPassword } from './admins/service';
 import { VERSION } from './lib/version';
 import { PRIVATE_DIR_MODE } from './lib/private-files';
+import { KEPT_COPIES } from './db/file-names';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
 
@@ -237,6 +238,7 @@ function restore(config: Readonly<Config>, file: string | undefined) {
   process.stdout.write(
     `restored ${path.resolve(file)} (schema version ${result.schemaVersion}) as ${result.dbFile}\n` +
       (result.replaced ? `the database it replaced is kept as ${result.replaced}\n` : '') +
+      (result.removed.length ? `older replaced databases removed (the newest ${KEPT_COPIES} are kept): ${result.removed.join(', ')}\n` : '') +
       'start the server to use it\n',
   );
 }

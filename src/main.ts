@@ -15,6 +15,7 @@ import { loadWalletServices, missingWalletSettings, publicUrlWarning, type Walle
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
+import { scrubImportDrafts } from './import/erase-drafts';
 import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
@@ -31,6 +32,7 @@ export function changeHooks(): ChangeHooks {
     eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
+    customerErased: (deps, person) => void scrubImportDrafts(deps, person),
   };
 }
 

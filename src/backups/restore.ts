@@ -4,7 +4,7 @@ import path from 'node:path';
 import { latestVersion } from '../db/migrate';
 import type { Clock } from '../lib/clock';
 import { DatabaseFileError, sealDatabaseCopy } from '../db/file-check';
-import { replacedName, utcStamp } from '../db/file-names';
+import { keepNewest, KEPT_COPIES, REPLACED_NAME, replacedName, utcStamp } from '../db/file-names';
 import { makePrivate, privateDir } from '../lib/private-files';
 
 // `wallet-loyalty restore <file>` (decisions §9): every refusal leaves the data folder as it was.
@@ -47,6 +47,8 @@ export interface RestoreResult {
   dbFile: string;
   /** Where the database it replaced now is; null when the data folder had none (a new machine). */
   replaced: string | null;
+  /** Older replaced databases removed: the newest KEPT_COPIES stay. */
+  removed: string[];
   schemaVersion: number;
 }
 
@@ -95,7 +97,10 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
     // The WAL's index of the old database must not meet the new one.
     rmSync(`${dbFile}-shm`, { force: true });
     renameSync(staged, dbFile);
-    return { dbFile, replaced, schemaVersion };
+    const removed = keepNewest(dataDir, REPLACED_NAME, KEPT_COPIES, () => {
+      // Left for the next backup's rotation to try again; the restore itself is done.
+    });
+    return { dbFile, replaced, removed, schemaVersion };
   } finally {
     if (current?.open) current.close();
     try {

@@ -6,7 +6,7 @@ import { inTransaction } from '../db/transaction';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import { sealDatabaseCopyOffThread } from './integrity-worker';
-import { backupName, listBackups } from '../db/file-names';
+import { BACKUP_NAME, BEFORE_SCHEMA_NAME, backupName, keepNewest, KEPT_COPIES, REPLACED_NAME } from '../db/file-names';
 import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
 
@@ -18,7 +18,7 @@ export interface BackupDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'backups'>;
+  config: Pick<Config, 'backups' | 'dataDir'>;
 }
 
 /** One backup at a time per database: the console's button during the nightly run waits for that run. */
@@ -54,7 +54,7 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
     }
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: null, sizeBytes: null, error: (err as Error).message };
   }
-  const removed = run.error ? [] : rotate(dir, keep, deps.log);
+  const removed = run.error ? [] : rotate(deps.config, keep, deps.log);
   try {
     inTransaction(deps.db, () => backupRunsRepo(deps.db).record(run));
   } catch (err) {
@@ -79,16 +79,16 @@ export async function writeCheckedCopy(db: Db, partial: string, target: string):
   renameSync(partial, target);
 }
 
-/** Keeps the newest `keep` backups; only files named as backups are ever removed. */
-function rotate(dir: string, keep: number, log: Logger): string[] {
-  const removed: string[] = [];
-  for (const file of listBackups(dir).slice(keep)) {
-    try {
-      rmSync(path.join(dir, file.name));
-      removed.push(file.name);
-    } catch (err) {
-      log.warn('backup: could not remove an old backup', { file: file.name, err });
-    }
-  }
-  return removed;
+/**
+ * After a backup: the newest `keep` backups stay, and the newest KEPT_COPIES of the copies made
+ * before a schema upgrade (in the backup folder) and of the databases a restore replaced (in the
+ * data folder). Only files named so are ever removed: a file of the operator's stays.
+ */
+function rotate(config: Pick<Config, 'backups' | 'dataDir'>, keep: number, log: Logger): string[] {
+  const warn = (file: string, err: unknown) => log.warn('backup: could not remove an old copy', { file, err });
+  return [
+    ...keepNewest(config.backups.dir, BACKUP_NAME, keep, warn),
+    ...keepNewest(config.backups.dir, BEFORE_SCHEMA_NAME, KEPT_COPIES, warn),
+    ...keepNewest(config.dataDir, REPLACED_NAME, KEPT_COPIES, warn),
+  ];
 }

@@ -45,6 +45,8 @@ export function eraseCustomer(deps: EraseDeps, customer: Customer, by: ErasedBy)
     repo.dropIdempotency({ id: customer.id, orgId: customer.orgId, livemode: customer.livemode });
     repo.scrubMail(customer.id, now);
     repo.scrubChanges(customer.id);
+    // Other features' copies (the import's drafts), with the values before the erasure.
+    deps.onChange.customerErased(deps, { orgId: customer.orgId, livemode: customer.livemode, email: customer.email, phone: customer.phone, externalId: customer.externalId });
     changesRepo(deps.db).insert(customer.id, {
       kind: 'erase',
       channel: by.channel,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createPrivateFile, makePrivate, privateDir } from '../lib/private-files';
 import type { Db } from './connection';
 import { migrate } from './migrate';
-import { beforeSchemaName } from './file-names';
+import { BEFORE_SCHEMA_NAME, beforeSchemaName, keepNewest, KEPT_COPIES } from './file-names';
 import { sealDatabaseCopy } from './file-check';
 
 export type { Db } from './connection';
@@ -85,4 +85,7 @@ function copyBeforeUpgrade(db: Db, file: string, from: number, to: number, optio
     throw new DatabaseOpenError(`cannot keep a copy of the database before upgrading its schema from version ${from} to ${to}, so it was not upgraded: ${(err as Error).message} (BACKUP_DIR is ${dir})`, { cause: err });
   }
   options.log?.warn(`database upgrading the schema from version ${from} to ${to}; the database as it was is kept at ${target}`, { copy: target, from, to });
+  // The newest three such copies stay (they hold customers as they were, erased ones too).
+  const removed = keepNewest(dir, BEFORE_SCHEMA_NAME, KEPT_COPIES, (name, err) => options.log?.warn(`database: could not remove the old copy ${name}`, { err }));
+  if (removed.length > 0) options.log?.warn(`database: older copies made before an upgrade removed (the newest ${KEPT_COPIES} are kept): ${removed.join(', ')}`, { removed });
 }
