@@ -16,6 +16,7 @@ import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
 import { scrubImportDrafts } from './import/erase-drafts';
+import { movedDataWarning } from './backups/moved-data';
 import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
@@ -55,6 +56,8 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   if (mailSettings?.tls === 'off') log.warn(`email: ${MAIL_TLS_OFF_WARNING}`);
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
+  const moved = movedDataWarning(config, process.cwd());
+  if (moved) log.warn(moved);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
