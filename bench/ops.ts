@@ -169,15 +169,16 @@ async function main() {
         const ref = encodeURIComponent(`crm-${Math.floor((total * (i + 1)) / (erasures + 1))}`);
         const from = readFileSync(app.logFile).length;
         const erase = await probeDuring(app.url, key, async () => {
+          const sent = performance.now();
           const res = await request(`${app.url}/api/v1/customers/${ref}`, { method: 'DELETE', headers: { 'X-Api-Key': key } });
           if (res.status !== 200) throw new Error(`erasure answered ${res.status}: ${res.body}`);
-          const answered = performance.now();
+          const answered = performance.now() - sent;
           // After the answer the search index is merged in steps; the hold is measured until it is done.
           const merged = await logLine(app.logFile, from, 'search index merged', 10_000);
           return { answered, merged };
         });
         const merged = erase.result.merged;
-        await measured(`erasure ${i + 1} + index merge${merged ? ` (${merged.steps} steps, longest ${merged.longestStepMs} ms in the server)` : ' (no merge logged)'}`, erase);
+        await measured(`erasure ${i + 1} (answered in ${ms(erase.result.answered)} ms) + index merge${merged ? ` (${merged.steps} steps; in the server the longest step ${merged.longestStepMs} ms, checkpoint ${merged.longestCheckpointMs} ms)` : ' (no merge logged)'}`, erase);
       }
     } finally {
       await app.stop();

@@ -42,22 +42,23 @@ async function mergeInSteps(deps: SearchMergeDeps): Promise<void> {
   const startedAt = deps.clock.now();
   const repo = eraseRepo(deps.db);
   let steps = 0;
-  // The longest turn of the event loop the merge took (a step or a checkpoint), for the log.
-  let longest = 0;
-  const timed = <T>(work: () => T): T => {
+  // The longest turn of the event loop a step and a checkpoint took, for the log.
+  const longest = { step: 0, checkpoint: 0 };
+  const timed = <T>(what: keyof typeof longest, work: () => T): T => {
     const t = performance.now();
     try {
       return work();
     } finally {
-      longest = Math.max(longest, performance.now() - t);
+      longest[what] = Math.max(longest[what], performance.now() - t);
     }
   };
+  const tenths = (ms: number) => Math.round(ms * 10) / 10;
   try {
     while (deps.db.open) {
       steps++;
-      if (!timed(() => repo.mergeSearchStep(PAGES_PER_STEP))) {
+      if (!timed('step', () => repo.mergeSearchStep(PAGES_PER_STEP))) {
         mergedAt.set(deps.db, startedAt);
-        deps.log.info('search index merged', { steps, ms: Math.round(performance.now() - started), longestStepMs: Math.round(longest * 10) / 10 });
+        deps.log.info('search index merged', { steps, ms: Math.round(performance.now() - started), longestStepMs: tenths(longest.step), longestCheckpointMs: tenths(longest.checkpoint) });
         return;
       }
       await nextTurn();
@@ -66,7 +67,7 @@ async function mergeInSteps(deps: SearchMergeDeps): Promise<void> {
       // commit would copy 4 MB into the file and sync it. A passive checkpoint after each step
       // copies only that step's pages, in a turn of its own, and never waits for a reader (or
       // Litestream's hold).
-      timed(() => deps.db.pragma('wal_checkpoint(PASSIVE)'));
+      timed('checkpoint', () => deps.db.pragma('wal_checkpoint(PASSIVE)'));
       await nextTurn();
     }
   } catch (err) {
