@@ -38,7 +38,10 @@ async function loadEsbuild() {
   try {
     return await import('esbuild');
   } catch {
-    throw new Error('esbuild is not installed: run `npm install` (with the dev dependencies) to build dist/wallet-loyalty.mjs');
+    // `npm ci --omit=dev` on a checkout whose bundle was not built (or is older than the sources).
+    throw new Error(
+      'esbuild (a dev dependency) is not installed, so dist/wallet-loyalty.mjs cannot be built: install with the dev dependencies first (`npm ci` builds it), then `npm ci --omit=dev --omit=optional` keeps only what the server runs (docs/going-live.md, "The service")',
+    );
   }
 }
 

@@ -156,14 +156,14 @@ const BENCH_ENV = { HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_LIVE: '1000
  * cgroup.procs file) the process enters that cgroup before node starts, so its whole life,
  * start included, runs under the cgroup's limits.
  */
-export async function startApp(bundle: string, dataDir: string, probe: { path: string; headers: Record<string, string> }, cgroupProcs?: string): Promise<AppProcess> {
+export async function startApp(bundle: string, dataDir: string, probe: { path: string; headers: Record<string, string> }, cgroupProcs?: string, env: Record<string, string> = {}): Promise<AppProcess> {
   const port = await freePort();
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
   const argv = [process.execPath, bundle, 'serve'];
   const [command, ...args] = cgroupProcs ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, ...argv] : argv;
   const started = performance.now();
-  const child = track(spawn(command!, args, { env: childEnv({ ...BENCH_ENV, DATA_DIR: dataDir, PORT: String(port) }), stdio: ['ignore', log, log] }));
+  const child = track(spawn(command!, args, { env: childEnv({ ...BENCH_ENV, ...env, DATA_DIR: dataDir, PORT: String(port) }), stdio: ['ignore', log, log] }));
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   let ready: number;

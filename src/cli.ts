@@ -21,6 +21,8 @@ import { RestoreError, restoreDatabase } from './backups/restore';
 import { writeCheckedCopy } from './backups/service';
 import { addAdmin, AdminError, listAdminLogins, resetAdminPassword } from './admins/service';
 import { VERSION } from './lib/version';
+import { PRIVATE_DIR_MODE } from './lib/private-files';
+import { KEPT_COPIES } from './db/file-names';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
 
@@ -47,7 +49,7 @@ Commands:
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
-  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP, SMTP_URL and MAIL_FROM (email),
+  TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP, REPLICATION, SMTP_URL and MAIL_FROM (email),
   and the APPLE_* / GOOGLE_* wallet settings (see README).
 `;
 
@@ -214,7 +216,7 @@ async function backup(config: Readonly<Config>, target: string | undefined) {
   if (!existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set --data or DATA_DIR)`);
   const file = path.resolve(target);
   if (file === config.dbFile) throw new UsageError('the backup target is the database itself');
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   // A plain connection (no migration): the copy is the database as it is, checked as the server's
   // own backups are.
   const db = new Database(config.dbFile, { fileMustExist: true });
@@ -237,6 +239,7 @@ function restore(config: Readonly<Config>, file: string | undefined) {
   process.stdout.write(
     `restored ${path.resolve(file)} (schema version ${result.schemaVersion}) as ${result.dbFile}\n` +
       (result.replaced ? `the database it replaced is kept as ${result.replaced}\n` : '') +
+      (result.removed.length ? `older replaced databases removed (the newest ${KEPT_COPIES} are kept): ${result.removed.join(', ')}\n` : '') +
       'start the server to use it\n',
   );
 }

@@ -21,6 +21,11 @@ export interface Config {
   rateLimit: { live: number; test: number; anonymous: number };
   /** Daily backups (decisions §9): the hour in the shop's time zone (null: off), the folder, how many to keep. */
   backups: { hour: number | null; dir: string; keep: number };
+  /**
+   * What copies the database off the machine, as the operator declares it (REPLICATION): the
+   * server cannot see Litestream, which runs beside it. Null: nothing does; the console warns.
+   */
+  replication: 'litestream' | null;
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; blockPrivate: boolean };
   /** Outgoing mail (SMTP_URL and MAIL_FROM); null when not set up: mail features are then off. */
   mail: MailSettings | null;
@@ -45,8 +50,16 @@ export interface Config {
 }
 
 export interface MailSettings {
-  /** smtp:// or smtps://, credentials included: never shown or logged whole (mailServerLabel). */
+  /**
+   * smtp:// or smtps://, credentials included: never shown or logged whole (mailServerLabel).
+   * Without our own `tls` parameter: the rest is nodemailer's (e.g. `?tls.rejectUnauthorized=false`).
+   */
   smtpUrl: string;
+  /**
+   * True unless SMTP_URL says `?tls=off`: on smtp:// the connection must be upgraded with STARTTLS
+   * before the password or a customer's email is sent; a server that offers no STARTTLS is refused.
+   */
+  tlsRequired: boolean;
   /** The From of every email: `shop@example.com` or `Shop name <shop@example.com>`. */
   from: string;
 }
@@ -92,6 +105,7 @@ export function loadConfig(env: Source, flags: Source = {}): Readonly<Config> {
       dir: path.resolve(read('BACKUP_DIR') ?? path.join(dataDir, 'backups')),
       keep: integer(read('BACKUP_KEEP') ?? '7', 'BACKUP_KEEP', 1, 1000),
     },
+    replication: oneOf(read('REPLICATION') ?? 'off', 'REPLICATION', ['litestream', 'off'] as const) === 'litestream' ? 'litestream' : null,
     webhooks: {
       timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '5000', 'WEBHOOK_TIMEOUT_MS', 1, 600_000),
       retryDelaysMs: delays(read('WEBHOOK_RETRY_DELAYS_MS') ?? '10000,60000', 'WEBHOOK_RETRY_DELAYS_MS'),
@@ -173,14 +187,27 @@ function delays(raw: string, name: string): number[] {
   return parts.map(Number);
 }
 
+const HIDDEN = 'a value that is not shown (it may hold a password)';
+
 /** SMTP_URL with its password replaced: what messages and the console may show. */
 export function mailServerLabel(smtpUrl: string): string {
   // Through the URL parser: a password may itself hold an `@` or a `/` (written percent-encoded or not).
-  if (!URL.canParse(smtpUrl)) return `${smtpUrl.split(':')[0]}://…`;
-  const url = new URL(smtpUrl);
+  const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : null;
+  // A value that is not a URL with a host (`user:secret@host` parses as the scheme `user:`, a bare
+  // password as nothing at all) may hold the password anywhere: none of it is shown.
+  if (!url?.host) return HIDDEN;
   if (url.password) url.password = '***';
   return url.href.replace(/\/$/, '');
 }
+
+/** The end of an SMTP_URL error: the value as mailServerLabel shows it, quoted when it is shown at all. */
+const gotSmtpUrl = (smtpUrl: string) => {
+  const label = mailServerLabel(smtpUrl);
+  return label === HIDDEN ? `got ${label}` : `got ${shown(label)}`;
+};
+
+/** Options of nodemailer's that would undo the TLS rule: `?tls=off` is the one way to relax it, and the console shows it. */
+const TLS_OVERRIDES = ['secure', 'requireTLS', 'ignoreTLS', 'opportunisticTLS'];
 
 function mailSettings(smtpUrl: string | undefined, from: string | undefined): MailSettings | null {
   if (smtpUrl === undefined) return null;
@@ -191,12 +218,27 @@ function mailSettings(smtpUrl: string | undefined, from: string | undefined): Ma
     // Not echoed whole: the value may hold a password.
   }
   if (!parsed || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname) {
-    throw new ConfigError(`Invalid setting SMTP_URL: expected smtp://user:password@host:port or smtps://…, got ${shown(mailServerLabel(smtpUrl))}`);
+    throw new ConfigError(`Invalid setting SMTP_URL: expected smtp://user:password@host:port or smtps://…, ${gotSmtpUrl(smtpUrl)}`);
+  }
+  const params = parsed.searchParams;
+  const tls = params.getAll('tls');
+  if (tls.length > 1 || (tls.length === 1 && tls[0] !== 'off')) {
+    throw new ConfigError(`Invalid setting SMTP_URL: ?tls= takes only off (to allow a mail server without TLS), ${gotSmtpUrl(smtpUrl)}`);
+  }
+  if (tls.length === 1 && parsed.protocol === 'smtps:') {
+    throw new ConfigError(`Invalid setting SMTP_URL: smtps:// is encrypted from the start, so ?tls=off does not apply, ${gotSmtpUrl(smtpUrl)}`);
+  }
+  const override = TLS_OVERRIDES.find((name) => params.has(name));
+  if (override) {
+    throw new ConfigError(`Invalid setting SMTP_URL: ?${override}= is not taken (the connection is encrypted unless ?tls=off says otherwise), ${gotSmtpUrl(smtpUrl)}`);
   }
   if (from === undefined) throw new ConfigError('Invalid setting MAIL_FROM: needed with SMTP_URL, e.g. "Your shop <shop@example.com>"');
   const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
   if (!isEmail(address)) throw new ConfigError(`Invalid setting MAIL_FROM: expected an address such as "Your shop <shop@example.com>", got ${shown(from)}`);
-  return { smtpUrl, from };
+  if (tls.length === 0) return { smtpUrl, tlsRequired: true, from };
+  // Our parameter, not nodemailer's (it would read `tls=off` as TLS options): the URL goes on without it.
+  params.delete('tls');
+  return { smtpUrl: parsed.href, tlsRequired: false, from };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -36,6 +36,20 @@ export interface ChangeHooks {
    * queues one card-level row and refreshes the installed passes from it, outside the request).
    */
   cardChanged(deps: WriteDeps, cardId: string): void;
+  /**
+   * A customer's personal data was erased: what other features keep of the person goes too (the
+   * import's drafts still hold the uploaded rows). The values are those before the erasure.
+   */
+  customerErased(deps: WriteDeps, person: ErasedPerson): void;
+}
+
+/** Who was erased, as they could be recognised elsewhere: the values before the erasure. */
+export interface ErasedPerson {
+  orgId: string;
+  livemode: boolean;
+  email: string | null;
+  phone: string | null;
+  externalId: string | null;
 }
 
 /** An event as the outbox stored it; the envelope itself is in the row. */

@@ -15,7 +15,9 @@ import { loadWalletServices, missingWalletSettings, publicUrlWarning, type Walle
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
-import { mailSetup } from './mail/service';
+import { scrubImportDrafts } from './import/erase-drafts';
+import { movedDataWarning } from './backups/moved-data';
+import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
 /** How long a shutdown waits for open requests before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -31,6 +33,7 @@ export function changeHooks(): ChangeHooks {
     eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
+    customerErased: (deps, person) => void scrubImportDrafts(deps, person),
   };
 }
 
@@ -48,9 +51,13 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   // Wallet credentials first: a broken setting stops the start before anything is opened.
   const wallet = loadWalletServices(config, clock);
   logWalletState(wallet, log, clock);
-  log.info('email', mailSetup(config) ?? { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
+  const mailSettings = mailSetup(config);
+  log.info('email', mailSettings ?? { state: 'off: set SMTP_URL and MAIL_FROM to send customers their cards (README, "Email")' });
+  if (mailSettings?.tls === 'off') log.warn(`email: ${MAIL_TLS_OFF_WARNING}`);
   const urlWarning = publicUrlWarning(config, wallet);
   if (urlWarning) log.warn(urlWarning);
+  const moved = movedDataWarning(config, process.cwd());
+  if (moved) log.warn(moved);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });

@@ -120,6 +120,11 @@ describe('the bundled script', { timeout: 120_000 }, () => {
       assert.match(await worker.text(), /counter-shell-v1/);
 
       assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+
+      // A backup's integrity check runs on a worker thread, which the one script must start by itself.
+      const copy = await run(process.execPath, [aloneScript, 'backup', path.join(dir, 'copy.db'), '--data', data], alone);
+      assert.equal(copy.code, 0, copy.stderr);
+      assert.match(copy.stdout, /integrity checked/);
     } finally {
       await server.stop('SIGKILL');
       await receiver.close();
@@ -166,6 +171,39 @@ describe('the bundled script', { timeout: 120_000 }, () => {
     assert.match(rebuilt.stderr, /src\/counter\/client\/sw\.ts changed since the last build; building dist\/wallet-loyalty\.mjs/);
     assert.match(readFileSync(path.join(project, 'dist', 'wallet-loyalty.mjs'), 'utf8'), /counter-shell-edited/, 'the edited worker is in the new bundle');
     assert.deepEqual(readdirSync(path.join(project, 'dist')).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'each file renamed into place, none left aside');
+  });
+});
+
+describe('the production set (npm ci --omit=dev): no dev tool at run time', { timeout: 120_000 }, () => {
+  const dir = tempDir('wl-prod-');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a bundle built with the dev dependencies is used as it is; without it, prepare says how to build it', async () => {
+    const project = path.join(dir, 'project');
+    mkdirSync(project);
+    for (const entry of ['src', 'bin', 'build.mjs', 'schema.sql', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+      cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+    }
+    // First with everything (npm ci): prepare builds the bundle.
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    const built = await run(process.execPath, ['build.mjs', '--if-stale'], project);
+    assert.equal(built.code, 0, built.stderr);
+    // Then as `npm ci --omit=dev` leaves node_modules: no esbuild.
+    rmSync(path.join(project, 'node_modules'));
+    mkdirSync(path.join(project, 'node_modules'));
+    for (const name of readdirSync(path.join(ROOT, 'node_modules'))) {
+      if (name !== 'esbuild' && name !== '@esbuild' && name !== '.bin') symlinkSync(path.join(ROOT, 'node_modules', name), path.join(project, 'node_modules', name));
+    }
+    const prepare = await run(process.execPath, ['build.mjs', '--if-stale'], project);
+    assert.deepEqual([prepare.code, prepare.stdout, prepare.stderr], [0, '', ''], 'the fresh bundle needs no esbuild');
+    const version = await run(process.execPath, ['bin/wallet-loyalty.mjs', '--version'], project);
+    assert.equal(version.code, 0, version.stderr);
+    assert.equal(version.stdout.trim(), JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+
+    rmSync(path.join(project, 'dist'), { recursive: true });
+    const unbuilt = await run(process.execPath, ['build.mjs', '--if-stale'], project);
+    assert.equal(unbuilt.code, 1);
+    assert.match(unbuilt.stderr, /esbuild \(a dev dependency\) is not installed, so dist\/wallet-loyalty\.mjs cannot be built: install with the dev dependencies first \(`npm ci` builds it\), then `npm ci --omit=dev --omit=optional`/);
   });
 });
 

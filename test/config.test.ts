@@ -100,6 +100,8 @@ describe('config', () => {
     { name: 'APNS_URL', env: { APNS_URL: 'nope' }, names: 'APNS_URL' },
     { name: 'SMTP_URL that does not parse', env: { SMTP_URL: 'smtp://user:pa ss@', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
     { name: 'SMTP_URL of another scheme', env: { SMTP_URL: 'https://mail.example.com', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
+    { name: 'SMTP_URL with a tls other than off', env: { SMTP_URL: 'smtp://mail.example.com?tls=on', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
+    { name: 'SMTP_URL that turns off requireTLS itself', env: { SMTP_URL: 'smtp://mail.example.com?ignoreTLS=true', MAIL_FROM: 'shop@example.com' }, names: 'SMTP_URL' },
     { name: 'SMTP_URL without MAIL_FROM', env: { SMTP_URL: 'smtp://mail.example.com' }, names: 'MAIL_FROM' },
     { name: 'MAIL_FROM', env: { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'Shop <not an address>' }, names: 'MAIL_FROM' },
   ];
@@ -122,7 +124,14 @@ describe('config', () => {
     assert.equal(loadConfig({ MAIL_FROM: 'shop@example.com' }).mail, null);
     assert.deepEqual(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465', MAIL_FROM: 'Shop <shop@example.com>' }).mail, {
       smtpUrl: 'smtps://user:secret@mail.example.com:465',
+      tlsRequired: true,
       from: 'Shop <shop@example.com>',
+    });
+    // ?tls=off is ours: it allows a server without STARTTLS, and nodemailer never sees it.
+    assert.deepEqual(loadConfig({ SMTP_URL: 'smtp://user:secret@relay.local:25?tls=off&tls.servername=relay', MAIL_FROM: 'shop@example.com' }).mail, {
+      smtpUrl: 'smtp://user:secret@relay.local:25?tls.servername=relay',
+      tlsRequired: false,
+      from: 'shop@example.com',
     });
     for (const [url, shown] of [
       ['smtps://user:secret@mail.example.com:465', 'smtps://user:***@mail.example.com:465'],
@@ -130,6 +139,9 @@ describe('config', () => {
       ['smtp://user:p@ssw0rd@mail.example.com:587', 'smtp://user:***@mail.example.com:587'],
       ['smtp://user:p%40ss%2Fw0rd@mail.example.com', 'smtp://user:***@mail.example.com'],
       ['smtp://mail.example.com:25', 'smtp://mail.example.com:25'],
+      // Not a URL with a host: the password could be anywhere in it, so nothing is shown.
+      ['user:secret@mail.example.com', 'a value that is not shown (it may hold a password)'],
+      ['secret', 'a value that is not shown (it may hold a password)'],
     ]) {
       assert.equal(mailServerLabel(url!), shown);
     }

@@ -5,6 +5,7 @@ import { seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
 import { createEndpoint, startWebhookApp, type WebhookTestApp } from './support/webhooks';
 import { consentRepo } from '../src/customers/consent';
+import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/customers/search-merge';
 
 // DELETE /api/v1/customers/{ref}: the right to erasure (decisions §9). The personal values go from
 // every table and from the database file; the ledger stays, the pass is voided, integrators hear it.
@@ -135,9 +136,35 @@ describe('DELETE /v1/customers/{ref}: erasure', () => {
     for (const value of [c.email, c.externalCustomerId, 'other.quixoticfile@example.net', 'anthippe', 'obblesworth']) assert.ok(beforeBytes.includes(value), `${value} is in the file before`);
 
     assert.equal((await api('DELETE', `/customers/email:${c.email}`, undefined, shop.keys.live)).status, 200);
+    // The search index drops the words in a merge that runs in steps after the answer.
+    await searchMergeIdle(app.db);
     const bytes = fileBytes();
     for (const value of values) assert.ok(!bytes.includes(value), `${value} left the file`);
     for (const rest of ['anthippe', 'obblesworth']) assert.ok(!bytes.includes(rest), `nor the word ending in ${rest}, in the search index`);
+  });
+
+  it('the search index is merged in steps after the answer; a start finishes a merge a stop cut short', async () => {
+    const c = await customer('steps');
+    const lines: { msg: string; steps?: number }[] = [];
+    const log = { ...app.deps.log, info: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields }) };
+    assert.equal((await app.request('DELETE', `/api/v1/customers/pu_${c.passUserId}`, { key: org.keys.live })).status, 200);
+    await searchMergeIdle(app.db);
+    // Nothing erased since that merge: the nightly run has nothing to do.
+    assert.equal(mergeSearchIndexIfErased({ ...app.deps, log }), 'nothing erased since the last merge');
+    // The rule a start follows (no whole merge yet in that process): any erasure of the last 7 days.
+    const day = 86_400_000;
+    const now = 100 * day;
+    for (const [latest, merged, due] of [
+      [null, undefined, false],
+      [now - 1000, undefined, true],
+      [now - 6 * day, undefined, true],
+      [now - 8 * day, undefined, false],
+      [now - 1000, now - 2000, true],
+      [now - 3000, now - 2000, false],
+      [now - 2000, now - 2000, false],
+    ] as const) {
+      assert.equal(searchMergeDue(latest, merged, now), due, `latest ${latest}, merged ${merged}`);
+    }
   });
 
   it('refuses what it must: an unknown ref 404, a read-only key 403, ambiguity 409, nothing written', async () => {

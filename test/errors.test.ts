@@ -351,6 +351,32 @@ describe('logs', () => {
     }
   });
 
+  it('never hold a customer ref that names the person (email, phone, external id): an erasure could not reach it there', async () => {
+    const lines: string[] = [];
+    const app = await startTestApp({ log: createLogger('info', (line) => lines.push(line)) });
+    try {
+      const org = seedStandardOrg(app);
+      const enrolled = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: 'crm-ada-4711', cardId: org.cards.points, email: 'ada.lovelace@example.org', phone: '+44 20 7946 0958' } });
+      assert.equal(enrolled.status, 201, enrolled.text);
+      const id = enrolled.body.passUserId as string;
+      const paths = [
+        ['/api/v1/customers/email:ada.lovelace@example.org', 200],
+        [`/api/v1/customers/phone:${encodeURIComponent('+442079460958')}`, 200],
+        ['/api/v1/customers/crm-ada-4711/transactions', 200],
+        [`/api/v1/customers/pu_${id}`, 200],
+        // No route matches: the path is logged as it came, but the email still is not.
+        ['/api/v1/customers/email%3Aada.lovelace%40example.org/no-such-thing', 404],
+      ] as const;
+      for (const [path, status] of paths) assert.equal((await app.request('GET', path, { key: org.keys.live })).status, status, path);
+      const logged = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request').slice(-paths.length).map((e) => e.path);
+      assert.deepEqual(logged, ['/api/v1/customers/:ref', '/api/v1/customers/:ref', '/api/v1/customers/:ref/transactions', `/api/v1/customers/pu_${id}`, '/api/v1/customers/:ref/no-such-thing']);
+      const log = lines.join('\n');
+      for (const value of ['ada.lovelace', '7946', 'crm-ada-4711']) assert.ok(!log.includes(value), `${value} reached the log`);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stay quiet below LOG_LEVEL', async () => {
     const lines: string[] = [];
     const app = await startTestApp({ log: createLogger('warn', (line) => lines.push(line)) });

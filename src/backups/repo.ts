@@ -35,7 +35,6 @@ function createBackupRunsRepo(db: Db) {
   );
   const trim = db.prepare('DELETE FROM backup_runs WHERE id <= (SELECT max(id) FROM backup_runs) - @kept');
   const last = db.prepare<[], RawRun>('SELECT * FROM backup_runs ORDER BY id DESC LIMIT 1');
-  const lastGood = db.prepare<[], RawRun>('SELECT * FROM backup_runs WHERE error IS NULL ORDER BY id DESC LIMIT 1');
   const lastStart = db.prepare<[], { at: number | null }>('SELECT max(started_at) AS at FROM backup_runs');
   return {
     record(run: BackupRun) {
@@ -44,10 +43,6 @@ function createBackupRunsRepo(db: Db) {
     },
     last: (): BackupRun | undefined => {
       const row = last.get();
-      return row && map(row);
-    },
-    lastSuccess: (): BackupRun | undefined => {
-      const row = lastGood.get();
       return row && map(row);
     },
     lastStartedAt: (): number | null => lastStart.get()!.at,

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { latestVersion } from '../db/migrate';
 import type { Clock } from '../lib/clock';
 import { DatabaseFileError, sealDatabaseCopy } from '../db/file-check';
-import { replacedName, utcStamp } from '../db/file-names';
+import { keepNewest, KEPT_COPIES, REPLACED_NAME, replacedName, utcStamp } from '../db/file-names';
+import { makePrivate, privateDir } from '../lib/private-files';
 
 // `wallet-loyalty restore <file>` (decisions §9): every refusal leaves the data folder as it was.
 
@@ -46,6 +47,8 @@ export interface RestoreResult {
   dbFile: string;
   /** Where the database it replaced now is; null when the data folder had none (a new machine). */
   replaced: string | null;
+  /** Older replaced databases removed: the newest KEPT_COPIES stay. */
+  removed: string[];
   schemaVersion: number;
 }
 
@@ -64,10 +67,12 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
   const now = input.clock.now();
   const staged = path.join(dataDir, `.restore-${utcStamp(now)}.db`);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    privateDir(dataDir);
     // Checked on a copy in the data folder: the backup file itself is never written, and the copy
     // moves into place with a rename (same file system), so a crash leaves the old or the new whole.
+    // The copy keeps the backup's mode: it is made the server's user's alone, as the database is.
     copyFileSync(source, staged);
+    makePrivate(staged);
     let schemaVersion: number;
     try {
       ({ schemaVersion } = sealDatabaseCopy(staged));
@@ -86,11 +91,16 @@ export function restoreDatabase(input: { source: string; dbFile: string; clock: 
       renameSync(dbFile, replaced);
       // Whatever the WAL still holds belongs to the database moved aside.
       if (existsSync(`${dbFile}-wal`)) renameSync(`${dbFile}-wal`, `${replaced}-wal`);
+      // A database of an earlier version may still be 644.
+      makePrivate(replaced, `${replaced}-wal`);
     }
     // The WAL's index of the old database must not meet the new one.
     rmSync(`${dbFile}-shm`, { force: true });
     renameSync(staged, dbFile);
-    return { dbFile, replaced, schemaVersion };
+    const removed = keepNewest(dataDir, REPLACED_NAME, KEPT_COPIES, () => {
+      // Left for the next backup's rotation to try again; the restore itself is done.
+    });
+    return { dbFile, replaced, removed, schemaVersion };
   } finally {
     if (current?.open) current.close();
     try {

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
-import { sealDatabaseCopy } from '../db/file-check';
-import { backupName, listBackups } from '../db/file-names';
+import { sealDatabaseCopyOffThread } from './integrity-worker';
+import { BACKUP_NAME, BEFORE_SCHEMA_NAME, backupName, keepNewest, KEPT_COPIES, REPLACED_NAME } from '../db/file-names';
+import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
 
 // The server's own backups (decisions §9): a consistent online copy of the live database into
@@ -17,7 +18,7 @@ export interface BackupDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'backups'>;
+  config: Pick<Config, 'backups' | 'dataDir'>;
 }
 
 /** One backup at a time per database: the console's button during the nightly run waits for that run. */
@@ -42,7 +43,7 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
   const partial = path.join(dir, `.${name}.partial`);
   let run: BackupRun;
   try {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     await writeCheckedCopy(deps.db, partial, path.join(dir, name));
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: name, sizeBytes: statSync(path.join(dir, name)).size, error: null };
   } catch (err) {
@@ -53,7 +54,7 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
     }
     run = { startedBy, startedAt, finishedAt: deps.clock.now(), file: null, sizeBytes: null, error: (err as Error).message };
   }
-  const removed = run.error ? [] : rotate(dir, keep, deps.log);
+  const removed = run.error ? [] : rotate(deps.config, keep, deps.log);
   try {
     inTransaction(deps.db, () => backupRunsRepo(deps.db).record(run));
   } catch (err) {
@@ -70,29 +71,24 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
  * backup copies in steps between requests, and a write made meanwhile is copied too.
  */
 export async function writeCheckedCopy(db: Db, partial: string, target: string): Promise<void> {
+  // Readable by the server's user only, as the database is (SQLite would create it 644).
+  createPrivateFile(partial);
   await db.backup(partial);
-  sealDatabaseCopy(partial);
+  // Checked on another thread: reading every page of a large database takes seconds.
+  await sealDatabaseCopyOffThread(partial);
   renameSync(partial, target);
 }
 
-/** Keeps the newest `keep` backups; only files named as backups are ever removed. */
-function rotate(dir: string, keep: number, log: Logger): string[] {
-  const removed: string[] = [];
-  for (const file of listBackups(dir).slice(keep)) {
-    try {
-      rmSync(path.join(dir, file.name));
-      removed.push(file.name);
-    } catch (err) {
-      log.warn('backup: could not remove an old backup', { file: file.name, err });
-    }
-  }
-  return removed;
-}
-
-export function lastBackupRun(db: Db): BackupRun | undefined {
-  return backupRunsRepo(db).last();
-}
-
-export function lastSuccessfulBackup(db: Db): BackupRun | undefined {
-  return backupRunsRepo(db).lastSuccess();
+/**
+ * After a backup: the newest `keep` backups stay, and the newest KEPT_COPIES of the copies made
+ * before a schema upgrade (in the backup folder) and of the databases a restore replaced (in the
+ * data folder). Only files named so are ever removed: a file of the operator's stays.
+ */
+function rotate(config: Pick<Config, 'backups' | 'dataDir'>, keep: number, log: Logger): string[] {
+  const warn = (file: string, err: unknown) => log.warn('backup: could not remove an old copy', { file, err });
+  return [
+    ...keepNewest(config.backups.dir, BACKUP_NAME, keep, warn),
+    ...keepNewest(config.backups.dir, BEFORE_SCHEMA_NAME, KEPT_COPIES, warn),
+    ...keepNewest(config.dataDir, REPLACED_NAME, KEPT_COPIES, warn),
+  ];
 }

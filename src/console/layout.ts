@@ -7,7 +7,7 @@ import { CSRF_FIELD } from '../web/csrf';
 import type { ConsoleContext } from './context';
 import { publicAddressBanner } from './public-address';
 import { backupFailedBanner } from './backups/banner';
-import { lastBackupRun } from '../backups/service';
+import { backupState } from '../backups/state';
 
 export type Section = 'dashboard' | 'cards' | 'customers' | 'keys' | 'webhooks' | 'staff' | 'settings';
 
@@ -71,7 +71,7 @@ ${
     : html`<div class="test-banner" role="note"><p><strong>You are looking at test data.</strong> Test customers come from test API keys and never touch real ones; an org has at most 100, and each is removed 30 days after it was created.</p></div>`
 }
 ${publicAddressBanner(deps.config)}
-${backupFailedBanner(lastBackupRun(deps.db))}
+${backupFailedBanner(backupState(deps))}
 <main class="page" id="main" hx-headers="${jsonForScript({ 'X-CSRF-Token': c.csrfToken })}">
 ${typeof page.body === 'function' ? page.body(nonce) : page.body}
 </main>`,

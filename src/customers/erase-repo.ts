@@ -49,10 +49,12 @@ function createEraseRepo(db: Db) {
      WHERE customer_id = @id`,
   );
   // FTS5 keeps a deleted row's words in the index until its segments are merged (contentless_delete
-  // leaves a tombstone): 'optimize' merges them, dropping every deleted row's words, and
-  // secure_delete zeroes the pages it frees. It rewrites the whole index, which a request as rare
-  // as an erasure can afford.
-  const optimizeSearch = db.prepare("INSERT INTO customer_search (customer_search) VALUES ('optimize')");
+  // leaves a tombstone). A negative 'merge' makes every segment eligible, so repeated steps end in
+  // one segment without any deleted row's words, as 'optimize' would, a few pages at a time
+  // (search-merge.ts). A step that did work changes total_changes() by 2 or more.
+  const mergeSearch = db.prepare("INSERT INTO customer_search (customer_search, rank) VALUES ('merge', @pages)");
+  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const latestErasure = db.prepare<[], number | null>("SELECT max(created_at) FROM customer_changes WHERE kind = 'erase'").pluck();
   const byInstallMarker = db.prepare<[string], { id: string; card_id: string }>('SELECT id, card_id FROM customers WHERE install_code = ? AND erased_at IS NOT NULL');
   const byScanMarker = db.prepare<[string], { id: string; org_id: string }>('SELECT id, org_id FROM customers WHERE scan_code = ? AND erased_at IS NOT NULL');
 
@@ -65,7 +67,14 @@ function createEraseRepo(db: Db) {
     dropIdempotency: (input: { id: string; orgId: string; livemode: boolean }) => dropIdempotency.run({ ...input, livemode: input.livemode ? 1 : 0 }).changes,
     scrubMail: (id: string, now: number) => scrubMail.run({ id, now }).changes,
     scrubChanges: (id: string) => scrubChanges.run({ id }).changes,
-    optimizeSearch: () => optimizeSearch.run(),
+    /** One step of the search index's merge, at most about `pages` pages; false when there was nothing left to merge. */
+    mergeSearchStep: (pages: number) => {
+      const before = totalChanges.get()!;
+      mergeSearch.run({ pages: -pages });
+      return totalChanges.get()! - before >= 2;
+    },
+    /** When the newest erasure was made (customer_changes is small: edits and erasures only). */
+    latestErasureAt: () => latestErasure.get() ?? null,
     /** The erased customer whose install code was `marker`'s, if any. */
     erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
     erasedByScanMarker: (marker: string) => byScanMarker.get(marker),

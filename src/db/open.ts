@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { createPrivateFile, makePrivate, privateDir } from '../lib/private-files';
 import type { Db } from './connection';
 import { migrate } from './migrate';
-import { beforeSchemaName } from './file-names';
+import { BEFORE_SCHEMA_NAME, beforeSchemaName, keepNewest, KEPT_COPIES } from './file-names';
 import { sealDatabaseCopy } from './file-check';
 
 export type { Db } from './connection';
@@ -43,9 +43,16 @@ export class DatabaseOpenError extends Error {}
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;
   try {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      // The data folder and the database are the server's user's alone, whatever the umask: a new
+      // database is created 600 (its -wal and -shm take that mode from it); one an earlier version
+      // made 644 is tightened, its -wal and -shm once SQLite has opened them.
+      privateDir(path.dirname(file));
+      if (!createPrivateFile(file, { exclusive: true })) makePrivate(file);
+    }
     db = new Database(file);
     applyPragmas(db, options);
+    if (file !== ':memory:') makePrivate(`${file}-wal`, `${file}-shm`);
   } catch (err) {
     db?.close();
     throw new DatabaseOpenError((err as Error).message, { cause: err });
@@ -70,11 +77,15 @@ function copyBeforeUpgrade(db: Db, file: string, from: number, to: number, optio
   const dir = options.backupDir ?? path.join(path.dirname(file), 'backups');
   const target = path.join(dir, beforeSchemaName(to, (options.clock ?? Date).now()));
   try {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
+    createPrivateFile(target);
     db.prepare('VACUUM INTO ?').run(target);
     sealDatabaseCopy(target);
   } catch (err) {
     throw new DatabaseOpenError(`cannot keep a copy of the database before upgrading its schema from version ${from} to ${to}, so it was not upgraded: ${(err as Error).message} (BACKUP_DIR is ${dir})`, { cause: err });
   }
   options.log?.warn(`database upgrading the schema from version ${from} to ${to}; the database as it was is kept at ${target}`, { copy: target, from, to });
+  // The newest three such copies stay (they hold customers as they were, erased ones too).
+  const removed = keepNewest(dir, BEFORE_SCHEMA_NAME, KEPT_COPIES, (name, err) => options.log?.warn(`database: could not remove the old copy ${name}`, { err }));
+  if (removed.length > 0) options.log?.warn(`database: older copies made before an upgrade removed (the newest ${KEPT_COPIES} are kept): ${removed.join(', ')}`, { removed });
 }

@@ -1,18 +1,22 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { sendJson } from '../http/bind';
-import { lastSuccessfulBackup } from '../backups/service';
+import { backupState } from '../backups/state';
 import { limitAnonymous } from '../routing/rate-limited';
 import type { RateLimiter } from '../routing/rate-limit';
 import { isoTime } from '../lib/clock';
 import { VERSION } from '../lib/version';
 import { passUpdateBacklog } from '../wallet/updates/worker';
 import { webhookBacklog } from '../webhooks/worker';
+import { mailBacklog } from '../mail/worker';
 
 /**
- * GET /healthz (decisions §9), for a monitor such as Uptime Kuma: no key, limited like every
- * request without one. It reads the database, so a 200 means the server can answer from it; the
- * answer holds counts and times only, never a secret or a customer's datum.
+ * GET /healthz, for a monitor such as Uptime Kuma: no key, limited like every request without one.
+ * It reads the database, so a 200 means the server can answer from it; the answer holds counts,
+ * times and settings only, never a secret or a customer's datum. Per subsystem: the backlog of each
+ * queue (webhooks, wallet pass updates, email), the newest backup in the backup folder (not the
+ * database's memory of one, which a restore brings from elsewhere) and the last backup's failure,
+ * and whether an off-site copy (Litestream) is declared.
  */
 export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
   const router = new Router();
@@ -21,14 +25,17 @@ export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
     ctx.set('Cache-Control', 'no-store');
     let body: Record<string, unknown>;
     try {
-      const lastBackup = lastSuccessfulBackup(deps.db);
+      const backups = backupState(deps);
       body = {
         status: 'ok',
         version: VERSION,
         schemaVersion: deps.db.pragma('user_version', { simple: true }) as number,
         webhookBacklog: webhookBacklog(deps.db),
         passUpdateBacklog: passUpdateBacklog(deps.db),
-        lastBackupAt: lastBackup ? isoTime(lastBackup.finishedAt) : null,
+        mailBacklog: mailBacklog(deps.db),
+        lastBackupAt: backups.newest ? isoTime(backups.newest.at) : null,
+        lastBackupError: backups.lastError?.message ?? null,
+        replication: deps.config.replication ?? 'off',
       };
     } catch (err) {
       deps.log.error('healthz: the database cannot be read', { err });

@@ -153,16 +153,28 @@ function requestLogAndErrors(deps: AppDeps) {
  */
 const SECRET_PARAMS = ['code', 'deviceLibraryId'];
 
-/** The request path for the log, with each secret parameter replaced by its name (`/pass/:code`). */
+/**
+ * A customer ref other than a passUserId is personal data (an email, a phone number, the
+ * integrator's id for the person) that an erasure could not reach in a log file: it is logged as
+ * `:ref`. Also where no route matched, so a mistyped path is no way around it.
+ */
+const isPersonalRef = (segment: string) => /^(email|phone):/i.test(segment);
+
+/** The request path for the log, with each secret parameter and personal ref replaced by its name (`/pass/:code`). */
 function loggedPath(ctx: Context): string {
   const params = (ctx as Context & { params?: Record<string, unknown> }).params;
   const isSecret = (name: string) => typeof params?.[name] === 'string' && params[name] !== '';
+  const ref = typeof params?.ref === 'string' && params.ref !== '' && !params.ref.startsWith('pu_') ? params.ref : null;
   // Most requests carry none: no map is built for them.
-  if (!SECRET_PARAMS.some(isSecret)) return ctx.path;
-  const secrets = new Map(SECRET_PARAMS.filter(isSecret).map((name) => [params![name] as string, `:${name}`]));
+  if (!SECRET_PARAMS.some(isSecret) && ref === null && !/(email|phone)(:|%3a)/i.test(ctx.path)) return ctx.path;
+  const hidden = new Map(SECRET_PARAMS.filter(isSecret).map((name) => [params![name] as string, `:${name}`]));
+  if (ref !== null) hidden.set(ref, ':ref');
   return ctx.path
     .split('/')
-    .map((segment) => secrets.get(segment) ?? secrets.get(safeDecode(segment)) ?? segment)
+    .map((segment) => {
+      const decoded = safeDecode(segment);
+      return hidden.get(segment) ?? hidden.get(decoded) ?? (isPersonalRef(decoded) ? ':ref' : segment);
+    })
     .join('/');
 }
 

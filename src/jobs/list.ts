@@ -14,6 +14,7 @@ import { sweepFailures } from '../web/throttle';
 import { backupJob } from '../backups/job';
 import { importRunner } from '../import/runner';
 import { sweepImportDrafts } from '../import/service';
+import { mergeSearchIndexIfErased } from '../customers/search-merge';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -51,5 +52,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Not at start: the planner's statistics can wait for their hour.
     { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => optimizeDatabase(deps.db) },
     backupJob(deps),
+    // An erased customer's words leave the search index in a merge after the erasure; one cut
+    // short by a stop is finished at the next start (not awaited: it runs in steps meanwhile).
+    { name: 'search-index-merge', schedule: '43 4 * * *', run: () => mergeSearchIndexIfErased(deps) },
   ];
 }

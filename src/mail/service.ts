@@ -22,10 +22,14 @@ export type MailDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>> };
 /** Import batches go out at this pace, so a shop's mail provider never sees a burst of hundreds. */
 export const IMPORT_EMAILS_PER_MINUTE = 30;
 
-/** Mail is set up, as the console shows it: the server and the sender, never the password. */
-export function mailSetup(config: Readonly<Pick<Config, 'mail'>>): { server: string; from: string } | null {
-  return config.mail ? { server: mailServerLabel(config.mail.smtpUrl), from: config.mail.from } : null;
+/** Mail is set up, as the console shows it: the server, the sender and whether TLS is required, never the password. */
+export function mailSetup(config: Readonly<Pick<Config, 'mail'>>): { server: string; from: string; tls: 'required' | 'off' } | null {
+  return config.mail ? { server: mailServerLabel(config.mail.smtpUrl), from: config.mail.from, tls: config.mail.tlsRequired ? 'required' : 'off' } : null;
 }
+
+/** What `?tls=off` allows, in the start-up log and on Settings → Email. */
+export const MAIL_TLS_OFF_WARNING =
+  'SMTP_URL says ?tls=off: when the mail server offers no encryption, its password and every email (customers\' addresses and card links) travel unencrypted';
 
 function assertOn(config: Readonly<Pick<Config, 'mail'>>): void {
   if (!config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server: the operator sets SMTP_URL and MAIL_FROM (README, "Email")' });

@@ -148,7 +148,7 @@ describe('Settings → Backups over HTTP', () => {
   it('Back up now writes a backup and the page lists it with its size and a download', async () => {
     const empty = await client.request('GET', '/console/settings/backups');
     assert.equal(empty.status, 200);
-    assert.match(empty.text, /No backup has been made yet/);
+    assert.match(empty.text, /There is no backup in the backup folder yet/);
     const csrf = await client.csrfFrom('/console/settings/backups');
     const res = await client.request('POST', '/console/settings/backups', { form: { _csrf: csrf } });
     assert.equal(res.status, 303);

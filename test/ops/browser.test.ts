@@ -47,7 +47,7 @@ describe('going live, in the browser', () => {
   it('Settings → Backups: Back up now, then Download the file', async () => {
     const { context, page } = await signedInPage(browser, app, org, { next: '/console/settings' });
     await page.getByRole('navigation', { name: 'Settings pages' }).getByRole('link', { name: 'Backups' }).click();
-    await page.getByText('No backup has been made yet.').waitFor();
+    await page.getByText('There is no backup in the backup folder yet.').waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();
     await page.getByRole('status').filter({ hasText: 'Backup written and checked.' }).waitFor();
     const link = page.getByRole('link', { name: /^Download wallet-loyalty-\d{8}T\d{6}Z\.db$/ });
@@ -56,5 +56,38 @@ describe('going live, in the browser', () => {
     assert.ok(statSync(saved).size > 4096);
     assert.match(download.suggestedFilename(), /^wallet-loyalty-\d{8}T\d{6}Z\.db$/);
     await context.close();
+  });
+
+  it('the dashboard warns about backups at phone width: none in 48 hours (with Back up now), no copy off this computer', async () => {
+    const fresh = await startTestApp();
+    try {
+      const owner = await seedConsoleOrg(fresh, 'Warned Café');
+      const { context, page } = await signedInPage(browser, fresh, owner, { width: 390, next: '/console/dashboard' });
+      const stale = page.getByRole('alert').filter({ hasText: 'No backup in the last 48 hours.' });
+      assert.match((await stale.textContent())!, /There is no backup in the backup folder\./);
+      assert.match((await page.getByRole('note').filter({ hasText: 'No copy off this computer.' }).textContent())!, /REPLICATION=litestream/);
+      await stale.getByRole('link', { name: 'Back up now' }).click();
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      await page.getByRole('status').filter({ hasText: 'Backup written and checked.' }).waitFor();
+      await page.goto(`${fresh.url}/console/dashboard`);
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      assert.equal(await page.getByRole('alert').filter({ hasText: 'No backup in the last 48 hours.' }).count(), 0);
+      await context.close();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('Settings → Email warns while SMTP_URL says ?tls=off', async () => {
+    const relay = await startTestApp({ env: { SMTP_URL: 'smtp://relay.local:25?tls=off', MAIL_FROM: 'shop@example.com' } });
+    try {
+      const owner = await seedConsoleOrg(relay, 'Relay Café');
+      const { context, page } = await signedInPage(browser, relay, owner, { width: 390, next: '/console/settings/email' });
+      const warning = page.getByRole('alert').filter({ hasText: 'Email may travel unencrypted.' });
+      assert.match((await warning.textContent())!, /remove \?tls=off/);
+      await context.close();
+    } finally {
+      await relay.close();
+    }
   });
 });

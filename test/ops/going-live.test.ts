@@ -12,14 +12,24 @@ import { readFileSync } from 'node:fs';
 import { ROOT } from '../support/cli';
 
 describe('GET /healthz', () => {
-  it('answers 200 JSON without a key: status, versions, backlogs and the last backup, nothing else', async () => {
+  it('answers 200 JSON without a key: status, versions, backlogs, the last backup and its error, replication, nothing else', async () => {
     const app = await startTestApp();
     try {
       const res = await app.request('GET', '/healthz');
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type')!, /^application\/json/);
       assert.equal(res.headers.get('cache-control'), 'no-store');
-      assert.deepEqual(res.body, { status: 'ok', version: VERSION, schemaVersion: latestVersion(), webhookBacklog: 0, passUpdateBacklog: 0, lastBackupAt: null });
+      assert.deepEqual(res.body, {
+        status: 'ok',
+        version: VERSION,
+        schemaVersion: latestVersion(),
+        webhookBacklog: 0,
+        passUpdateBacklog: 0,
+        mailBacklog: 0,
+        lastBackupAt: null,
+        lastBackupError: null,
+        replication: 'off',
+      });
       assert.equal(VERSION, JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
     } finally {
       await app.close();

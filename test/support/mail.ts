@@ -14,6 +14,8 @@ export interface ReceivedMail {
   raw: string;
   /** The authenticated user, when the client logged in. */
   user: string | undefined;
+  /** Whether the session was encrypted (STARTTLS) when the message arrived. */
+  secure: boolean;
 }
 
 export interface SmtpOutcome {
@@ -25,7 +27,11 @@ export interface SmtpOutcome {
 
 export interface TestSmtpServer {
   port: number;
+  /** Whether the server offers STARTTLS. */
+  starttls: boolean;
   received: ReceivedMail[];
+  /** Every AUTH the server saw, and whether the session was encrypted at that moment. */
+  logins: { user: string; secure: boolean }[];
   /** How the next messages are answered. */
   answer(fn: (n: number) => SmtpOutcome): void;
   /** Resolves once `n` messages in all have arrived whole (their DATA ended), before they are answered. */
@@ -33,19 +39,26 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/**
+ * `starttls: true` (the default): the server offers STARTTLS with smtp-server's built-in
+ * self-signed certificate (the client is told to accept it, startMailApp). `false`: a server that
+ * offers no encryption at all, as some relays do; it still takes AUTH, so a test can see whether a
+ * client sends its password in clear.
+ */
+export async function startSmtpServer(options: { starttls?: boolean } = {}): Promise<TestSmtpServer> {
+  const starttls = options.starttls ?? true;
   const received: ReceivedMail[] = [];
+  const logins: { user: string; secure: boolean }[] = [];
   let answerFn: (n: number) => SmtpOutcome = () => ({});
   let attempts = 0;
   let waiters: { n: number; resolve: () => void }[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    // Plain SMTP on loopback: no STARTTLS to upgrade to (its built-in certificate would not verify),
-    // and AUTH allowed without TLS, so the credentials in SMTP_URL are used as they would be.
-    disabledCommands: ['STARTTLS'],
+    disabledCommands: starttls ? [] : ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
+      logins.push({ user: auth.username ?? '', secure: session.secure });
       callback(null, { user: auth.username });
     },
     onData(stream, session, callback) {
@@ -65,6 +78,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
           user: typeof session.user === 'string' ? session.user : undefined,
+          secure: session.secure,
         });
         callback();
       });
@@ -73,7 +87,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,
+    starttls,
     received,
+    logins,
     answer(fn) {
       answerFn = fn;
     },
@@ -88,13 +104,18 @@ export interface MailTestApp extends TestApp {
   advanceAndSweep(ms: number): Promise<number>;
 }
 
-/** The settings that send through the test SMTP server: SMTP_URL with credentials, MAIL_FROM. */
-export function mailEnv(smtp: { port: number }): Record<string, string> {
-  return { SMTP_URL: `smtp://shop-user:s3cret-pass@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Test Café <cafe@example.com>' };
+/** SMTP_URL for a test server: its self-signed certificate accepted, or `?tls=off` for one without STARTTLS. */
+export function testSmtpUrl(smtp: { port: number; starttls?: boolean }): string {
+  return `smtp://shop-user:s3cret-pass@127.0.0.1:${smtp.port}${smtp.starttls === false ? '?tls=off' : '?tls.rejectUnauthorized=false'}`;
 }
 
-/** The test app sending through `smtp` (mailEnv), its mail worker woken after commits. */
-export async function startMailApp(smtp: { port: number } | null, env: Record<string, string> = {}): Promise<MailTestApp> {
+/** The test app sending through `smtp` (SMTP_URL with credentials, MAIL_FROM), its mail worker woken after commits. */
+/** The settings that send through the test SMTP server: SMTP_URL with credentials, MAIL_FROM. */
+export function mailEnv(smtp: { port: number; starttls?: boolean }): Record<string, string> {
+  return { SMTP_URL: testSmtpUrl(smtp), MAIL_FROM: 'Test Café <cafe@example.com>' };
+}
+
+export async function startMailApp(smtp: { port: number; starttls?: boolean } | null, env: Record<string, string> = {}): Promise<MailTestApp> {
   let worker: MailWorker | undefined;
   const app = await startTestApp({ env: { ...(smtp ? mailEnv(smtp) : {}), ...env }, afterCommit: { mailQueued: () => worker?.wake() } });
   worker = createMailWorker(app.deps);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { BACKUP_NAME, listBackups } from '../../db/file-names';
-import { lastBackupRun, runBackup } from '../../backups/service';
+import { runBackup } from '../../backups/service';
+import { backupState } from '../../backups/state';
 import { ApiError } from '../../lib/errors';
 import { orgsRepo } from '../../orgs/repo';
 import { readOrgSettings } from '../../orgs/settings';
@@ -25,7 +26,7 @@ export function bindBackups(router: Router, deps: AppDeps): void {
       section: 'settings',
       title: 'Backups',
       body: backupsBody(c, deps.config, {
-        last: lastBackupRun(deps.db),
+        state: backupState(deps),
         files: listBackups(deps.config.backups.dir),
         timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
         downloads: singleOrg(),

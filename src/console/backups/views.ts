@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { BackupFile } from '../../db/file-names';
-import type { BackupRun } from '../../backups/repo';
+import type { BackupState } from '../../backups/state';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
@@ -10,7 +10,8 @@ import { when } from '../widgets';
 export const BACKUPS_PATH = '/console/settings/backups';
 
 export interface BackupsView {
-  last: BackupRun | undefined;
+  /** The backup folder's newest file and the last run's failure. */
+  state: BackupState;
   files: BackupFile[];
   timeZone: string;
   /** Downloads only where the file holds this org's data alone (one org on the server). */
@@ -24,31 +25,33 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function schedule(config: Pick<Config, 'backups'>, timeZone: string): Markup {
+function schedule(config: Pick<Config, 'backups' | 'replication'>, timeZone: string): Markup {
   const { hour, dir, keep } = config.backups;
-  const when = hour === null ? html`<strong>Daily backups are off</strong> (<code>BACKUP_HOUR=off</code>).` : html`Every day at ${String(hour).padStart(2, '0')}:00 (${timeZone.replace(/_/g, ' ')}), the server copies its database into the backup folder and keeps the newest ${keep}.`;
-  return html`<p>${when}</p>
-<dl class="facts"><dt>Backup folder</dt><dd><code>${dir}</code></dd></dl>
+  const daily = hour === null ? html`<strong>Daily backups are off</strong> (<code>BACKUP_HOUR=off</code>).` : html`Every day at ${String(hour).padStart(2, '0')}:00 (${timeZone.replace(/_/g, ' ')}), the server copies its database into the backup folder and keeps the newest ${keep}.`;
+  return html`<p>${daily}</p>
+<dl class="facts"><dt>Backup folder</dt><dd><code>${dir}</code></dd>
+<dt>Copy off this computer</dt><dd>${config.replication === 'litestream' ? 'Litestream (declared with REPLICATION=litestream)' : html`<span class="badge warn">None</span>`}</dd></dl>
 <p class="small muted">A backup on the same disk does not survive the disk: copy the files elsewhere now and then, or replicate with Litestream (README, "Backups and restore").</p>`;
 }
 
-function lastRun(run: BackupRun | undefined, timeZone: string): Markup {
-  if (!run) return html`<p>No backup has been made yet.</p>`;
-  if (run.error) {
-    return html`<div class="notice error" role="alert"><p><strong>The last backup failed</strong> (${when(run.startedAt, timeZone)}): ${run.error}</p><p>The shop keeps working. Whoever runs the server should check the backup folder (it must exist and be writable) and the server's log.</p></div>`;
-  }
-  return html`<dl class="facts">
-  <dt>Last backup</dt><dd>${when(run.finishedAt, timeZone)}</dd>
-  <dt>Size</dt><dd>${formatSize(run.sizeBytes ?? 0)}</dd>
-  <dt>Result</dt><dd><span class="badge ok">OK</span> written and checked</dd>
+/** The newest file in the folder, whatever the database remembers; a failure when it is the latest news. */
+function lastBackup(state: BackupState, timeZone: string): Markup {
+  const failure = state.lastError
+    ? html`<div class="notice error" role="alert"><p><strong>The last backup failed</strong> (${when(state.lastError.at, timeZone)}): ${state.lastError.message}</p><p>The shop keeps working. Whoever runs the server should check the backup folder (it must exist and be writable) and the server's log.</p></div>`
+    : '';
+  if (!state.newest) return html`${failure}<p>There is no backup in the backup folder yet.</p>`;
+  return html`${failure}<dl class="facts">
+  <dt>Last backup</dt><dd>${when(state.newest.at, timeZone)}</dd>
+  <dt>Size</dt><dd>${formatSize(state.newest.sizeBytes)}</dd>
+  <dt>Result</dt><dd><span class="badge ok">OK</span> in the backup folder, checked when written</dd>
 </dl>`;
 }
 
-export function backupsBody(c: ConsoleContext, config: Pick<Config, 'backups'>, view: BackupsView): Markup {
+export function backupsBody(c: ConsoleContext, config: Pick<Config, 'backups' | 'replication'>, view: BackupsView): Markup {
   return settingsPage(BACKUPS_PATH, html`${view.notice === 'ok' ? html`<div class="notice ok" role="status"><p>Backup written and checked.</p></div>` : ''}
 <section class="panel" aria-labelledby="backup-last-heading">
   <h2 id="backup-last-heading">Backups</h2>
-  ${lastRun(view.last, view.timeZone)}
+  ${lastBackup(view.state, view.timeZone)}
   <form method="post" action="${BACKUPS_PATH}" class="actions">${csrfField(c)}<button type="submit">Back up now</button></form>
 </section>
 <section class="panel" aria-labelledby="backup-schedule-heading">

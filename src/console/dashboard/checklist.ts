@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock';
 import type { OrgRow } from '../../orgs/repo';
 import { readOrgSettings, shopCountry, type OrgSettings } from '../../orgs/settings';
 import { staffRepo } from '../../staff/repo';
-import { lastSuccessfulBackup } from '../../backups/service';
+import { backupState } from '../../backups/state';
 import { importsRepo } from '../../import/repo';
 import { customerSearchRepo } from '../../customers/search-repo';
 import { addressProblem, GOING_LIVE_HELP } from '../public-address';
@@ -86,7 +86,7 @@ export const CHECKLIST: ChecklistItem[] = [
   {
     label: 'Check your backups',
     hint: 'A copy is made every night; keep one off this computer too.',
-    done: (s) => lastSuccessfulBackup(s.db) !== undefined,
+    done: (s) => backupState(s).newest !== null,
     href: '/console/settings/backups',
   },
 ];

@@ -6,6 +6,9 @@ import { sendConsolePage } from '../layout';
 import { dashboardData } from './service';
 import { dashboardBody } from './views';
 import { checklistPanel, checklistState, checklistView } from './checklist';
+import { backupState } from '../../backups/state';
+import { backupNotices } from '../backups/banner';
+import { html } from '../../web/html';
 
 export function bindDashboard(router: Router, deps: AppDeps): void {
   router.get('/console/dashboard', (ctx) => {
@@ -14,6 +17,7 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     // In test mode the sandbox's limit matters: how much of it is used.
     const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
     const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, checklist) });
+    const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone);
+    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${checklist}`) });
   });
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { mailRepo, type MailSend } from '../../mail/repo';
-import { mailSetup, queueTestEmail } from '../../mail/service';
+import { MAIL_TLS_OFF_WARNING, mailSetup, queueTestEmail } from '../../mail/service';
 import { heldBack, SIGNUP_MAIL_PER_CLIENT, type HeldBack } from '../../mail/signup-limits';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
@@ -62,7 +62,8 @@ function emailBody(c: ConsoleContext, deps: Pick<AppDeps, 'config'>, view: Email
   const errors = view.errors ?? { fields: {} };
   const state = setup
     ? html`<p><span class="badge ok">On</span> Customers can be sent their card by email: from the page after they sign up, from their page here and from the counter.</p>
-<dl class="facts"><dt>Mail server</dt><dd><code>${setup.server}</code></dd><dt>Sent from</dt><dd><code>${setup.from}</code></dd></dl>`
+<dl class="facts"><dt>Mail server</dt><dd><code>${setup.server}</code></dd><dt>Sent from</dt><dd><code>${setup.from}</code></dd><dt>Encryption</dt><dd>${setup.tls === 'required' ? 'Required' : html`<span class="badge warn">Not required</span>`}</dd></dl>
+${setup.tls === 'off' ? html`<div class="notice warn" role="alert"><p><strong>Email may travel unencrypted.</strong> ${MAIL_TLS_OFF_WARNING}. Whoever runs the server should use <code>smtps://</code> or a mail server with STARTTLS and remove <code>?tls=off</code>.</p></div>` : ''}`
     : html`<p><span class="badge warn">Off</span> This server sends no email. The server operator sets <code>SMTP_URL</code> (such as <code>smtps://user:password@smtp.example.com:465</code>) and <code>MAIL_FROM</code> and restarts the server (README, "Email"). Until then the email buttons are not shown.</p>`;
   const tests = view.tests.length
     ? html`<div class="table-wrap"><table class="stacked"><caption>Recent test emails</caption>
