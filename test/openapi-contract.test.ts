@@ -157,6 +157,10 @@ const PATTERNS: Record<string, { values: string[]; ofLength?: (n: number) => str
   // The transactions cursor: its alphabet, and (below) what it holds.
   [/^[A-Za-z0-9_-]+$/.source]: { values: ['garbage', 'not a cursor!', 'a+b/c', 'MTIz'], ofLength: (n) => 'A'.repeat(n) },
   [/^(\d{1,15})\.(\d{1,15})$/.source]: { values: ['1.1', '1700000000000.42', '123456789012345.123456789012345', 'garbage', '1.', '.1', '1234567890123456.1', '1.2.3', '-1.1'] },
+  // A card's reward ids. A well-formed id the card does not have is refused too (its description
+  // says so): that depends on the card, so the base requests send the card's own ids, and only
+  // malformed ones are tried here.
+  [/^rw_[0-9A-Za-z]{20}$/.source]: { values: ['rw_short', `rw_${'A'.repeat(21)}`, `RW_${'A'.repeat(20)}`, `rw-${'A'.repeat(20)}`, `rw_${'A'.repeat(19)}!`, ''] },
 };
 
 /** Patterns to try a value against, and the values to try. */
@@ -356,11 +360,24 @@ const deleteBaseWebhook = async (f: Fixture, base: Req) => {
   await f.app.request('DELETE', `/api/v1/webhooks/${base.path.id}`, { key: f.org.keys.live });
 };
 const freshWebhook = async (f: Fixture) => (await f.app.request('POST', '/api/v1/webhooks', { key: f.org.keys.live, body: { url: 'https://example.com/gone', events: ['*'] } })).body.id as string;
+/** The stamps card's rewards as a PATCH sends them back: with their ids, so they are kept. */
+const stampRewards = async (f: Fixture) => {
+  const cards = await f.app.request('GET', '/api/v1/cards', { key: f.org.keys.live });
+  return (cards.body.find((c: { cardId: string }) => c.cardId === f.org.cards.stamps).rewards as { id: string; name: string; cost: number }[]).slice(0, 1);
+};
 
 const OPERATIONS: Record<string, Base[]> = {
   'GET /api/v1/cards': [{ name: 'the list', make: async () => req({}) }],
   'PATCH /api/v1/cards/{cardId}': [
     { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' } }) },
+    {
+      name: 'the program fields',
+      make: async (f) =>
+        req({
+          path: { cardId: f.org.cards.stamps },
+          body: { rewards: [...(await stampRewards(f)), { name: 'Cake', cost: 6, description: 'Any slice' }], flagAwardsPerDay: 6, unitValue: 0.3 },
+        }),
+    },
   ],
   'POST /api/v1/customers': [
     ...(['points', 'prepaid'] as const).map((card) => ({

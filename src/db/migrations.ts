@@ -1,4 +1,5 @@
 import { readColor } from '../lib/colors';
+import { newId } from '../lib/ids';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { customerDataSql } from './customer-data-tables';
 import { consoleTablesSql, importSlotsSql, reversalSlotsSql, searchRowsByTimeSql, slotsForgetTriggerSql } from './console-tables';
@@ -375,7 +376,33 @@ CREATE TABLE web_pass_opens (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 21,
+    name: 'several rewards per card, the watch-list threshold and the value of a unit',
+    run: rewardLists,
+  },
 ];
+
+/**
+ * Migration 21. A card's single `reward` becomes the first (and only) entry of its `rewards` list,
+ * with an id of its own, and the old column goes: the list is the one stored copy, and `reward`
+ * is read as its first entry. Level and prepaid cards that carried a reward keep it the same way,
+ * so what every card shows is unchanged. The watch-list threshold (NULL: the default) and the
+ * value of a unit (ten-thousandths of the currency, NULL: not set) start unset.
+ */
+function rewardLists(db: Db): void {
+  db.exec(`
+ALTER TABLE cards ADD COLUMN rewards TEXT NOT NULL DEFAULT '[]';   -- [{ id, name, cost, description? }], cost in hundredths
+ALTER TABLE cards ADD COLUMN flag_awards_per_day INTEGER;
+ALTER TABLE cards ADD COLUMN unit_value_e4 INTEGER;
+`);
+  const update = db.prepare('UPDATE cards SET rewards = @rewards WHERE id = @id');
+  for (const card of db.prepare('SELECT id, reward FROM cards WHERE reward IS NOT NULL').all() as { id: string; reward: string }[]) {
+    const { name, cost } = JSON.parse(card.reward) as { name: string; cost: number };
+    update.run({ id: card.id, rewards: JSON.stringify([{ id: newId('rw'), name, cost }]) });
+  }
+  db.exec('ALTER TABLE cards DROP COLUMN reward');
+}
 
 /**
  * Earlier releases kept a phone's trunk prefix (`+4402079460958` for `+44 (0)20 7946 0958`), took
