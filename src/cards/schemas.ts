@@ -224,7 +224,7 @@ export const CardResource = v.object({
   reward: v.pipe(v.nullable(v.object({ name: v.string(), cost: v.number() })), v.description('The default reward of stamp and point cards: the first of `rewards`')),
   rewards: v.pipe(
     v.array(v.object({ id: v.pipe(v.string(), v.description('rw_…: the rewardId to redeem it by')), name: v.string(), cost: v.number(), description: v.optional(v.string()) })),
-    v.description('Stamp and point cards: the rewards in the owner’s order, the first being the default; empty on level and prepaid cards'),
+    v.description('Stamp and point cards: the rewards in the owner’s order, the first being the default (`reward`). Level and prepaid cards redeem none'),
   ),
   flagAwardsPerDay: v.pipe(v.number(), v.description('Awards to one customer in one shop day above which the console’s watch list shows them')),
   unitValue: v.pipe(v.nullable(v.number()), v.description('Money per stamp or point in the card’s currency, for the report’s liability; null when not set')),
