@@ -4,7 +4,7 @@ import { ApiError } from '../lib/errors';
 import { defineRoute, type Auth } from '../routing/route';
 import { MAX_OPEN_PROMOTIONS } from './model';
 import { CreatePromotionBody, PatchPromotionBody, PromotionParams, PromotionResource } from './schemas';
-import { createPromotion, deletePromotion, getPromotion, listPromotions, promotionResource, promotionsToday, updatePromotion } from './service';
+import { createPromotion, deletePromotion, getPromotion, listPromotions, promotionResource, shopToday, updatePromotion } from './service';
 
 const TAG = 'Promotions';
 const CARD_ERRORS = { 403: ['CARD_NOT_IN_ORG'], 404: ['CARD_NOT_FOUND'] };
@@ -38,7 +38,7 @@ export const promotionRoutes = [
     responses: { 200: { description: 'The promotions', schema: v.array(PromotionResource) } },
     errors: CARD_ERRORS,
     handle: ({ deps, auth, params }) => {
-      const today = promotionsToday(deps, auth.orgId);
+      const today = shopToday(deps, auth.orgId);
       return { status: 200, body: listPromotions(deps, auth.orgId, params.cardId).map((p) => promotionResource(p, today)) };
     },
   }),
@@ -57,7 +57,7 @@ export const promotionRoutes = [
     handle: ({ deps, auth, params, body }) => {
       liveOnly(auth);
       const promotion = createPromotion(deps, auth.orgId, params.cardId, body);
-      return { status: 201, body: promotionResource(promotion, promotionsToday(deps, auth.orgId)) };
+      return { status: 201, body: promotionResource(promotion, shopToday(deps, auth.orgId)) };
     },
   }),
   defineRoute({
@@ -71,7 +71,7 @@ export const promotionRoutes = [
     errors: ONE_ERRORS,
     handle: ({ deps, auth, params }) => ({
       status: 200,
-      body: promotionResource(getPromotion(deps, auth.orgId, params.cardId, params.promotionId), promotionsToday(deps, auth.orgId)),
+      body: promotionResource(getPromotion(deps, auth.orgId, params.cardId, params.promotionId), shopToday(deps, auth.orgId)),
     }),
   }),
   defineRoute({
@@ -88,7 +88,7 @@ export const promotionRoutes = [
     handle: ({ deps, auth, params, body }) => {
       liveOnly(auth);
       const promotion = updatePromotion(deps, auth.orgId, params.cardId, params.promotionId, body);
-      return { status: 200, body: promotionResource(promotion, promotionsToday(deps, auth.orgId)) };
+      return { status: 200, body: promotionResource(promotion, shopToday(deps, auth.orgId)) };
     },
   }),
   defineRoute({
@@ -104,7 +104,7 @@ export const promotionRoutes = [
     handle: ({ deps, auth, params }) => {
       liveOnly(auth);
       const promotion = deletePromotion(deps, auth.orgId, params.cardId, params.promotionId);
-      return { status: 200, body: promotionResource(promotion, promotionsToday(deps, auth.orgId)) };
+      return { status: 200, body: promotionResource(promotion, shopToday(deps, auth.orgId)) };
     },
   }),
 ];

@@ -19,8 +19,8 @@ import type { CreatePromotionInput, PatchPromotionInput } from './schemas';
 /** The shop's time zone: promotions run on its calendar and clock. */
 const shopTimeZone = (db: Db, orgId: string): string => readOrgSettings(db, orgId).timeZone;
 
-/** The shop's date today. */
-const shopToday = (deps: CardDeps, orgId: string): string => localDate(deps.clock.now(), shopTimeZone(deps.db, orgId));
+/** The shop's date today: what `ended` and the limit of 10 are judged by. */
+export const shopToday = (deps: CardDeps, orgId: string): string => localDate(deps.clock.now(), shopTimeZone(deps.db, orgId));
 
 /** Stamp, point and level cards; store credit is money, which no promotion multiplies. */
 function promotableCard(deps: CardDeps, orgId: string, cardId: string): Card {
@@ -153,6 +153,3 @@ export function promotionResource(promotion: Promotion, today: string) {
     updatedAt: isoTime(promotion.updatedAt),
   };
 }
-
-/** The shop's today for the org: what `ended` is judged by. */
-export const promotionsToday = shopToday;
