@@ -45,7 +45,6 @@ CREATE TABLE cards (
   data_collection_enabled  INTEGER NOT NULL DEFAULT 0,
   -- JSON documents of the program configuration: questions carry isIdentifier.
   questions                TEXT NOT NULL DEFAULT '[]',
-  reward                   TEXT,          -- { name, cost } with cost in hundredths
   levels                   TEXT,          -- [{ name, minPoints }] with minPoints in hundredths
   accrual                  TEXT,          -- { spend?: { currency, rate }, items?: { key: hundredths } }
   earning_limits           TEXT,          -- { waitSeconds, maxPerAward, period, maxPerPeriod } (hundredths)
@@ -57,7 +56,13 @@ CREATE TABLE cards (
   signup_fields TEXT,
   -- A card closed to new members: its sign-up form is closed and the counter does not
   -- offer it, while its customers' passes keep updating. NULL while the card is active.
-  archived_at INTEGER
+  archived_at INTEGER,
+  -- The card's rewards, the first one the default: [{ id, name, cost, description? }], cost in hundredths.
+  rewards TEXT NOT NULL DEFAULT '[]',
+  -- More awards than this in one shop day put a customer on the watch list; NULL: the default (6).
+  flag_awards_per_day INTEGER,
+  -- The money one unit is worth, in ten-thousandths of the card's currency; NULL: not set.
+  unit_value_e4 INTEGER
 );
 CREATE INDEX cards_org ON cards (org_id, created_at);
 
@@ -669,4 +674,24 @@ CREATE TABLE mail_holds (
   PRIMARY KEY (org_id, livemode, day, reason)
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 22;
+-- A card's promotions. Dates are the shop's calendar days (inclusive), hours its wall clock,
+-- [hours_from, hours_to) on each day that qualifies. value: a multiplier times 10 (11-100, so 1.5
+-- is 15) or a bonus in hundredths. An earn reads the card's promotions that have not ended through
+-- promotions_card, so a card without any costs it one empty index lookup.
+CREATE TABLE promotions (
+  id          TEXT PRIMARY KEY,
+  card_id     TEXT NOT NULL REFERENCES cards(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind = 'multiplier' OR kind = 'bonus'),
+  value       INTEGER NOT NULL CHECK (value > 0),
+  starts_on   TEXT NOT NULL,
+  ends_on     TEXT NOT NULL CHECK (ends_on >= starts_on),
+  weekdays    TEXT,
+  hours_from  TEXT,
+  hours_to    TEXT CHECK ((hours_from IS NULL) = (hours_to IS NULL) AND (hours_to IS NULL OR hours_to > hours_from)),
+  created_at  INTEGER NOT NULL,
+  updated_at  INTEGER NOT NULL
+);
+CREATE INDEX promotions_card ON promotions (card_id, ends_on);
+
+PRAGMA user_version = 24;

@@ -44,8 +44,20 @@ describe('end to end: API writes become webhook events', () => {
     );
     assert.ok(events.every((e) => e.livemode === true && e.orgId === org.orgId));
     assert.deepEqual(events[0]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, source: 'api' });
-    assert.deepEqual(events[1]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 10, change: 10, source: 'api' });
-    assert.deepEqual(events[2]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, source: 'api' });
+    const [coffee] = (await app.request('GET', '/api/v1/cards', { key: org.keys.live })).body[0].rewards;
+    assert.deepEqual(events[1]!.data, {
+      externalCustomerId: 'crm-1',
+      passUserId: stamps.passUserId,
+      cardId: org.cards.stamps,
+      cardType: 'stamp_card',
+      balance: 10,
+      change: 10,
+      promotionIds: [],
+      extra: 0,
+      source: 'api',
+    });
+    assert.deepEqual(events[2]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, rewardId: coffee.id, source: 'api' });
+    assert.deepEqual(events[3]!.data, { externalCustomerId: 'crm-1', passUserId: stamps.passUserId, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, source: 'api' });
     assert.deepEqual(events[6]!.data, {
       externalCustomerId: 'crm-2',
       passUserId: club.passUserId,

@@ -146,7 +146,7 @@ describe('POST /v1/customers/{ref}/earn', () => {
     await operate(app, org.keys.live, customer, 'earn', { type: 'points', amount: 0.1 });
     const res = await operate(app, org.keys.live, customer, 'earn', { type: 'points', amount: 0.2 });
     assert.equal(res.status, 201);
-    assert.deepEqual(res.body, { balance: { points: 0.3 }, transactionId: res.body.transactionId, change: 0.2 });
+    assert.deepEqual(res.body, { balance: { points: 0.3 }, transactionId: res.body.transactionId, change: 0.2, promotionIds: [], extra: 0 });
     const state = ledgerState(app, customer.id);
     assert.deepEqual([state.balance, state.ledgerSum], [30, 30]);
     assert.deepEqual(state.events.map((e) => e.data.balance), [0.1, 0.3]);
@@ -156,10 +156,14 @@ describe('POST /v1/customers/{ref}/earn', () => {
     const customer = customerOn(app, org, 'points', { balance: 5, externalId: 'crm-77' });
     const res = await operate(app, org.keys.live, 'crm-77', 'earn', { type: 'points', from: 'spend', spend: { amount: 7, currency: 'EUR' }, note: 'till 3' }, { 'Idempotency-Key': 'k-record' });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(res.body, { balance: { points: 15 }, transactionId: res.body.transactionId, change: 10 });
+    assert.deepEqual(res.body, { balance: { points: 15 }, transactionId: res.body.transactionId, change: 10, promotionIds: [], extra: 0 });
     const state = ledgerState(app, customer.id);
     assert.deepEqual(state.events, [
-      { type: 'balance.updated', livemode: true, data: { externalCustomerId: 'crm-77', passUserId: customer.id, cardId: org.cards.points, cardType: 'point_card', balance: 15, change: 10, source: 'api' } },
+      {
+        type: 'balance.updated',
+        livemode: true,
+        data: { externalCustomerId: 'crm-77', passUserId: customer.id, cardId: org.cards.points, cardType: 'point_card', balance: 15, change: 10, promotionIds: [], extra: 0, source: 'api' },
+      },
     ]);
     assert.equal(state.passVersion, 2, 'the pass version moves with the balance');
     const row = app.db.prepare('SELECT kind, source, note, idempotency_key, is_award, balance_after FROM transactions WHERE id = ?').get(res.body.transactionId);

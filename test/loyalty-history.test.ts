@@ -33,12 +33,13 @@ describe('GET /v1/customers/{ref}/transactions', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.nextCursor, null);
     const at = new Date(app.clock.now()).toISOString();
+    const voucherId = (await app.request('GET', '/api/v1/cards', { key: org.keys.live })).body.find((c: { cardId: string }) => c.cardId === org.cards.points).rewards[0].id;
     assert.deepEqual(
       res.body.data.map(({ id, ...rest }: { id: string }) => (assert.match(id, /^tx_/), rest)),
       [
         { kind: 'adjust', change: -2, balanceAfter: 5, source: 'api', staff: null, note: null, createdAt: at },
         { kind: 'adjust', change: -29, balanceAfter: 7, source: 'api', staff: null, note: null, createdAt: at, details: { setPoints: 7 } },
-        { kind: 'redeem', change: -100, balanceAfter: 36, source: 'api', staff: null, note: null, createdAt: at, details: { reward: { name: 'Voucher', cost: 100 } } },
+        { kind: 'redeem', change: -100, balanceAfter: 36, source: 'api', staff: null, note: null, createdAt: at, details: { reward: { id: voucherId, name: 'Voucher', cost: 100 } } },
         { kind: 'earn', change: 16, balanceAfter: 136, source: 'api', staff: null, note: 'till 2', createdAt: at, details: { from: 'spend', spend: { amount: 10.99, currency: 'EUR' }, rate: 1.5 } },
         { kind: 'initial', change: 120, balanceAfter: 120, source: 'api', staff: null, note: null, createdAt: opened },
       ],
@@ -135,7 +136,7 @@ describe('GET /v1/customers/{ref}/transactions', () => {
       // A oneOf of complete shapes: by amount, spend or items; points or reward; correction or setPoints.
       const shapes = post.requestBody.content['application/json'].schema.oneOf;
       assert.ok(shapes.length >= 2 && shapes.every((shape: { properties?: object }) => shape.properties), `${op} request schema`);
-      assert.deepEqual(Object.keys(post.responses['201'].content['application/json'].schema.properties).sort(), op === 'redeem' ? ['balance', 'change', 'reward', 'transactionId'] : ['balance', 'change', 'transactionId']);
+      assert.deepEqual(Object.keys(post.responses['201'].content['application/json'].schema.properties).sort(), op === 'redeem' ? ['balance', 'change', 'reward', 'rewardId', 'transactionId'] : op === 'earn' ? ['balance', 'change', 'extra', 'promotionIds', 'transactionId'] : ['balance', 'change', 'transactionId']);
       assert.ok(post.parameters.some((p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required === false), `${op} Idempotency-Key`);
     }
     const earnBody = doc.paths['/api/v1/customers/{ref}/earn'].post.requestBody.content['application/json'].schema;

@@ -21,9 +21,13 @@ interface Case {
 describe('redeem and adjust', () => {
   let app: TestApp;
   let org: LoyaltyOrg;
+  /** The id of each card's default reward (the first of its list), by card id. */
+  let defaultRewardId: Map<string, string>;
   before(async () => {
     app = await startTestApp();
     org = seedLoyaltyOrg(app);
+    const cards = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+    defaultRewardId = new Map(cards.body.filter((c: any) => c.rewards.length > 0).map((c: any) => [c.cardId, c.rewards[0].id]));
   });
   after(() => app.close());
 
@@ -86,7 +90,8 @@ describe('redeem and adjust', () => {
         assert.deepEqual({ state, tables: tableCounts(app) }, before, 'a refusal writes nothing');
         return;
       }
-      assert.deepEqual(res.body, { ...c.reply, transactionId: res.body.transactionId });
+      const rewardId = c.reply!.reward === undefined ? {} : { rewardId: defaultRewardId.get(org.cards[c.card]) };
+      assert.deepEqual(res.body, { ...c.reply, ...rewardId, transactionId: res.body.transactionId });
       assert.match(res.body.transactionId, /^tx_/);
       assert.equal(state.ledgerRows, before.state.ledgerRows + 1);
       assert.equal(state.balance, state.ledgerSum, 'the balance is the sum of its ledger rows');
@@ -95,13 +100,13 @@ describe('redeem and adjust', () => {
     });
   }
 
-  it('reward.redeemed carries the spec’s data with a negative change', async () => {
+  it('reward.redeemed carries the spec’s data with a negative change and the reward’s id', async () => {
     const customer = customerOn(app, org, 'stamps', { balance: 10, externalId: 'pos-42' });
     const res = await operate(app, org.keys.live, 'pos-42', 'redeem', { type: 'reward' });
     assert.equal(res.status, 201, res.text);
     const data = { externalCustomerId: 'pos-42', passUserId: customer.id, cardId: org.cards.stamps, cardType: 'stamp_card', balance: 0, change: -10, source: 'api' };
     assert.deepEqual(ledgerState(app, customer.id).events, [
-      { type: 'reward.redeemed', livemode: true, data },
+      { type: 'reward.redeemed', livemode: true, data: { ...data, rewardId: defaultRewardId.get(org.cards.stamps) } },
       { type: 'balance.updated', livemode: true, data },
     ]);
   });

@@ -282,6 +282,29 @@ describe('data migrations', () => {
     assert.throws(() => withImportChannel('customers', "CREATE TABLE customers (source TEXT CHECK (source IN ('api')))"), /customers has no single CHECK/);
   });
 
+  it('turns each card’s single reward into a one-entry reward list with an id of its own, and drops the old column', () => {
+    const step = stepNamed(/several rewards per card/);
+    const db = databaseBefore(step);
+    db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('org_a', 'Shop', 1)").run();
+    const insert = db.prepare("INSERT INTO cards (id, org_id, name, pass_type, reward, created_at, updated_at) VALUES (?, 'org_a', 'Card', ?, ?, 1, 1)");
+    insert.run('card_coffee', 'stamp_card', JSON.stringify({ name: 'Free coffee', cost: 1000 }));
+    insert.run('card_club', 'level_card', JSON.stringify({ name: 'Old voucher', cost: 50_000 }));
+    insert.run('card_bare', 'point_card', null);
+    migrate(db, migrations.filter((s) => s.version <= step));
+
+    const rows = db.prepare('SELECT id, rewards, flag_awards_per_day, unit_value_e4, updated_at FROM cards ORDER BY id').all() as { id: string; rewards: string; flag_awards_per_day: null; unit_value_e4: null; updated_at: number }[];
+    const lists = Object.fromEntries(rows.map((r) => [r.id, JSON.parse(r.rewards) as { id: string; name: string; cost: number }[]]));
+    assert.deepEqual(lists.card_coffee!.map(({ id: _id, ...r }) => r), [{ name: 'Free coffee', cost: 1000 }]);
+    assert.deepEqual(lists.card_club!.map(({ id: _id, ...r }) => r), [{ name: 'Old voucher', cost: 50_000 }], 'what every card shows stays as it was');
+    assert.deepEqual(lists.card_bare, []);
+    const ids = [lists.card_coffee![0]!.id, lists.card_club![0]!.id];
+    assert.ok(ids.every((id) => /^rw_[0-9A-Za-z]{20}$/.test(id)) && ids[0] !== ids[1], ids.join());
+    assert.ok(rows.every((r) => r.flag_awards_per_day === null && r.unit_value_e4 === null && r.updated_at === 1));
+    const columns = (db.prepare('PRAGMA table_info(cards)').all() as { name: string }[]).map((c) => c.name);
+    assert.ok(!columns.includes('reward'), 'the list is the one stored copy');
+    db.close();
+  });
+
   it('leaves no CHECK on a new database that lists three values or more', () => {
     const db = freshDb();
     migrate(db);

@@ -162,6 +162,19 @@ const PATTERNS: Record<string, { values: string[]; ofLength?: (n: number) => str
   [/^([0-9]{1,15})-([0-9]{1,15})$/.source]: {
     values: ['1700000000000-42', '1-1', '123456789012345-123456789012345', '0-0', 'garbage', '1-', '-1', '1234567890123456-1', '1-1234567890123456', '1.1', '1-2-3', ' 1-1', '1-1 ', '١-1', 'MTcwMDAwMDAwMDAwMC4x'],
   },
+  // A card's reward ids. A well-formed id the card does not have is refused too (its description
+  // says so): that depends on the card, so the base requests send the card's own ids, and only
+  // malformed ones are tried here.
+  [/^rw_[0-9A-Za-z]{20}$/.source]: { values: ['rw_short', `rw_${'A'.repeat(21)}`, `RW_${'A'.repeat(20)}`, `rw-${'A'.repeat(20)}`, `rw_${'A'.repeat(19)}!`, ''] },
+  // Promotion dates (2000–2099). The valid ones lie between the base requests' startsAt
+  // (2026-01-01) and endsAt (2030-12-31), so that endsAt stays after startsAt, a rule between two
+  // fields the description states.
+  [/^(?:20\d{2}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|20(?:[02468][048]|[13579][26])-02-29)$/.source]: {
+    values: ['2026-06-15', '2028-02-29', '2030-12-31', '2027-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-1-5', '26-01-01', '1999-12-31', '2100-01-01', '2026-06-15T00:00:00Z', ''],
+  },
+  // A promotion's hours: from before the base requests' to (17:00), to after their from (14:00).
+  [/^(?:[01]\d|2[0-3]):[0-5]\d$/.source]: { values: ['00:00', '09:30', '13:59', '24:00', '7:00', '14:60', '25:00', '1400', '14:00:00', ''] },
+  [/^(?:00:(?:0[1-9]|[1-5]\d)|(?:0[1-9]|1\d|2[0-3]):[0-5]\d|24:00)$/.source]: { values: ['17:01', '23:59', '24:00', '00:00', '24:01', '7:00', '17:60', '1700', ''] },
 };
 
 /** Patterns to try a value against, and the values to try. */
@@ -337,6 +350,8 @@ interface Fixture {
   webhookId: string;
   deliveryId: string;
   stampsCustomer: string;
+  /** A promotion of the stamps card that the reads and PATCH probes act on. */
+  promotionId: string;
 }
 
 const CARD_TYPES = { stamps: 'stamp_card', points: 'point_card', levels: 'level_card', prepaid: 'prepaid_card' } as const;
@@ -358,11 +373,57 @@ const deleteBaseWebhook = async (f: Fixture, base: Req) => {
   await f.app.request('DELETE', `/api/v1/webhooks/${base.path.id}`, { key: f.org.keys.live });
 };
 const freshWebhook = async (f: Fixture) => (await f.app.request('POST', '/api/v1/webhooks', { key: f.org.keys.live, body: { url: 'https://example.com/gone', events: ['*'] } })).body.id as string;
+/** The stamps card's rewards as a PATCH sends them back: with their ids, so they are kept. */
+const stampRewards = async (f: Fixture) => {
+  const cards = await f.app.request('GET', '/api/v1/cards', { key: f.org.keys.live });
+  return (cards.body.find((c: { cardId: string }) => c.cardId === f.org.cards.stamps).rewards as { id: string; name: string; cost: number }[]).slice(0, 1);
+};
+const PROMOTION = { name: 'Double stamps', kind: 'multiplier', value: 2, startsAt: '2026-01-01', endsAt: '2030-12-31', weekdays: [2, 4], hours: { from: '14:00', to: '17:00' } };
+const promotionsPath = (f: Fixture) => `/api/v1/cards/${f.org.cards.stamps}/promotions`;
+const freshPromotion = async (f: Fixture) => (await f.app.request('POST', promotionsPath(f), { key: f.org.keys.live, body: PROMOTION })).body.id as string;
+/** Every promotion a probe made goes again, so the card stays below its limit of ones not ended. */
+const deleteCreatedPromotion = async (f: Fixture, _base: Req, res?: TestResponse) => {
+  if (res?.status === 201) await f.app.request('DELETE', `${promotionsPath(f)}/${res.body.id}`, { key: f.org.keys.live });
+};
+const resetPromotion = async (f: Fixture) => {
+  const res = await f.app.request('PATCH', `${promotionsPath(f)}/${f.promotionId}`, { key: f.org.keys.live, body: PROMOTION });
+  assert.equal(res.status, 200, res.text);
+  return { cardId: f.org.cards.stamps, promotionId: f.promotionId };
+};
+const deleteBasePromotion = async (f: Fixture, base: Req) => {
+  await f.app.request('DELETE', `${promotionsPath(f)}/${base.path.promotionId}`, { key: f.org.keys.live });
+};
 
 const OPERATIONS: Record<string, Base[]> = {
   'GET /api/v1/cards': [{ name: 'the list', make: async () => req({}) }],
   'PATCH /api/v1/cards/{cardId}': [
     { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' } }) },
+    {
+      name: 'the program fields',
+      make: async (f) =>
+        req({
+          path: { cardId: f.org.cards.stamps },
+          body: { rewards: [...(await stampRewards(f)), { name: 'Cake', cost: 6, description: 'Any slice' }], flagAwardsPerDay: 6, unitValue: 0.3 },
+        }),
+    },
+  ],
+  'GET /api/v1/cards/{cardId}/promotions': [{ name: 'the list', make: async (f) => req({ path: { cardId: f.org.cards.stamps } }) }],
+  'POST /api/v1/cards/{cardId}/promotions': [
+    { name: 'a multiplier', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: PROMOTION }), cleanup: deleteCreatedPromotion },
+    {
+      name: 'a bonus',
+      make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { name: 'Two more', kind: 'bonus', value: 2, startsAt: '2026-01-01', endsAt: '2030-12-31' } }),
+      cleanup: deleteCreatedPromotion,
+    },
+  ],
+  'GET /api/v1/cards/{cardId}/promotions/{promotionId}': [{ name: 'a promotion', make: async (f) => req({ path: { cardId: f.org.cards.stamps, promotionId: f.promotionId } }) }],
+  // Each from the promotion as it was made: a probe before may have moved its dates.
+  'PATCH /api/v1/cards/{cardId}/promotions/{promotionId}': [
+    { name: 'the schedule', make: async (f) => req({ path: await resetPromotion(f), body: { name: 'Renamed', endsAt: '2030-12-31' } }) },
+    { name: 'kind and value', make: async (f) => req({ path: await resetPromotion(f), body: { kind: 'bonus', value: 3 } }) },
+  ],
+  'DELETE /api/v1/cards/{cardId}/promotions/{promotionId}': [
+    { name: 'a promotion', make: async (f) => req({ path: { cardId: f.org.cards.stamps, promotionId: await freshPromotion(f) } }), cleanup: deleteBasePromotion },
   ],
   'POST /api/v1/customers': [
     ...(['points', 'prepaid'] as const).map((card) => ({
@@ -498,7 +559,9 @@ describe('OpenAPI contract: the served document decides what the server refuses'
     const stampsCustomer = `pu_${enrolled.body.passUserId}`;
     const deliveries = await app.request('GET', `/api/v1/webhooks/${hook.body.id}/deliveries`, { key: org.keys.live });
     assert.ok(deliveries.body[0]?.id, 'the enroll queued a delivery');
-    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer };
+    const promotion = await app.request('POST', `/api/v1/cards/${org.cards.stamps}/promotions`, { key: org.keys.live, body: PROMOTION });
+    assert.equal(promotion.status, 201, promotion.text);
+    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer, promotionId: promotion.body.id };
   });
   after(() => app.close());
 

@@ -95,6 +95,17 @@ const requestCases: RequestCase[] = [
   { name: 'customer PATCH: name', op: 'patch /api/v1/customers/{ref}', url: () => '/api/v1/customers/gen-1', body: { name: 'Ada' }, refused: true },
   { name: 'card PATCH: clear the identifier', op: 'patch /api/v1/cards/{cardId}', url: (ids) => `/api/v1/cards/${ids.std.cards.stamps}`, body: { identifierQuestionKey: null }, refused: false },
   { name: 'card PATCH: a number as key', op: 'patch /api/v1/cards/{cardId}', url: (ids) => `/api/v1/cards/${ids.std.cards.stamps}`, body: { identifierQuestionKey: 5 }, refused: true },
+  { name: 'card PATCH: rewards', op: 'patch /api/v1/cards/{cardId}', url: (ids) => `/api/v1/cards/${ids.std.cards.stamps}`, body: { rewards: [{ name: 'Free coffee', cost: 10 }, { name: 'Cake', cost: 6, description: 'Any slice' }] }, refused: false },
+  { name: 'card PATCH: a reward without a cost', op: 'patch /api/v1/cards/{cardId}', url: (ids) => `/api/v1/cards/${ids.std.cards.stamps}`, body: { rewards: [{ name: 'Cake' }] }, refused: true },
+  { name: 'card PATCH: a string unitValue', op: 'patch /api/v1/cards/{cardId}', url: (ids) => `/api/v1/cards/${ids.std.cards.stamps}`, body: { unitValue: '0.3' }, refused: true },
+  // redeem: a reward by id is still { type: reward }
+  { name: 'redeem: a reward by a numeric id', op: 'post /api/v1/customers/{ref}/redeem', url: onStamps('redeem'), body: { type: 'reward', rewardId: 5 }, refused: true },
+  // promotions: { kind: multiplier, value } | { kind: bonus, value }; PATCH sends kind and value together
+  { name: 'promotion: a multiplier', op: 'post /api/v1/cards/{cardId}/promotions', url: (ids) => `/api/v1/cards/${ids.std.cards.points}/promotions`, body: { name: 'Double', kind: 'multiplier', value: 2, startsAt: '2026-01-01', endsAt: '2026-12-31', weekdays: [2], hours: { from: '14:00', to: '17:00' } }, refused: false },
+  { name: 'promotion: no kind', op: 'post /api/v1/cards/{cardId}/promotions', url: (ids) => `/api/v1/cards/${ids.std.cards.points}/promotions`, body: { name: 'Double', value: 2, startsAt: '2026-01-01', endsAt: '2026-12-31' }, refused: true },
+  { name: 'promotion: no endsAt', op: 'post /api/v1/cards/{cardId}/promotions', url: (ids) => `/api/v1/cards/${ids.std.cards.points}/promotions`, body: { name: 'Double', kind: 'bonus', value: 2, startsAt: '2026-01-01' }, refused: true },
+  { name: 'promotion PATCH: a value without its kind', op: 'patch /api/v1/cards/{cardId}/promotions/{promotionId}', url: (ids) => `/api/v1/cards/${ids.std.cards.points}/promotions/pr_none`, body: { value: 3 }, refused: true },
+  { name: 'promotion PATCH: a new name', op: 'patch /api/v1/cards/{cardId}/promotions/{promotionId}', url: (ids) => `/api/v1/cards/${ids.std.cards.points}/promotions/pr_none`, body: { name: 'Renamed' }, refused: false },
   // limit is an integer
   { name: 'transactions: limit 10', op: 'get /api/v1/customers/{ref}/transactions', url: onPoints('transactions'), query: { limit: 10 }, refused: false },
   { name: 'transactions: limit "ten"', op: 'get /api/v1/customers/{ref}/transactions', url: onPoints('transactions'), query: { limit: 'ten' }, refused: true },

@@ -8,6 +8,7 @@ import { customersRepo } from '../src/customers/repo';
 import { purgeRepo } from '../src/customers/purge-repo';
 import { openDatabase, type Db } from '../src/db/open';
 import { ledgerRepo } from '../src/loyalty/repo';
+import { promotionsRepo } from '../src/promotions/repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { importsRepo } from '../src/import/repo';
@@ -96,7 +97,7 @@ describe('reads that run per install link, per scan and per batch of a card fan-
 describe('award reads per balance change and counter scan', () => {
   const cases = [
     { name: "a customer's last award", factory: ledgerRepo, match: /SELECT t\.created_at AS at/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\?\)/ },
-    { name: "a customer's awards in a period", factory: ledgerRepo, match: /sum\(t\.change\)/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\?\)/ },
+    { name: "a customer's awards in a period", factory: ledgerRepo, match: /sum\(t\.change/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\?\)/ },
     { name: "a customer's counter awards in a day", factory: counterRepo, match: /t\.customer_id = @customerId AND t\.is_award = 1/, index: /SEARCH t USING INDEX transactions_customer \(customer_id=\? AND created_at>\? AND created_at<\?\)/ },
   ];
   for (const c of cases) {
@@ -104,6 +105,10 @@ describe('award reads per balance change and counter scan', () => {
       assertPlan(planMatching(plansOf(c.factory), c.match), [c.index, /SEARCH r USING INDEX transactions_reversal \(<expr>=\?\)/], /TEMP B-TREE|SCAN/);
     });
   }
+
+  it("an earn reads the card's promotions that may still run through their index, unsorted", () => {
+    assertPlan(planMatching(plansOf(promotionsRepo), /ends_on >= @earliest/), [/SEARCH promotions USING INDEX promotions_card \(card_id=\? AND ends_on>\?\)/], /TEMP B-TREE|SCAN/);
+  });
 
   it("a test customer's events are found through the index of test events", () => {
     const [found] = plansOf(purgeRepo);

@@ -45,6 +45,8 @@ describe('seed', () => {
     // The keys work, with their modes and scopes.
     const cards = await app.request('GET', '/api/v1/cards', { key: test });
     assert.equal(cards.status, 200);
+    const rewardId = cards.body[0].rewards[0].id;
+    assert.match(rewardId, /^rw_[0-9A-Za-z]{20}$/, 'the one-reward form becomes a one-entry list with an id');
     assert.deepEqual(cards.body, [
       {
         cardId: org!.cards[0]!.cardId,
@@ -58,9 +60,12 @@ describe('seed', () => {
           { key: 'size', label: 'Cup size', type: 'select', required: false, isIdentifier: false, options: [{ value: 'S', label: 'Small' }] },
         ],
         reward: { name: 'Free coffee', cost: 10 },
+        rewards: [{ id: rewardId, name: 'Free coffee', cost: 10 }],
         levels: [{ name: 'Bronze', minPoints: 0 }, { name: 'Gold', minPoints: 500 }],
         accrual: { spend: { currency: 'EUR', rate: 0.2 }, items: { latte: 1 } },
         earningLimits: { waitSeconds: 0, maxPerAward: 5, period: 'day', maxPerPeriod: 20 },
+        flagAwardsPerDay: 6,
+        unitValue: null,
       },
     ]);
     const readerRes = await app.request('GET', '/api/v1/cards', { key: reader });
@@ -79,6 +84,18 @@ describe('seed', () => {
     const [org] = app.seed({ orgs: [{ name: 'Asks', cards: [{ name: 'Phone only', passType: 'stamp_card', signupFields: { name: 'optional', email: 'off', phone: 'required' } }], keys: [{ deviceName: 'k' }] }] }).orgs;
     const cards = await app.request('GET', '/api/v1/cards', { key: org!.keys[0]!.key });
     assert.deepEqual(cards.body[0].signupFields, { name: 'optional', email: 'off', phone: 'required' });
+  });
+
+  it('takes a card’s reward list, watch-list threshold and unit value', async () => {
+    const rewards = [{ name: 'Free coffee', cost: 10, description: 'Any size' }, { name: 'Cake', cost: 6 }];
+    const [org] = app.seed({
+      orgs: [{ name: 'Rewards', cards: [{ name: 'Stamps', passType: 'stamp_card', rewards, flagAwardsPerDay: 3, unitValue: 0.3 }], keys: [{ deviceName: 'k' }] }],
+    }).orgs;
+    const [card] = (await app.request('GET', '/api/v1/cards', { key: org!.keys[0]!.key })).body;
+    assert.deepEqual(card.rewards.map(({ id: _id, ...r }: { id: string }) => r), rewards, 'in the order given');
+    assert.ok(card.rewards.every((r: { id: string }) => /^rw_[0-9A-Za-z]{20}$/.test(r.id)));
+    assert.deepEqual(card.reward, { name: 'Free coffee', cost: 10 }, 'reward is the first entry');
+    assert.deepEqual([card.flagAwardsPerDay, card.unitValue], [3, 0.3]);
   });
 
   it('needs only the names and passType', () => {
@@ -100,6 +117,17 @@ describe('seed', () => {
     { name: 'an unknown card field', file: (f) => ((f.orgs[0].cards[0].colour = 'red'), f), field: 'orgs[0].cards[0].colour' },
     { name: 'a fractional reward on a stamp card', file: (f) => ((f.orgs[0].cards[0].reward.cost = 2.5), f), field: 'orgs[0].cards[0].reward.cost' },
     { name: 'a negative reward', file: (f) => ((f.orgs[0].cards[0].reward.cost = -1), f), field: 'orgs[0].cards[0].reward.cost' },
+    { name: 'reward and rewards together', file: (f) => ((f.orgs[0].cards[0].rewards = [{ name: 'Cake', cost: 5 }]), f), field: 'orgs[0].cards[0].rewards' },
+    { name: 'rewards on a level card', file: (f) => (f.orgs[0].cards.push({ name: 'Club', passType: 'level_card', rewards: [{ name: 'Cake', cost: 5 }] }), f), field: 'orgs[0].cards[1].rewards' },
+    { name: 'an empty reward list', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = []), f), field: 'orgs[0].cards[0].rewards' },
+    { name: '21 rewards', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = Array.from({ length: 21 }, (_, i) => ({ name: `R${i}`, cost: i + 1 }))), f), field: 'orgs[0].cards[0].rewards' },
+    { name: 'two rewards of one name', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = [{ name: 'Cake', cost: 5 }, { name: 'cake ', cost: 8 }]), f), field: 'orgs[0].cards[0].rewards' },
+    { name: 'a fractional reward cost in the list', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = [{ name: 'Cake', cost: 2.5 }]), f), field: 'orgs[0].cards[0].rewards[0].cost' },
+    { name: 'a reward id on a new card', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = [{ id: 'rw_0000000000aaaaaaaaaa', name: 'Cake', cost: 5 }]), f), field: 'orgs[0].cards[0].rewards[0].id' },
+    { name: 'a reward description over 300 characters', file: (f) => (delete f.orgs[0].cards[0].reward, (f.orgs[0].cards[0].rewards = [{ name: 'Cake', cost: 5, description: 'x'.repeat(301) }]), f), field: 'orgs[0].cards[0].rewards[0].description' },
+    { name: 'flagAwardsPerDay 0', file: (f) => ((f.orgs[0].cards[0].flagAwardsPerDay = 0), f), field: 'orgs[0].cards[0].flagAwardsPerDay' },
+    { name: 'a unitValue with 5 decimals', file: (f) => ((f.orgs[0].cards[0].unitValue = 0.00001), f), field: 'orgs[0].cards[0].unitValue' },
+    { name: 'a unitValue on a prepaid card', file: (f) => (f.orgs[0].cards.push({ name: 'Gift', passType: 'prepaid_card', unitValue: 1 }), f), field: 'orgs[0].cards[1].unitValue' },
     { name: 'levels not starting at 0', file: (f) => ((f.orgs[0].cards[0].levels[0].minPoints = 10), f), field: 'orgs[0].cards[0].levels' },
     { name: 'a lowercase currency', file: (f) => ((f.orgs[0].cards[0].accrual.spend.currency = 'eur'), f), field: 'orgs[0].cards[0].accrual.spend.currency' },
     { name: 'a period without maxPerPeriod', file: (f) => (delete f.orgs[0].cards[0].earningLimits.maxPerPeriod, f), field: 'orgs[0].cards[0].earningLimits.maxPerPeriod' },

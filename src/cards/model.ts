@@ -44,10 +44,26 @@ export interface Question {
   options?: SelectOption[];
 }
 
+/** One reward of a stamp or point card: what it is and the units it costs (hundredths). */
 export interface Reward {
+  /** `rw_…`, stable while the reward stays on the card, so integrators can keep it. */
+  id: string;
   name: string;
   cost: number;
+  description?: string;
 }
+
+/** A card lists at most this many rewards. */
+export const MAX_REWARDS = 20;
+
+/** Awards to one customer in one shop day above which the console's watch list shows them. */
+export const DEFAULT_FLAG_AWARDS_PER_DAY = 6;
+
+/** The types that list rewards a customer redeems with their units; level and prepaid cards have none. */
+export const takesRewards = (passType: PassType): boolean => passType === 'stamp_card' || passType === 'point_card';
+
+/** Store credit is money already; every other card's units may be given a money value. */
+export const takesUnitValue = (passType: PassType): boolean => passType !== 'prepaid_card';
 
 export interface Level {
   name: string;
@@ -110,7 +126,14 @@ export interface Card {
   /** The contact fields of the sign-up form (used when dataCollectionEnabled). */
   signupFields: SignupFields;
   questions: Question[];
+  /** The rewards in the owner's order; the first is the default (redeemed when none is named). */
+  rewards: Reward[];
+  /** Always `rewards[0]` (or null): what one-reward readers (pass, counter, sign-up) show. */
   reward: Reward | null;
+  /** The watch list's threshold; null: DEFAULT_FLAG_AWARDS_PER_DAY. */
+  flagAwardsPerDay: number | null;
+  /** Money per unit in ten-thousandths of the currency (the books' liability); null: not set. */
+  unitValueE4: number | null;
   levels: Level[] | null;
   accrual: Accrual | null;
   earningLimits: EarningLimits | null;

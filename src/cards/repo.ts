@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
-import { DEFAULT_SIGNUP_FIELDS, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
+import { DEFAULT_SIGNUP_FIELDS, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta, type Reward } from './model';
+import { withRewards } from './rewards';
 
 interface RawCard {
   id: string;
@@ -10,7 +11,9 @@ interface RawCard {
   data_collection_enabled: number;
   signup_fields: string | null;
   questions: string;
-  reward: string | null;
+  rewards: string;
+  flag_awards_per_day: number | null;
+  unit_value_e4: number | null;
   levels: string | null;
   accrual: string | null;
   earning_limits: string | null;
@@ -31,7 +34,9 @@ const map = (r: RawCard): Card => ({
   dataCollectionEnabled: r.data_collection_enabled === 1,
   signupFields: { ...DEFAULT_SIGNUP_FIELDS, ...json<Partial<Card['signupFields']>>(r.signup_fields) },
   questions: JSON.parse(r.questions) as Card['questions'],
-  reward: json(r.reward),
+  ...withRewards(JSON.parse(r.rewards) as Reward[]),
+  flagAwardsPerDay: r.flag_awards_per_day,
+  unitValueE4: r.unit_value_e4,
   levels: json(r.levels),
   accrual: json(r.accrual),
   earningLimits: json(r.earning_limits),
@@ -43,21 +48,24 @@ const map = (r: RawCard): Card => ({
 
 function createCardsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, signup_fields, questions, reward, levels, accrual,
-                        earning_limits, design, created_at, updated_at)
-     VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @signupFields, @questions, @reward, @levels, @accrual,
-             @earningLimits, @design, @createdAt, @updatedAt)`,
+    `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, signup_fields, questions, rewards, flag_awards_per_day,
+                        unit_value_e4, levels, accrual, earning_limits, design, created_at, updated_at)
+     VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @signupFields, @questions, @rewards, @flagAwardsPerDay,
+             @unitValueE4, @levels, @accrual, @earningLimits, @design, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE id = ?');
   const ofOrg = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE org_id = ? ORDER BY created_at, rowid');
   const setQuestions = db.prepare('UPDATE cards SET questions = @questions, updated_at = @updatedAt WHERE id = @id');
   const update = db.prepare(
     `UPDATE cards SET name = @name, pass_type = @passType, data_collection_enabled = @dataCollectionEnabled, signup_fields = @signupFields,
-       questions = @questions, reward = @reward, levels = @levels, accrual = @accrual, earning_limits = @earningLimits, design = @design,
-       updated_at = @updatedAt
+       questions = @questions, rewards = @rewards, flag_awards_per_day = @flagAwardsPerDay, unit_value_e4 = @unitValueE4, levels = @levels,
+       accrual = @accrual, earning_limits = @earningLimits, design = @design, updated_at = @updatedAt
      WHERE id = @id`,
   );
   const touch = db.prepare('UPDATE cards SET updated_at = @updatedAt WHERE id = @id');
+  const setProgram = db.prepare(
+    'UPDATE cards SET rewards = @rewards, flag_awards_per_day = @flagAwardsPerDay, unit_value_e4 = @unitValueE4, updated_at = @updatedAt WHERE id = @id',
+  );
   // Every customer row (index-only, customers_card), live and test apart: erased customers' rows
   // stay for the ledger.
   const customerRows = db.prepare<[string], { card_id: string; livemode: number; n: number }>(
@@ -80,12 +88,13 @@ function createCardsRepo(db: Db) {
   const testCustomerIds = db.prepare<[string], string>('SELECT id FROM customers WHERE card_id = ? AND livemode = 0').pluck();
   const liveCustomers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM customers WHERE card_id = ? AND livemode = 1');
 
-  const columns = ({ archivedAt: _archived, ...card }: Card) => ({
+  // `reward` is rewards[0], derived on read: the list is the one stored copy.
+  const columns = ({ archivedAt: _archived, reward: _reward, ...card }: Card) => ({
     ...card,
     dataCollectionEnabled: card.dataCollectionEnabled ? 1 : 0,
     signupFields: JSON.stringify(card.signupFields),
     questions: JSON.stringify(card.questions),
-    reward: text(card.reward),
+    rewards: JSON.stringify(card.rewards),
     levels: text(card.levels),
     accrual: text(card.accrual),
     earningLimits: text(card.earningLimits),
@@ -103,6 +112,10 @@ function createCardsRepo(db: Db) {
     },
     touch(id: string, updatedAt: number) {
       touch.run({ id, updatedAt });
+    },
+    /** The reward list, watch-list threshold and unit value (PATCH /v1/cards). */
+    updateProgram(card: Pick<Card, 'id' | 'rewards' | 'flagAwardsPerDay' | 'unitValueE4' | 'updatedAt'>) {
+      setProgram.run({ id: card.id, rewards: JSON.stringify(card.rewards), flagAwardsPerDay: card.flagAwardsPerDay, unitValueE4: card.unitValueE4, updatedAt: card.updatedAt });
     },
     /** Customers per card of the org, live and test apart (cards without customers are absent). */
     customerCounts(orgId: string): Map<string, CardCustomerCounts> {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ApiError } from '../lib/errors';
 import { defineRoute } from '../routing/route';
 import { CardIdParams, CardResource, PatchCardBody } from './schemas';
-import { cardResource, listCards, setIdentifierQuestion } from './service';
+import { cardResource, listCards, patchCard } from './service';
 
 export const cardRoutes = [
   defineRoute({
@@ -19,16 +19,29 @@ export const cardRoutes = [
     method: 'PATCH',
     path: '/v1/cards/:cardId',
     tag: 'Cards',
-    summary: 'Set or clear the card’s identifier question',
-    description: 'Live keys only. The question must be required and of type number, text, email or phone; it replaces any previous identifier in the same write.',
+    summary: 'Set the card’s identifier question and program fields',
+    description:
+      'Live keys only. Each field sent is set, the others stay; all or none are written. `identifierQuestionKey`: the question must be required and of type number, text, email or phone; it replaces any previous identifier in the same write. ' +
+      '`rewards` replaces the reward list of a stamp or point card: an entry with the `id` of one of the card’s rewards keeps that id (and so integrators’ rewardIds), an entry without gets a new one, and a reward left out is removed; ' +
+      'the first entry is the default that `redeem type=reward` without a rewardId redeems, and `reward` shows it. `rewards` on a level or prepaid card, or `unitValue` on a prepaid card, is 400 UNSUPPORTED_FOR_CARD_TYPE.',
     scope: 'cards:write',
     params: CardIdParams,
     body: PatchCardBody,
     responses: { 200: { description: 'The updated card', schema: CardResource } },
-    errors: { 400: ['NOT_AVAILABLE_IN_TEST_MODE', 'UNKNOWN_QUESTION_KEY', 'QUESTION_NOT_ELIGIBLE'], 403: ['CARD_NOT_IN_ORG'], 404: ['CARD_NOT_FOUND'] },
+    errors: {
+      400: [
+        'NOT_AVAILABLE_IN_TEST_MODE',
+        'UNKNOWN_QUESTION_KEY',
+        'QUESTION_NOT_ELIGIBLE',
+        'UNSUPPORTED_FOR_CARD_TYPE',
+        'VALIDATION_FAILED: <paths> (with issues; also a rewards entry whose id is not one of the card’s rewards)',
+      ],
+      403: ['CARD_NOT_IN_ORG'],
+      404: ['CARD_NOT_FOUND'],
+    },
     handle: ({ deps, auth, params, body }) => {
       if (!auth.livemode) throw new ApiError(400, 'NOT_AVAILABLE_IN_TEST_MODE', { detail: 'changing a card needs a live key' });
-      const card = setIdentifierQuestion(deps, auth.orgId, params.cardId, body.identifierQuestionKey);
+      const card = patchCard(deps, auth.orgId, params.cardId, body);
       return { status: 200, body: cardResource(card) };
     },
   }),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ColorSchema } from '../lib/colors';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
-import { DEFAULT_SIGNUP_FIELDS, IDENTIFIER_TYPES, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS, SIGNUP_FIELD_MODES } from './model';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_SIGNUP_FIELDS, IDENTIFIER_TYPES, MAX_REWARDS, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS, SIGNUP_FIELD_MODES, takesRewards, takesUnitValue } from './model';
 
 // --- Program configuration, as an operator writes it (seed file, console). Amounts in units. ---
 
@@ -44,11 +44,74 @@ export const QuestionConfig = v.pipe(
   ),
 );
 
+// --- The program's reward list, watch-list threshold and unit value: the same rules in the seed
+// file, the console and PATCH /v1/cards/{cardId}. Amounts in units. ---
+
+/** What a reward id looks like: `rw_` and 20 base62 characters (lib/ids). */
+export const REWARD_ID = /^rw_[0-9A-Za-z]{20}$/;
+
+const RewardEntry = v.strictObject({
+  id: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(REWARD_ID, 'must be a reward id (rw_…) of this card'),
+      v.description('Keeps an existing reward’s id (and so its rewardId); an id this card does not have is 400 VALIDATION_FAILED. Leave it out for a new reward'),
+    ),
+  ),
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+  cost: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(MAX_UNITS), v.description('Stamps or points the reward takes: a whole number')),
+  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300))),
+});
+
+const sameName = (name: string) => name.trim().toLowerCase();
+
+export const RewardList = v.pipe(
+  v.array(RewardEntry),
+  v.minLength(1, 'must list at least one reward'),
+  v.maxLength(MAX_REWARDS, `at most ${MAX_REWARDS} rewards`),
+  v.check((list) => new Set(list.map((r) => sameName(r.name))).size === list.length, 'reward names must be unique'),
+  v.check((list) => new Set(list.flatMap((r) => (r.id === undefined ? [] : [r.id]))).size === list.filter((r) => r.id !== undefined).length, 'each id at most once'),
+  // Unique names and ids make every two entries different; the document says as much.
+  v.metadata({ uniqueItems: true }),
+  v.description(
+    `Stamp and point cards: 1–${MAX_REWARDS} rewards, names unique (case-insensitively); the first is the default, which \`redeem type=reward\` without a rewardId redeems and \`reward\` shows. Kept in the order given`,
+  ),
+);
+
+export const FlagAwardsPerDay = v.pipe(
+  v.nullable(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(1000))),
+  v.description(`A customer awarded more often than this in one shop day is listed on the console’s watch list (nothing is blocked). 1–1000; null sets the default, ${DEFAULT_FLAG_AWARDS_PER_DAY}`),
+);
+
+export const UnitValue = v.pipe(
+  v.nullable(
+    v.pipe(
+      v.number(),
+      v.finite(),
+      v.gtValue(0, 'must be greater than 0'),
+      v.maxValue(1_000_000),
+      v.check((n) => hasAtMostDecimals(n, 4), 'at most 4 decimals'),
+      v.metadata({ 'x-max-decimals': 4 }),
+    ),
+  ),
+  v.description('What one stamp or point is worth in the card’s currency (up to 4 decimals), for the money columns of the monthly report; null clears it'),
+);
+
+/** The program fields PATCH /v1/cards/{cardId} takes besides the identifier question, each optional. */
+export const ProgramPatchFields = {
+  rewards: v.optional(RewardList),
+  flagAwardsPerDay: v.optional(FlagAwardsPerDay),
+  unitValue: v.optional(UnitValue),
+};
+
 const CardConfigObject = v.strictObject({
     ref: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
     name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
     passType: v.picklist(PASS_TYPES),
     reward: v.optional(v.strictObject({ name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), cost: units(2) })),
+    rewards: v.optional(RewardList),
+    flagAwardsPerDay: v.optional(FlagAwardsPerDay),
+    unitValue: v.optional(UnitValue),
     levels: v.optional(
       v.pipe(
         v.array(v.strictObject({ name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50)), minPoints: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_UNITS)) })),
@@ -126,6 +189,10 @@ export const CardConfig = v.pipe(
   wholeUnlessPrepaid(['accrual', 'items'], (c) => Object.values(c.accrual?.items ?? {})),
   wholeUnlessPrepaid(['earningLimits', 'maxPerAward'], (c) => [c.earningLimits?.maxPerAward]),
   wholeUnlessPrepaid(['earningLimits', 'maxPerPeriod'], (c) => [c.earningLimits?.maxPerPeriod]),
+  // `reward` is the one-reward form older files use: it becomes a one-entry list.
+  v.forward(v.check((c) => c.reward === undefined || c.rewards === undefined, 'give rewards or reward, not both'), ['rewards']),
+  v.forward(v.check((c) => c.rewards === undefined || takesRewards(c.passType), 'only stamp and point cards list rewards'), ['rewards']),
+  v.forward(v.check((c) => c.unitValue === undefined || c.unitValue === null || takesUnitValue(c.passType), 'store credit is money already: a prepaid card has no unitValue'), ['unitValue']),
 );
 export type CardConfigInput = v.InferOutput<typeof CardConfig>;
 
@@ -154,7 +221,13 @@ export const CardResource = v.object({
     v.description("What the card's sign-up form asks besides the questions"),
   ),
   questions: v.array(QuestionResource),
-  reward: v.pipe(v.nullable(v.object({ name: v.string(), cost: v.number() })), v.description('The fixed reward of stamp and point cards')),
+  reward: v.pipe(v.nullable(v.object({ name: v.string(), cost: v.number() })), v.description('The default reward of stamp and point cards: the first of `rewards`')),
+  rewards: v.pipe(
+    v.array(v.object({ id: v.pipe(v.string(), v.description('rw_…: the rewardId to redeem it by')), name: v.string(), cost: v.number(), description: v.optional(v.string()) })),
+    v.description('Stamp and point cards: the rewards in the owner’s order, the first being the default (`reward`). Level and prepaid cards redeem none'),
+  ),
+  flagAwardsPerDay: v.pipe(v.number(), v.description('Awards to one customer in one shop day above which the console’s watch list shows them')),
+  unitValue: v.pipe(v.nullable(v.number()), v.description('Money per stamp or point in the card’s currency, for the report’s liability; null when not set')),
   levels: v.pipe(v.nullable(v.array(v.object({ name: v.string(), minPoints: v.number() }))), v.description('Tiers of a level card, ascending')),
   accrual: v.pipe(
     v.nullable(v.object({ spend: v.optional(v.object({ currency: v.string(), rate: v.number() })), items: v.optional(v.record(v.string(), v.number())) })),
@@ -165,11 +238,21 @@ export const CardResource = v.object({
   ),
 });
 
-export const PatchCardBody = v.strictObject({
-  identifierQuestionKey: v.pipe(
-    v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-    v.description('Key of a required number/text/email/phone question, or null to clear the identifier'),
-  ),
-});
+export const PatchCardBody = v.pipe(
+  v.strictObject({
+    identifierQuestionKey: v.optional(
+      v.pipe(
+        v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+        v.description('Key of a required number/text/email/phone question, or null to clear the identifier'),
+      ),
+    ),
+    ...ProgramPatchFields,
+  }),
+  // Older clients send identifierQuestionKey alone; an empty body is refused as it always was.
+  v.forward(v.check((body) => Object.keys(body).length > 0, 'required unless the body sets another field'), ['identifierQuestionKey']),
+  v.metadata({ minProperties: 1 }),
+  v.description('At least one field; each one sent is set, the others are left as they are'),
+);
+export type PatchCardInput = v.InferOutput<typeof PatchCardBody>;
 
 export const CardIdParams = v.strictObject({ cardId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });

@@ -5,10 +5,12 @@ import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { ApiError } from '../lib/errors';
 import type { WriteDeps } from '../deps';
-import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import { removeTestCustomer } from '../customers/test-mode';
+import { rewardsFromInput, withRewards } from './rewards';
 import type { CardConfigInput } from './schemas';
+import { applyProgramPatch, type ProgramPatch } from './program';
 
 export interface CardDeps {
   db: Db;
@@ -21,19 +23,23 @@ const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
 /** Creates a card from a validated configuration (seed, demo org, console). Amounts arrive in units. */
 export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
   const now = deps.clock.now();
-  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null }, config, now);
+  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null, rewards: [], flagAwardsPerDay: null, unitValueE4: null }, config, now);
   cardsRepo(deps.db).insert(card);
   return card;
 }
 
-/** The card a configuration describes; amounts from units to hundredths. */
-function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt'>, config: CardConfigInput, now: number): Card {
+/**
+ * The card a configuration describes; amounts from units to hundredths. `before` is the card as
+ * stored (a new one: no rewards, nothing set): reward ids are kept from it, and the fields a
+ * configuration leaves out (an editor that does not show them) stay as they were.
+ */
+function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt' | 'rewards' | 'flagAwardsPerDay' | 'unitValueE4'>, config: CardConfigInput, now: number): Card {
   const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
   return {
-    id: identity.id,
-    orgId: identity.orgId,
-    createdAt: identity.createdAt,
-    archivedAt: identity.archivedAt,
+    id: before.id,
+    orgId: before.orgId,
+    createdAt: before.createdAt,
+    archivedAt: before.archivedAt,
     name: config.name,
     passType: config.passType,
     dataCollectionEnabled: config.dataCollectionEnabled,
@@ -46,7 +52,9 @@ function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'arc
       isIdentifier: q.isIdentifier,
       ...(q.options ? { options: q.options } : {}),
     })),
-    reward: config.reward ? { name: config.reward.name, cost: toHundredths(config.reward.cost) } : null,
+    ...withRewards(rewardsOfConfig(before.rewards, config)),
+    flagAwardsPerDay: config.flagAwardsPerDay === undefined ? before.flagAwardsPerDay : config.flagAwardsPerDay,
+    unitValueE4: config.unitValue === undefined ? before.unitValueE4 : config.unitValue === null ? null : Math.round(config.unitValue * 10_000),
     levels: levels ? levels.map((l) => ({ name: l.name, minPoints: toHundredths(l.minPoints) })) : null,
     accrual: config.accrual
       ? {
@@ -67,10 +75,22 @@ function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'arc
   };
 }
 
+/**
+ * The reward list a configuration gives. `rewards` is the list itself; the one-reward form
+ * (`reward`, older seed files and the editor's single reward) replaces the default entry, keeping
+ * its id, and leaves the others; neither removes the default.
+ */
+function rewardsOfConfig(existing: Card['rewards'], config: CardConfigInput): Card['rewards'] {
+  if (config.rewards) return rewardsFromInput(existing, config.rewards);
+  const rest = existing.slice(1);
+  if (!config.reward) return rest;
+  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...rest];
+}
+
 const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };
 
 /** What a pass shows of its card: a change here must reach every installed pass. */
-const passFacing = (card: Card) => JSON.stringify([card.name, card.passType, card.reward, card.levels, card.design]);
+const passFacing = (card: Card) => JSON.stringify([card.name, card.passType, card.rewards, card.levels, card.design]);
 
 /**
  * Replaces the card's whole configuration (the console's editor) in one transaction. A card with
@@ -179,6 +199,18 @@ export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void 
   });
 }
 
+/**
+ * PATCH /v1/cards/{cardId}: the identifier question and the program fields, each only when sent,
+ * in one transaction: a refusal of any of them writes none.
+ */
+export function patchCard(deps: WriteDeps, orgId: string, cardId: string, patch: { identifierQuestionKey?: string | null | undefined } & ProgramPatch): Card {
+  return inTransaction(deps.db, () => {
+    let card = getOrgCard(deps, orgId, cardId);
+    if (patch.identifierQuestionKey !== undefined) card = setIdentifierQuestion(deps, orgId, cardId, patch.identifierQuestionKey);
+    return applyProgramPatch(deps, card, patch);
+  });
+}
+
 /** Makes one question the customer identifier (or clears it), replacing any other in the same write. */
 export function setIdentifierQuestion(deps: CardDeps, orgId: string, cardId: string, key: string | null): Card {
   return inTransaction(deps.db, () => {
@@ -212,6 +244,7 @@ export function cardResource(card: Card) {
     signupFields: card.signupFields,
     questions: card.questions,
     reward: card.reward && { name: card.reward.name, cost: fromHundredths(card.reward.cost) },
+    rewards: card.rewards.map((r) => ({ id: r.id, name: r.name, cost: fromHundredths(r.cost), ...(r.description ? { description: r.description } : {}) })),
     levels: card.levels && card.levels.map((l) => ({ name: l.name, minPoints: fromHundredths(l.minPoints) })),
     accrual: card.accrual && {
       ...(card.accrual.spend ? { spend: card.accrual.spend } : {}),
@@ -222,6 +255,8 @@ export function cardResource(card: Card) {
       ...(card.earningLimits.maxPerAward !== undefined ? { maxPerAward: fromHundredths(card.earningLimits.maxPerAward) } : {}),
       ...(card.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: fromHundredths(card.earningLimits.maxPerPeriod) } : {}),
     },
+    flagAwardsPerDay: card.flagAwardsPerDay ?? DEFAULT_FLAG_AWARDS_PER_DAY,
+    unitValue: card.unitValueE4 === null ? null : card.unitValueE4 / 10_000,
   };
 }
 

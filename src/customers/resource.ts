@@ -1,4 +1,6 @@
-import type { Card } from '../cards/model';
+import { takesRewards, type Card } from '../cards/model';
+import { nextReward } from '../cards/rewards';
+import { fromHundredths } from '../lib/money';
 import type { Config } from '../config';
 import { isoTime } from '../lib/clock';
 import { balanceObject, type BalanceObject } from '../loyalty/balance';
@@ -18,6 +20,7 @@ export interface CustomerResourceBody {
   cardId: string;
   cardType: Card['passType'];
   balance: BalanceObject;
+  nextReward: NextRewardBody | null;
   installed: boolean;
   installUrl: string;
   status: CustomerStatus;
@@ -27,6 +30,20 @@ export interface CustomerResourceBody {
   customFields: Record<string, CustomFieldValue>;
   livemode: boolean;
   createdAt: string;
+}
+
+/** The cheapest reward the balance cannot pay yet, and how far away it is (units). */
+export interface NextRewardBody {
+  rewardId: string;
+  name: string;
+  cost: number;
+  remaining: number;
+}
+
+/** What the customer saves up for next on a stamp or point card; null when every reward is affordable, or on other cards. */
+function nextRewardBody(card: Card, balance: number): NextRewardBody | null {
+  const next = takesRewards(card.passType) ? nextReward(card, balance) : null;
+  return next && { rewardId: next.reward.id, name: next.reward.name, cost: fromHundredths(next.reward.cost), remaining: fromHundredths(next.remaining) };
 }
 
 /**
@@ -40,6 +57,7 @@ export function customerResource(customer: Customer, card: Card, config: Pick<Co
     cardId: customer.cardId,
     cardType: card.passType,
     balance: balanceObject(card, customer.balance),
+    nextReward: nextRewardBody(card, customer.balance),
     installed: customer.status === 'installed',
     installUrl: installUrl(config, customer),
     status: customer.status,

@@ -126,6 +126,17 @@ export const CustomerResource = v.object({
   cardId: v.string(),
   cardType: v.picklist(PASS_TYPES),
   balance: BalanceResource,
+  nextReward: v.pipe(
+    v.nullable(
+      v.object({
+        rewardId: v.string(),
+        name: v.string(),
+        cost: v.number(),
+        remaining: v.pipe(v.number(), v.description('Stamps or points still missing')),
+      }),
+    ),
+    v.description('Stamp and point cards: the cheapest reward the balance cannot pay yet (whatever the list order); null when every reward is affordable, and on level and prepaid cards'),
+  ),
   installed: v.boolean(),
   installUrl: v.string(),
   status: Status,

@@ -22,11 +22,14 @@ export function decodeCursor(cursor: string): LedgerPosition {
 
 /** Ledger details in units, as the API shows them. */
 function detailsResource(details: LedgerDetails) {
-  if ('from' in details && details.from === 'spend') return { ...details, spend: { ...details.spend, amount: fromHundredths(details.spend.amount) } };
-  if ('from' in details) return { from: details.from, items: details.items.map((i) => ({ ...i, each: fromHundredths(i.each) })) };
+  // An earn's promotions go with whatever else it says: the sale, the items, or nothing more.
+  const promotions = 'promotions' in details && details.promotions ? { promotions: { ids: details.promotions.ids, extra: fromHundredths(details.promotions.extra) } } : {};
+  if ('from' in details && details.from === 'spend') return { from: details.from, spend: { ...details.spend, amount: fromHundredths(details.spend.amount) }, rate: details.rate, ...promotions };
+  if ('from' in details) return { from: details.from, items: details.items.map((i) => ({ ...i, each: fromHundredths(i.each) })), ...promotions };
   if ('reverses' in details) return { reverses: details.reverses };
-  if ('reward' in details) return { reward: { name: details.reward.name, cost: fromHundredths(details.reward.cost) } };
-  return { setPoints: fromHundredths(details.setPoints) };
+  if ('reward' in details) return { reward: { ...(details.reward.id ? { id: details.reward.id } : {}), name: details.reward.name, cost: fromHundredths(details.reward.cost) } };
+  if ('setPoints' in details) return { setPoints: fromHundredths(details.setPoints) };
+  return promotions;
 }
 
 export function transactionResource(row: LedgerEntry) {

@@ -12,6 +12,7 @@ import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
 import { ledgerRepo, type LedgerDetails, type LedgerRow } from './repo';
 import type { Channel, LedgerKind, StaffRef } from '../lib/changes';
+import { NO_PROMOTIONS, promotionsForAward, type AppliedPromotions } from '../promotions/service';
 
 /** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
 export type LoyaltyDeps = WriteDeps;
@@ -36,8 +37,13 @@ export interface BalanceChangeInput {
   details?: LedgerDetails | null;
   /** The caller's name for the amount (`amount`, `setPoints` …), named in VALIDATION_FAILED. */
   field: string;
-  /** The card's fixed reward was redeemed: also emit `reward.redeemed`. */
-  rewardRedeemed?: boolean;
+  /** A reward was redeemed (its id): also emit `reward.redeemed`. */
+  rewardRedeemed?: { rewardId: string } | null;
+  /**
+   * An earn: the card's promotions running at the award add to it (the earning limits judge the
+   * base), and the events say which applied.
+   */
+  promotions?: boolean;
 }
 
 export interface BalanceChangeResult {
@@ -47,6 +53,8 @@ export interface BalanceChangeResult {
   previousBalance: number;
   level: Level | null;
   previousLevel: Level | null;
+  /** What the promotions added (an earn; none otherwise), included in the transaction's change. */
+  promotions: AppliedPromotions;
   events: EventEnvelope[];
 }
 
@@ -71,19 +79,25 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const customer = customers.findByPassUserId(input.customer.id);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
 
+  // The one instant of this change: the ledger row, the limits and the promotions all use it.
+  const now = deps.clock.now();
   const before = customer.balance;
-  const change = typeof input.change === 'number' ? input.change : input.change.to - before;
+  const base = typeof input.change === 'number' ? input.change : input.change.to - before;
+  checkRange(card, input.field, base, before + base);
+  const promotions = input.promotions && base > 0 ? promotionsForAward(deps.db, card, base, now) : NO_PROMOTIONS;
+  // A promotion never makes an allowed award fail: past the cap it adds only what fits.
+  const extra = Math.min(promotions.extra, MAX_HUNDREDTHS - before - base, MAX_HUNDREDTHS - base);
+  const change = base + extra;
   const after = before + change;
-  checkRange(card, input.field, change, after);
   if (after < 0) {
     throw badRequest('INSUFFICIENT_BALANCE', `the balance is ${fromHundredths(before)}; this needs ${fromHundredths(-change)}`);
   }
 
-  const now = deps.clock.now();
   const isAward = input.isAward && change > 0;
-  // Store credit is the customer's money, never rationed (spec 4.10); every other award is.
+  // Store credit is the customer's money, never rationed (spec 4.10); every other award is. The
+  // limits judge the base award: what promotions add is on top.
   if (isAward && card.passType !== 'prepaid_card') {
-    checkEarningLimits(card.earningLimits, change, now, {
+    checkEarningLimits(card.earningLimits, base, now, {
       lastAwardAt: () => ledger.lastAwardAt(customer.id),
       awardedSince: (since) => ledger.awardedSince(customer.id, since),
     });
@@ -102,7 +116,7 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
     staffId: input.staff?.id ?? null,
     note: input.note ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
-    details: input.details ?? null,
+    details: promotions.ids.length > 0 ? { ...input.details, promotions: { ids: promotions.ids, extra } } : (input.details ?? null),
     createdAt: now,
   };
   ledger.insert(transaction);
@@ -122,9 +136,19 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const events =
     change === 0 || input.kind === 'initial'
       ? []
-      : emitBalanceEvents(deps, { customer: updated, card, change, after, level, previousLevel, rewardRedeemed: input.rewardRedeemed ?? false, origin: channelData(input.source, input.staff) });
+      : emitBalanceEvents(deps, {
+          customer: updated,
+          card,
+          change,
+          after,
+          level,
+          previousLevel,
+          rewardRedeemed: input.rewardRedeemed ?? null,
+          promotions: input.promotions ? { promotionIds: promotions.ids, extra: fromHundredths(extra) } : null,
+          origin: channelData(input.source, input.staff),
+        });
 
-  return { customer: updated, card, transaction, previousBalance: before, level, previousLevel, events };
+  return { customer: updated, card, transaction, previousBalance: before, level, previousLevel, promotions: { ids: promotions.ids, extra }, events };
 }
 
 /** Whole units off prepaid cards; no amount or balance past MAX_UNITS (decisions §1, §7). */
@@ -149,7 +173,18 @@ export function channelData(source: Channel, staff?: StaffRef | null): { source:
 
 function emitBalanceEvents(
   deps: LoyaltyDeps,
-  e: { customer: Customer; card: Card; change: number; after: number; level: Level | null; previousLevel: Level | null; rewardRedeemed: boolean; origin: ReturnType<typeof channelData> },
+  e: {
+    customer: Customer;
+    card: Card;
+    change: number;
+    after: number;
+    level: Level | null;
+    previousLevel: Level | null;
+    rewardRedeemed: { rewardId: string } | null;
+    /** An earn's balance.updated says which promotions applied and what they added (units); other changes say nothing of them. */
+    promotions: { promotionIds: string[]; extra: number } | null;
+    origin: ReturnType<typeof channelData>;
+  },
 ): EventEnvelope[] {
   const { customer, card } = e;
   const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
@@ -159,8 +194,8 @@ function emitBalanceEvents(
   const withCardType = () => ({ ...who, cardType: card.passType, ...amounts });
 
   const events: EventEnvelope[] = [];
-  if (e.rewardRedeemed) events.push(emit('reward.redeemed', withCardType()));
-  events.push(emit('balance.updated', withCardType()));
+  if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...withCardType(), rewardId: e.rewardRedeemed.rewardId }));
+  events.push(emit('balance.updated', { ...withCardType(), ...e.promotions }));
   // Whatever moved the balance, a new tier is announced (decisions §2).
   if (e.level && e.previousLevel && e.level.name !== e.previousLevel.name) {
     events.push(emit('level.changed', { ...who, ...amounts, level: e.level.name, previousLevel: e.previousLevel.name }));

@@ -9,12 +9,23 @@ import type { Channel, LedgerKind } from '../lib/changes';
  * the time, so the history stays true after the card's accrual rules change.
  */
 export type LedgerDetails =
-  | { from: 'spend'; spend: { amount: number; currency: string }; rate: number }
-  | { from: 'items'; items: { key: string; quantity: number; each: number }[] }
-  | { reward: { name: string; cost: number } }
+  | ({ from: 'spend'; spend: { amount: number; currency: string }; rate: number } & PromotionDetails)
+  | ({ from: 'items'; items: { key: string; quantity: number; each: number }[] } & PromotionDetails)
+  /** An earn of a flat amount that promotions added to. */
+  | Required<PromotionDetails>
+  /** `id` names the card's reward (rows written before rewards had ids have none). */
+  | { reward: { id?: string; name: string; cost: number } }
   | { setPoints: number }
   /** A `reversal` row: the id of the row it undoes (at most one reversal per row, a unique index). */
   | { reverses: string };
+
+/**
+ * An earn that promotions added to: which ones, and the extra (hundredths) included in the row's
+ * change. The earning limits take it back out: they judge the base amount only.
+ */
+export interface PromotionDetails {
+  promotions?: { ids: string[]; extra: number };
+}
 
 /** One balance change. Rows are only ever inserted: the ledger is append-only. */
 export interface LedgerRow {
@@ -99,8 +110,10 @@ function createLedgerRepo(db: Db) {
   const lastAward = db.prepare<[string], { at: number }>(
     `SELECT t.created_at AS at FROM transactions t WHERE t.customer_id = ? AND t.is_award = 1 AND ${notReversed} ORDER BY t.created_at DESC LIMIT 1`,
   );
+  // The base amounts: what promotions added is no part of what the limits count.
   const awardedSince = db.prepare<{ customerId: string; since: number }, { total: number | null }>(
-    `SELECT sum(t.change) AS total FROM transactions t WHERE t.customer_id = @customerId AND t.is_award = 1 AND t.created_at > @since AND ${notReversed}`,
+    `SELECT sum(t.change - coalesce(json_extract(t.details, '$.promotions.extra'), 0)) AS total FROM transactions t
+     WHERE t.customer_id = @customerId AND t.is_award = 1 AND t.created_at > @since AND ${notReversed}`,
   );
   const byId = db.prepare<{ customerId: string; id: string }, RawRow>(
     `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id WHERE t.customer_id = @customerId AND t.id = @id`,
@@ -124,7 +137,7 @@ function createLedgerRepo(db: Db) {
     },
     /** When the customer last received an award (ms), or null if never. */
     lastAwardAt: (customerId: string): number | null => lastAward.get(customerId)?.at ?? null,
-    /** Hundredths awarded strictly after `since` (ms): the rolling-period total. */
+    /** Hundredths awarded strictly after `since` (ms), promotions' extra left out: the rolling-period total. */
     awardedSince: (customerId: string, since: number): number => awardedSince.get({ customerId, since })?.total ?? 0,
     /** One row of this customer's ledger, or undefined. */
     find: (customerId: string, id: string): LedgerEntry | undefined => {

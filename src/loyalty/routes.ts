@@ -5,7 +5,7 @@ import { balanceObject } from './balance';
 import { listTransactions } from './history';
 import type { BalanceChangeResult } from './ledger';
 import { RefParams } from '../customers/schemas';
-import { AdjustBody, BalanceChangeResource, EarnBody, RedeemBody, RedeemResource, TransactionPage, TransactionsQuery, type EarnBodyInput } from './schemas';
+import { AdjustBody, BalanceChangeResource, EarnBody, EarnResource, RedeemBody, RedeemResource, TransactionPage, TransactionsQuery, type EarnBodyInput } from './schemas';
 import { adjust, earn, redeem, type EarnBasis, type OperationInput } from './service';
 
 // Validate → resolve the customer → call the service → shape the reply, in units. The handlers
@@ -46,40 +46,45 @@ export const loyaltyRoutes = [
       'Exactly one of `amount` (flat) or `from`: `spend` applies the card’s rate, floor(amount × rate) units (prepaid: floored to the cent); ' +
       '`items` adds each item’s configured value × quantity. `type` is `stamps` on stamp cards and `points` on the others. ' +
       'A sale worth 0 records a transaction with change 0, emits no event and is no award (it neither meets nor starts an earning limit). ' +
-      'Item keys match exactly; the currency is compared case-insensitively. Emits `balance.updated`, and `level.changed` when a level card’s tier changes.',
+      'Item keys match exactly; the currency is compared case-insensitively. The card’s promotions running at the award (the shop’s time) add to it: ' +
+      'every multiplier multiplies the base, every bonus adds, rounded down to whole units; `promotionIds` and `extra` say which and how much, and the earning limits judge the base alone. ' +
+      'Emits `balance.updated` (with `promotionIds` and `extra`), and `level.changed` when a level card’s tier changes.',
     scope: 'loyalty:write',
     params: RefParams,
     body: EarnBody,
     idempotent: true,
-    responses: { 201: { description: 'The balance after the award', schema: BalanceChangeResource } },
+    responses: { 201: { description: 'The balance after the award; `change` includes what promotions added (`extra`)', schema: EarnResource } },
     errors: {
       400: ['UNSUPPORTED_FOR_CARD_TYPE', 'ACCRUAL_RULE_NOT_CONFIGURED', 'CURRENCY_MISMATCH', 'UNKNOWN_ITEM_KEYS: <keys> (also listed in keys)', ...LIMIT_CODES, 'VALIDATION_FAILED (also a fraction off prepaid cards, or a change or balance past 1,000,000,000)'],
       ...WRITE_ERRORS,
     },
     handle: (input) => {
       const result = earn(input.deps, { type: input.body.type, basis: earnBasis(input.body), ...apiOperation(input) });
-      return { status: 201, body: reply(result) };
+      return { status: 201, body: { ...reply(result), promotionIds: result.promotions.ids, extra: fromHundredths(result.promotions.extra) } };
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/v1/customers/:ref/redeem',
     tag: 'Loyalty',
-    summary: 'Redeem the card’s reward or deduct points',
+    summary: 'Redeem a reward or deduct points',
     description:
-      '`type=points` deducts `amount` on point, level and prepaid cards. `type=reward` redeems the fixed reward of stamp and point cards, ' +
-      'costing the card’s `reward.cost`; a card without a reward answers 400 `REWARD_NOT_CONFIGURED`. Emits `reward.redeemed` (type=reward) and `balance.updated`.',
+      '`type=points` deducts `amount` on point, level and prepaid cards. `type=reward` redeems one of the rewards of a stamp or point card, costing its `cost`: ' +
+      'the one `rewardId` names (an id not among the card’s `rewards` is 400 `REWARD_NOT_FOUND`), or without `rewardId` the default, the card’s `reward`; ' +
+      'a card without rewards answers 400 `REWARD_NOT_CONFIGURED`. Emits `reward.redeemed` (type=reward, with `rewardId`) and `balance.updated`.',
     scope: 'loyalty:write',
     params: RefParams,
     body: RedeemBody,
     idempotent: true,
-    responses: { 201: { description: 'The balance after the redemption; `reward` names the reward for type=reward', schema: RedeemResource } },
-    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'REWARD_NOT_CONFIGURED', 'INSUFFICIENT_BALANCE', 'VALIDATION_FAILED (also a fraction off prepaid cards)'], ...WRITE_ERRORS },
+    responses: { 201: { description: 'The balance after the redemption; `reward` and `rewardId` name the reward for type=reward', schema: RedeemResource } },
+    errors: { 400: ['UNSUPPORTED_FOR_CARD_TYPE', 'REWARD_NOT_CONFIGURED', 'REWARD_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'VALIDATION_FAILED (also a fraction off prepaid cards)'], ...WRITE_ERRORS },
     handle: (input) => {
       const { body } = input;
       const base = apiOperation(input);
-      const result = body.type === 'points' ? redeem(input.deps, { type: 'points', amount: toHundredths(body.amount), ...base }) : redeem(input.deps, { type: 'reward', ...base });
-      const reward = result.transaction.details && 'reward' in result.transaction.details ? { reward: result.transaction.details.reward.name } : {};
+      const result =
+        body.type === 'points' ? redeem(input.deps, { type: 'points', amount: toHundredths(body.amount), ...base }) : redeem(input.deps, { type: 'reward', rewardId: body.rewardId, ...base });
+      const details = result.transaction.details;
+      const reward = details && 'reward' in details ? { reward: details.reward.name, rewardId: details.reward.id } : {};
       return { status: 201, body: { ...reply(result), ...reward } };
     },
   }),

@@ -120,8 +120,16 @@ const RedeemPoints = v.strictObject({
 });
 
 const RedeemReward = v.strictObject({
-  type: v.pipe(v.literal('reward'), v.description('Redeems the card’s fixed reward, which sets the cost (stamp and point cards)')),
-  amount: absent('not with type=reward (the card’s reward sets the cost)'),
+  type: v.pipe(v.literal('reward'), v.description('Redeems one of the card’s rewards, which sets the cost (stamp and point cards)')),
+  rewardId: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(100),
+      v.description('rw_…: one of the card’s `rewards`; left out, the default (the card’s `reward`). An id the card does not have is 400 REWARD_NOT_FOUND'),
+    ),
+  ),
+  amount: absent('not with type=reward (the reward sets the cost)'),
   note,
 });
 
@@ -207,16 +215,29 @@ export const BalanceChangeResource = v.object({
   change: v.pipe(v.number(), v.description('Signed change in units: negative for a redemption or a lowering correction')),
 });
 
+export const EarnResource = v.object({
+  ...BalanceChangeResource.entries,
+  promotionIds: v.pipe(v.array(v.string()), v.description('pr_…: the card’s promotions that ran at the award (empty when none)')),
+  extra: v.pipe(v.number(), v.description('What they added, in units, included in `change` (0 when none)')),
+});
+
 export const RedeemResource = v.object({
   ...BalanceChangeResource.entries,
   reward: v.optional(v.pipe(v.string(), v.description('type=reward only: the reward’s name'))),
+  rewardId: v.optional(v.pipe(v.string(), v.description('type=reward only: the reward’s id (rw_…)'))),
 });
+
+const PromotionsDetails = v.pipe(
+  v.object({ ids: v.array(v.string()), extra: v.pipe(v.number(), v.description('Units the promotions added, included in `change`')) }),
+  v.description('An earn the card’s promotions added to'),
+);
 
 const DetailsResource = v.pipe(
   v.union([
-    v.object({ from: v.literal('spend'), spend: v.object({ amount: v.number(), currency: v.string() }), rate: v.number() }),
-    v.object({ from: v.literal('items'), items: v.array(v.object({ key: v.string(), quantity: v.number(), each: v.number() })) }),
-    v.object({ reward: v.object({ name: v.string(), cost: v.number() }) }),
+    v.object({ from: v.literal('spend'), spend: v.object({ amount: v.number(), currency: v.string() }), rate: v.number(), promotions: v.optional(PromotionsDetails) }),
+    v.object({ from: v.literal('items'), items: v.array(v.object({ key: v.string(), quantity: v.number(), each: v.number() })), promotions: v.optional(PromotionsDetails) }),
+    v.object({ promotions: PromotionsDetails }),
+    v.object({ reward: v.object({ id: v.optional(v.pipe(v.string(), v.description('rw_…; absent on redemptions made before rewards had ids'))), name: v.string(), cost: v.number() }) }),
     v.object({ setPoints: v.number() }),
     v.object({ reverses: v.pipe(v.string(), v.description('kind `reversal`: the id of the row this one undoes')) }),
   ]),

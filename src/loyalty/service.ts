@@ -1,5 +1,6 @@
 import { inTransaction } from '../db/transaction';
-import type { Card } from '../cards/model';
+import { takesRewards, type Card } from '../cards/model';
+import { findReward } from '../cards/rewards';
 import { cardsRepo } from '../cards/repo';
 import type { Customer } from '../customers/model';
 import { badRequest, conflict, notFound } from '../lib/errors';
@@ -29,7 +30,7 @@ export interface EarnInput extends OperationInput {
   basis: EarnBasis;
 }
 
-export type RedeemInput = OperationInput & ({ type: 'points'; amount: number } | { type: 'reward' });
+export type RedeemInput = OperationInput & ({ type: 'points'; amount: number } | { type: 'reward'; rewardId?: string | undefined });
 
 export type AdjustInput = OperationInput & ({ balanceCorrection: number } | { setPoints: number });
 
@@ -54,15 +55,16 @@ export function earn(deps: LoyaltyDeps, input: EarnInput): BalanceChangeResult {
 
   const { basis } = input;
   if (basis.from === 'amount') {
-    return changeBalance(deps, { card, kind: 'earn', change: basis.amount, isAward: true, field: 'amount', ...common(input) });
+    return changeBalance(deps, { card, kind: 'earn', change: basis.amount, isAward: true, promotions: true, field: 'amount', ...common(input) });
   }
   const { change, details } = accrue(card, basis);
-  return changeBalance(deps, { card, kind: 'earn', change, isAward: true, details, field: basis.from === 'spend' ? 'spend.amount' : 'items', ...common(input) });
+  return changeBalance(deps, { card, kind: 'earn', change, isAward: true, promotions: true, details, field: basis.from === 'spend' ? 'spend.amount' : 'items', ...common(input) });
 }
 
 /**
- * `points` deducts an amount (point, level and prepaid cards); `reward` redeems the card's fixed
- * reward (stamp and point cards) and also emits reward.redeemed.
+ * `points` deducts an amount (point, level and prepaid cards); `reward` redeems one of the card's
+ * rewards (stamp and point cards): the one `rewardId` names, else the default (the first), and
+ * also emits reward.redeemed.
  */
 export function redeem(deps: LoyaltyDeps, input: RedeemInput): BalanceChangeResult {
   const card = cardOf(deps, input.customer);
@@ -70,16 +72,20 @@ export function redeem(deps: LoyaltyDeps, input: RedeemInput): BalanceChangeResu
     if (card.passType === 'stamp_card') throw unsupported(card, 'redeeming points');
     return changeBalance(deps, { card, kind: 'redeem', change: -input.amount, isAward: false, field: 'amount', ...common(input) });
   }
-  if (card.passType !== 'stamp_card' && card.passType !== 'point_card') throw unsupported(card, 'redeeming the fixed reward');
-  if (!card.reward) throw badRequest('REWARD_NOT_CONFIGURED', 'this card has no reward to redeem');
+  if (!takesRewards(card.passType)) throw unsupported(card, 'redeeming a reward');
+  const reward = findReward(card, input.rewardId);
+  if (!reward) {
+    if (input.rewardId !== undefined) throw badRequest('REWARD_NOT_FOUND', `${input.rewardId} is not a reward of this card`);
+    throw badRequest('REWARD_NOT_CONFIGURED', 'this card has no reward to redeem');
+  }
   return changeBalance(deps, {
     card,
     kind: 'redeem',
-    change: -card.reward.cost,
+    change: -reward.cost,
     isAward: false,
-    details: { reward: { name: card.reward.name, cost: card.reward.cost } },
+    details: { reward: { id: reward.id, name: reward.name, cost: reward.cost } },
     field: 'type',
-    rewardRedeemed: true,
+    rewardRedeemed: { rewardId: reward.id },
     ...common(input),
   });
 }

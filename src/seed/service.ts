@@ -35,6 +35,9 @@ function checkUnique(file: SeedFileInput): void {
   file.orgs.forEach((org, o) => {
     const refs = new Set<string>();
     org.cards.forEach((card, c) => {
+      // A reward id names a reward a card already has; a card the file creates has none yet.
+      const withId = card.rewards?.findIndex((r) => r.id !== undefined) ?? -1;
+      if (withId >= 0) throw new SeedError(`orgs[${o}].cards[${c}].rewards[${withId}].id: a new card's rewards get their ids when it is created; leave id out`);
       if (card.ref === undefined) return;
       if (refs.has(card.ref)) throw new SeedError(`orgs[${o}].cards[${c}].ref: "${card.ref}" is used twice in this org`);
       refs.add(card.ref);

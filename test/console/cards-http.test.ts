@@ -48,7 +48,9 @@ describe('a card made in the console works through the API', () => {
       'questions[1].options[0].label': 'Oat', 'questions[1].options[0].value': 'oat', 'questions[1].options[1].label': 'Cow', 'questions[1].options[1].value': 'cow',
       'design.backgroundColor': '#102030', 'design.foregroundColor': 'rgb(250, 250, 250)', 'design.logoText': 'Espresso',
     });
-    assert.deepEqual(await apiCard(cardId), {
+    const shown = await apiCard(cardId);
+    assert.match(shown.rewards[0].id, /^rw_/);
+    assert.deepEqual(shown, {
       cardId,
       name: 'Espresso club',
       passType: 'stamp_card',
@@ -60,9 +62,12 @@ describe('a card made in the console works through the API', () => {
         { key: 'milk', label: 'Milk', type: 'select', required: false, isIdentifier: false, options: [{ value: 'oat', label: 'Oat' }, { value: 'cow', label: 'Cow' }] },
       ],
       reward: { name: 'Free espresso', cost: 8 },
+      rewards: [{ id: shown.rewards[0].id, name: 'Free espresso', cost: 8 }],
       levels: null,
       accrual: { items: { espresso: 1, cake: 2 } },
       earningLimits: { waitSeconds: 60, maxPerAward: 4, period: 'day', maxPerPeriod: 10 },
+      flagAwardsPerDay: 6,
+      unitValue: null,
     });
     assert.deepEqual(cardsRepo(app.db).findById(cardId)!.design, { backgroundColor: '#102030', foregroundColor: 'rgb(250, 250, 250)', logoText: 'Espresso' });
 

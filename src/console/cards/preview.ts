@@ -3,6 +3,7 @@
 // shows the default) instead of failing: the preview follows typing, the save validates.
 import type { Card, Level, PassType } from '../../cards/model';
 import { PASS_TYPES } from '../../cards/model';
+import { withRewards } from '../../cards/rewards';
 import { readColor } from '../../lib/colors';
 import { toHundredths } from '../../lib/money';
 import type { PassHolder } from '../../wallet/pass-content';
@@ -39,7 +40,9 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
     dataCollectionEnabled: false,
     signupFields: { name: 'off', email: 'off', phone: 'off' },
     questions: [],
-    reward: form.reward.name.trim() && cost !== undefined ? { name: form.reward.name.trim().slice(0, 100), cost } : null,
+    ...withRewards(form.reward.name.trim() && cost !== undefined ? [{ id: 'rw_preview', name: form.reward.name.trim().slice(0, 100), cost }] : []),
+    flagAwardsPerDay: null,
+    unitValueE4: null,
     levels: levels.length ? levels : passType === 'level_card' ? [{ name: 'Member', minPoints: 0 }] : null,
     accrual: null,
     earningLimits: null,

@@ -129,7 +129,8 @@ function detailsText(card: Card, details: LedgerDetails | null): string {
   if ('from' in details) return details.items.map((i) => `${formatNumber(i.quantity)} × ${i.key}`).join(', ');
   if ('reward' in details) return `Reward: ${details.reward.name}`;
   if ('reverses' in details) return 'Undoes an earlier entry (at the counter)';
-  return `Set to ${formatAmount(card, details.setPoints)}`;
+  if ('setPoints' in details) return `Set to ${formatAmount(card, details.setPoints)}`;
+  return `Promotions added ${formatAmount(card, details.promotions.extra)}`;
 }
 
 function historyPanel(view: CustomerView): Markup {
