@@ -82,8 +82,9 @@ describe('OpenAPI document', () => {
           assert.equal(shape.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
           assert.ok(Array.isArray(shape.required), `${name}: each shape names its required fields`);
         }
-        // A missing body is read as `{}`: required where `{}` fits no shape (PATCH bodies may be left out).
-        const needsFields = shapes.every((shape) => shape.required.length > 0);
+        // A missing body is read as `{}`: required where `{}` fits no shape (PATCH bodies of optional
+        // fields say they need one with minProperties).
+        const needsFields = shapes.every((shape) => shape.required.length > 0 || (shape.minProperties ?? 0) > 0);
         assert.equal(op.requestBody.required, needsFields, `${name}: the body is required where {} is refused`);
       } else if (def.method === 'POST' || def.method === 'PATCH') {
         // A write without fields says so, rather than leaving the body undescribed.

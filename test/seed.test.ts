@@ -61,6 +61,8 @@ describe('seed', () => {
         levels: [{ name: 'Bronze', minPoints: 0 }, { name: 'Gold', minPoints: 500 }],
         accrual: { spend: { currency: 'EUR', rate: 0.2 }, items: { latte: 1 } },
         earningLimits: { waitSeconds: 0, maxPerAward: 5, period: 'day', maxPerPeriod: 20 },
+        expiry: null,
+        birthday: null,
       },
     ]);
     const readerRes = await app.request('GET', '/api/v1/cards', { key: reader });

@@ -16,6 +16,9 @@ interface RawCard {
   earning_limits: string | null;
   design: string | null;
   archived_at: number | null;
+  expiry: string | null;
+  birthday: string | null;
+  lots_since: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -37,6 +40,9 @@ const map = (r: RawCard): Card => ({
   earningLimits: json(r.earning_limits),
   design: json(r.design),
   archivedAt: r.archived_at,
+  expiry: json(r.expiry),
+  birthday: json(r.birthday),
+  lotsSince: r.lots_since,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -44,9 +50,9 @@ const map = (r: RawCard): Card => ({
 function createCardsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, signup_fields, questions, reward, levels, accrual,
-                        earning_limits, design, created_at, updated_at)
+                        earning_limits, design, expiry, birthday, lots_since, created_at, updated_at)
      VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @signupFields, @questions, @reward, @levels, @accrual,
-             @earningLimits, @design, @createdAt, @updatedAt)`,
+             @earningLimits, @design, @expiry, @birthday, @lotsSince, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE id = ?');
   const ofOrg = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE org_id = ? ORDER BY created_at, rowid');
@@ -54,7 +60,7 @@ function createCardsRepo(db: Db) {
   const update = db.prepare(
     `UPDATE cards SET name = @name, pass_type = @passType, data_collection_enabled = @dataCollectionEnabled, signup_fields = @signupFields,
        questions = @questions, reward = @reward, levels = @levels, accrual = @accrual, earning_limits = @earningLimits, design = @design,
-       updated_at = @updatedAt
+       expiry = @expiry, birthday = @birthday, lots_since = @lotsSince, updated_at = @updatedAt
      WHERE id = @id`,
   );
   const touch = db.prepare('UPDATE cards SET updated_at = @updatedAt WHERE id = @id');
@@ -87,6 +93,8 @@ function createCardsRepo(db: Db) {
     accrual: text(card.accrual),
     earningLimits: text(card.earningLimits),
     design: text(card.design),
+    expiry: text(card.expiry),
+    birthday: text(card.birthday),
   });
 
   return {

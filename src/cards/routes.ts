@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ApiError } from '../lib/errors';
 import { defineRoute } from '../routing/route';
 import { CardIdParams, CardResource, PatchCardBody } from './schemas';
-import { cardResource, listCards, setIdentifierQuestion } from './service';
+import { cardResource, listCards, patchCard } from './service';
 
 export const cardRoutes = [
   defineRoute({
@@ -19,16 +19,21 @@ export const cardRoutes = [
     method: 'PATCH',
     path: '/v1/cards/:cardId',
     tag: 'Cards',
-    summary: 'Set or clear the card’s identifier question',
-    description: 'Live keys only. The question must be required and of type number, text, email or phone; it replaces any previous identifier in the same write.',
+    summary: 'Change the card’s identifier question, expiry or birthday treat',
+    description:
+      'Live keys only; each field is optional and one left out stays as it is. `identifierQuestionKey`: a required number, text, email or phone question, replacing any previous identifier in the same write (null clears it). ' +
+      '`expiry`: `{ months }` (point and level cards: each award expires at the end of the day, shop time zone, that many months after it was made) or `{ inactiveDays }` (stamp, point and level cards: the whole balance expires at the end of the day that many days after the last award), each with `remindDays` (default 14, 0 = no reminders); null turns expiry off for awards made from then on. ' +
+      'A rule is never retroactive: units awarded before it keep the rule they were awarded under (none, for units awarded before expiry was first switched on), and redemptions use the oldest units first. ' +
+      '`birthday`: `{ questionKey, units }`, the card’s date question holding the birthday and the units given on it, once per calendar year (the answers customers already gave count as given when they enrolled); null turns it off. ' +
+      'A rule the card type cannot have is 400 UNSUPPORTED_FOR_CARD_TYPE (store credit never expires and has no birthday treat; a stamp card expires by inactiveDays only).',
     scope: 'cards:write',
     params: CardIdParams,
     body: PatchCardBody,
     responses: { 200: { description: 'The updated card', schema: CardResource } },
-    errors: { 400: ['NOT_AVAILABLE_IN_TEST_MODE', 'UNKNOWN_QUESTION_KEY', 'QUESTION_NOT_ELIGIBLE'], 403: ['CARD_NOT_IN_ORG'], 404: ['CARD_NOT_FOUND'] },
+    errors: { 400: ['NOT_AVAILABLE_IN_TEST_MODE', 'UNKNOWN_QUESTION_KEY', 'QUESTION_NOT_ELIGIBLE', 'UNSUPPORTED_FOR_CARD_TYPE'], 403: ['CARD_NOT_IN_ORG'], 404: ['CARD_NOT_FOUND'] },
     handle: ({ deps, auth, params, body }) => {
       if (!auth.livemode) throw new ApiError(400, 'NOT_AVAILABLE_IN_TEST_MODE', { detail: 'changing a card needs a live key' });
-      const card = setIdentifierQuestion(deps, auth.orgId, params.cardId, body.identifierQuestionKey);
+      const card = patchCard(deps, auth.orgId, params.cardId, body);
       return { status: 200, body: cardResource(card) };
     },
   }),

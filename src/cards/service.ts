@@ -3,12 +3,14 @@ import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
-import { ApiError } from '../lib/errors';
+import { ApiError, validationFailed } from '../lib/errors';
 import type { WriteDeps } from '../deps';
 import { findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import { removeTestCustomer } from '../customers/test-mode';
-import type { CardConfigInput } from './schemas';
+import { birthdayQuestionProblem, expiryTypeMessage, type BirthdayInput, type CardConfigInput, type ExpiryInput } from './schemas';
+import { programFieldAllowed } from './model';
+import { resetBirthdays } from '../customers/birthdays';
 
 export interface CardDeps {
   db: Db;
@@ -21,13 +23,13 @@ const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
 /** Creates a card from a validated configuration (seed, demo org, console). Amounts arrive in units. */
 export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
   const now = deps.clock.now();
-  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null }, config, now);
+  const card = withExpiryAndBirthday(cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null }, config, now), NO_PROGRAM, config, now);
   cardsRepo(deps.db).insert(card);
   return card;
 }
 
 /** The card a configuration describes; amounts from units to hundredths. */
-function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt'>, config: CardConfigInput, now: number): Card {
+function cardFromConfig(identity: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt'>, config: CardConfigInput, now: number): Omit<Card, ExpiryFields> {
   const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
   return {
     id: identity.id,
@@ -90,8 +92,10 @@ export function updateCard(deps: WriteDeps, orgId: string, cardId: string, confi
         });
       }
     }
-    const card = cardFromConfig(before, config, deps.clock.now());
+    const now = deps.clock.now();
+    const card = withExpiryAndBirthday(cardFromConfig(before, config, now), before, config, now);
     repo.update(card);
+    afterBirthdayChange(deps, before, card);
     if (passFacing(card) !== passFacing(before)) deps.onChange.cardChanged(deps, card.id);
     return card;
   });
@@ -222,7 +226,70 @@ export function cardResource(card: Card) {
       ...(card.earningLimits.maxPerAward !== undefined ? { maxPerAward: fromHundredths(card.earningLimits.maxPerAward) } : {}),
       ...(card.earningLimits.maxPerPeriod !== undefined ? { maxPerPeriod: fromHundredths(card.earningLimits.maxPerPeriod) } : {}),
     },
+    expiry: card.expiry,
+    birthday: card.birthday && { questionKey: card.birthday.questionKey, units: fromHundredths(card.birthday.units) },
   };
+}
+
+// --- Expiry and birthdays ---
+
+type ExpiryFields = 'expiry' | 'birthday' | 'lotsSince';
+const NO_PROGRAM: Pick<Card, ExpiryFields> = { expiry: null, birthday: null, lotsSince: null };
+
+/**
+ * The card with `expiry` and `birthday` as `given` (left out: as they were on `before`). The first
+ * time expiry is switched on, lots_since is set: from then on each award is recorded with the rule
+ * in force, so switching expiry on never touches units awarded before. Throws 400
+ * UNSUPPORTED_FOR_CARD_TYPE for a rule the card type cannot have, VALIDATION_FAILED for a birthday
+ * question that is not one of the card's date questions.
+ */
+function withExpiryAndBirthday(
+  card: Omit<Card, ExpiryFields>,
+  before: Pick<Card, ExpiryFields>,
+  given: { expiry?: ExpiryInput | null; birthday?: BirthdayInput | null },
+  now: number,
+): Card {
+  const expiry = given.expiry === undefined ? before.expiry : given.expiry && ('months' in given.expiry ? { months: given.expiry.months, remindDays: given.expiry.remindDays } : { inactiveDays: given.expiry.inactiveDays, remindDays: given.expiry.remindDays });
+  if (expiry && !programFieldAllowed(card.passType, 'months' in expiry ? 'months' : 'inactiveDays')) {
+    throw new ApiError(400, 'UNSUPPORTED_FOR_CARD_TYPE', { detail: `expiry: ${expiryTypeMessage(card.passType)}`, extra: { field: 'expiry' } });
+  }
+  let birthday = before.birthday;
+  if (given.birthday !== undefined) {
+    birthday = given.birthday && { questionKey: findQuestion(card as Card, given.birthday.questionKey)?.key ?? given.birthday.questionKey, units: toHundredths(given.birthday.units) };
+  }
+  if (birthday) {
+    if (!programFieldAllowed(card.passType, 'birthday')) throw new ApiError(400, 'UNSUPPORTED_FOR_CARD_TYPE', { detail: 'birthday: store credit has no birthday treat', extra: { field: 'birthday' } });
+    const problem = birthdayQuestionProblem(card.questions, birthday.questionKey);
+    if (problem) throw validationFailed([{ path: given.birthday ? 'birthday.questionKey' : 'questions', message: given.birthday ? problem : `${problem}: it is the birthday question, so turn the birthday treat off first` }]);
+  }
+  return { ...card, expiry, birthday, lotsSince: before.lotsSince ?? (expiry ? now : null) };
+}
+
+/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers. */
+function afterBirthdayChange(deps: CardDeps, before: Card, after: Card): void {
+  if (before.birthday?.questionKey !== after.birthday?.questionKey) resetBirthdays(deps, after);
+}
+
+/**
+ * PATCH /v1/cards/{cardId}: the identifier question, expiry and the birthday treat, each when
+ * given, in one transaction.
+ */
+export function patchCard(
+  deps: CardDeps,
+  orgId: string,
+  cardId: string,
+  patch: { identifierQuestionKey?: string | null; expiry?: ExpiryInput | null; birthday?: BirthdayInput | null },
+): Card {
+  return inTransaction(deps.db, () => {
+    let card = getOrgCard(deps, orgId, cardId);
+    if (patch.identifierQuestionKey !== undefined) card = setIdentifierQuestion(deps, orgId, cardId, patch.identifierQuestionKey);
+    if (patch.expiry === undefined && patch.birthday === undefined) return card;
+    const now = deps.clock.now();
+    const next = { ...withExpiryAndBirthday(card, card, patch, now), updatedAt: now };
+    cardsRepo(deps.db).update(next);
+    afterBirthdayChange(deps, card, next);
+    return next;
+  });
 }
 
 /** The card's logo (size and version, not the image), if it has one. */
