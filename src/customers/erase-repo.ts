@@ -42,6 +42,8 @@ function createEraseRepo(db: Db) {
        next_attempt_at = NULL, lease_until = NULL, updated_at = @now
      WHERE customer_id = @id`,
   );
+  // The birthday read from an answer (customers/birthdays.ts) goes with the answer.
+  const dropBirthday = db.prepare('DELETE FROM customer_birthdays WHERE customer_id = @id');
   // An edit's record keeps which fields changed, not what they held.
   const scrubChanges = db.prepare(
     `UPDATE customer_changes
@@ -65,6 +67,7 @@ function createEraseRepo(db: Db) {
     dropIdempotency: (input: { id: string; orgId: string; livemode: boolean }) => dropIdempotency.run({ ...input, livemode: input.livemode ? 1 : 0 }).changes,
     scrubMail: (id: string, now: number) => scrubMail.run({ id, now }).changes,
     scrubChanges: (id: string) => scrubChanges.run({ id }).changes,
+    dropBirthday: (id: string) => dropBirthday.run({ id }).changes,
     optimizeSearch: () => optimizeSearch.run(),
     /** The erased customer whose install code was `marker`'s, if any. */
     erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),

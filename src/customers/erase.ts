@@ -41,6 +41,7 @@ export function eraseCustomer(deps: WriteDeps, customer: Customer, by: ErasedBy)
     repo.dropIdempotency({ id: customer.id, orgId: customer.orgId, livemode: customer.livemode });
     repo.scrubMail(customer.id, now);
     repo.scrubChanges(customer.id);
+    repo.dropBirthday(customer.id);
     changesRepo(deps.db).insert(customer.id, {
       kind: 'erase',
       channel: by.channel,

@@ -12,6 +12,8 @@ import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
 import { ledgerRepo, type LedgerDetails, type LedgerRow } from './repo';
 import type { Channel, LedgerKind, StaffRef } from '../lib/changes';
+import { clockFor } from '../test-clock/clock';
+import { recordLots } from './lots';
 
 /** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
 export type LoyaltyDeps = WriteDeps;
@@ -79,7 +81,8 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
     throw badRequest('INSUFFICIENT_BALANCE', `the balance is ${fromHundredths(before)}; this needs ${fromHundredths(-change)}`);
   }
 
-  const now = deps.clock.now();
+  // Once per change, for everything it writes: real time for live data, the org's test clock for test data.
+  const now = clockFor(deps, customer.orgId, customer.livemode).now();
   const isAward = input.isAward && change > 0;
   // Store credit is the customer's money, never rationed (spec 4.10); every other award is.
   if (isAward && card.passType !== 'prepaid_card') {
@@ -107,13 +110,23 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   };
   ledger.insert(transaction);
 
+  // Expiry: a card that ever had it records each award as a lot and takes decreases from the
+  // oldest units (loyalty/lots.ts); other cards write nothing more.
+  let lastAwardAt: number | null | undefined = isAward ? now : undefined;
+  if (card.lotsSince !== null) {
+    const reverses = input.details && 'reverses' in input.details ? input.details.reverses : null;
+    recordLots(deps.db, { card, customer, transactionId: transaction.id, kind: input.kind, change, before, now, reverses });
+    // An undone award no longer counts as the last one (inactivity runs from the one before).
+    if (reverses !== null) lastAwardAt = ledger.lastAwardAt(customer.id);
+  }
+
   let updated = customer;
   if (change !== 0) {
     // setBalance bumps pass_version, and balanceChanged lets the wallet queue the update that
     // pushes the new balance once this transaction commits: every channel's change reaches the pass.
-    customers.setBalance(customer.id, after, now);
+    customers.setBalance(customer.id, after, now, lastAwardAt);
     deps.onChange.balanceChanged(deps, customer.id);
-    updated = { ...customer, balance: after, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
+    updated = { ...customer, balance: after, lastAwardAt: lastAwardAt === undefined ? customer.lastAwardAt : lastAwardAt, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
   }
 
   const previousLevel = levelFor(card, before);
