@@ -14,6 +14,7 @@ import { sweepFailures } from '../web/throttle';
 import { backupJob } from '../backups/job';
 import { importRunner } from '../import/runner';
 import { sweepImportDrafts } from '../import/service';
+import { runLoyaltySweeps } from '../sweeps/run';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -51,5 +52,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Not at start: the planner's statistics can wait for their hour.
     { name: 'database-maintenance', schedule: '17 * * * *', catchUpAtStart: false, run: () => optimizeDatabase(deps.db) },
     backupJob(deps),
+    // The loyalty programme: units that expired, reminders of those about to, birthday treats. Each
+    // run catches up on everything due since the last one; at start too, for the time it was down.
+    { name: 'loyalty-sweeps', schedule: '7 * * * *', run: () => runLoyaltySweeps(deps) },
   ];
 }

@@ -6,7 +6,8 @@ import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import { orgsRepo } from '../orgs/repo';
-import { cardEmail, testEmail, type MailMessage } from './card-email';
+import { testEmail, type MailMessage } from './card-email';
+import { customerEmail } from './notices';
 import { mailRepo, type MailSend } from './repo';
 import { smtpTransport, SMTP_TIMEOUTS, type MailTransport } from './transport';
 
@@ -108,7 +109,7 @@ export function createMailWorker(deps: MailWorkerDeps, options: { transport?: Ma
     const customer = row.customerId ? customersRepo(deps.db).findByPassUserId(row.customerId) : undefined;
     const card = customer && cardsRepo(deps.db).findById(customer.cardId);
     if (!customer || customer.erasedAt !== null || !card) return 'not sent: the customer was deleted';
-    return cardEmail(deps, customer, card, row.recipient);
+    return customerEmail(deps, row.kind, customer, card, row.recipient);
   }
 
   async function send(row: MailSend): Promise<void> {
