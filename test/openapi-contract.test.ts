@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp, type TestResponse } from './support/app';
+import { ISO_TIME } from '../src/test-clock/schemas';
 
 // The contract, read from the served GET /api/openapi.json alone: for every operation, requests
 // that break one documented rule (a length, a pattern, a bound, an enum, a required or forbidden
@@ -25,6 +26,10 @@ interface Req {
   header: Record<string, string>;
   body?: unknown;
   cardType?: string;
+  /** The questions of the card the request is about (a rule may name one of them). */
+  questions?: { key: string; type: string }[];
+  /** Sent with the test key (the sandbox's own operations); the live key otherwise. */
+  testKey?: boolean;
 }
 
 const ABSENT = Symbol('absent');
@@ -47,6 +52,8 @@ function decimalsOf(n: number): number {
 
 /** The card type the request at hand is about: the extensions read it while Ajv validates. */
 let cardTypeInPlay: string | undefined;
+/** …and its questions. */
+let questionsInPlay: { key: string; type: string }[] | undefined;
 
 function documentValidator(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes });
@@ -55,6 +62,13 @@ function documentValidator(coerceTypes: boolean): Ajv2020 {
     keyword: 'x-max-decimals-by-card-type',
     schemaType: 'object',
     validate: (byType: Record<string, number>, data: unknown) => typeof data !== 'number' || cardTypeInPlay === undefined || decimalsOf(data) <= (byType[cardTypeInPlay] ?? Infinity),
+  });
+  // The key of one of the card's questions of that type (the birthday's date question).
+  ajv.addKeyword({
+    keyword: 'x-question-type',
+    schemaType: 'string',
+    validate: (type: string, data: unknown) =>
+      typeof data !== 'string' || questionsInPlay === undefined || questionsInPlay.some((q) => q.key.toLowerCase() === data.toLowerCase() && q.type === type),
   });
   // contentSchema is an annotation to Ajv; the document means it (the decoded cursor), so check it.
   ajv.removeKeyword('contentSchema');
@@ -88,6 +102,7 @@ function allows(schema: Json | boolean, value: unknown, query = false): boolean 
 /** Why the document refuses the request; empty when it allows it. */
 function documentRefusals(op: Json, req: Req): string[] {
   cardTypeInPlay = req.cardType;
+  questionsInPlay = req.questions;
   const out: string[] = [];
   for (const p of op.parameters as Json[]) {
     const place = p.in as 'path' | 'query' | 'header';
@@ -157,6 +172,8 @@ const PATTERNS: Record<string, { values: string[]; ofLength?: (n: number) => str
   // The transactions cursor: its alphabet, and (below) what it holds.
   [/^[A-Za-z0-9_-]+$/.source]: { values: ['garbage', 'not a cursor!', 'a+b/c', 'MTIz'], ofLength: (n) => 'A'.repeat(n) },
   [/^(\d{1,15})\.(\d{1,15})$/.source]: { values: ['1.1', '1700000000000.42', '123456789012345.123456789012345', 'garbage', '1.', '.1', '1234567890123456.1', '1.2.3', '-1.1'] },
+  // The test clock's `to`: times after the clock (each probe starts from a clock reset to real time).
+  [ISO_TIME.source]: { values: ['2026-06-01T09:00:00Z', '2026-06-01T09:00Z', '2026-06-01T09:00:00.250+02:00', '2026-06-01T09:00:00-05:30', '2026-06-01', '2026-06-01T09:00:00', '2026-06-01 09:00:00Z', 'tomorrow', '2026-6-1T09:00Z'] },
 };
 
 /** Patterns to try a value against, and the values to try. */
@@ -335,6 +352,7 @@ interface Fixture {
   webhookId: string;
   deliveryId: string;
   stampsCustomer: string;
+  stampsQuestions: { key: string; type: string }[];
 }
 
 const CARD_TYPES = { stamps: 'stamp_card', points: 'point_card', levels: 'level_card', prepaid: 'prepaid_card' } as const;
@@ -355,12 +373,18 @@ const deleteCreatedWebhook = async (f: Fixture, _base: Req, res?: TestResponse) 
 const deleteBaseWebhook = async (f: Fixture, base: Req) => {
   await f.app.request('DELETE', `/api/v1/webhooks/${base.path.id}`, { key: f.org.keys.live });
 };
+// The sandbox's clock back at real time, so every probe's `to` lies ahead of it.
+const resetTestClock = async (f: Fixture) => void f.app.db.prepare('DELETE FROM test_clocks').run();
 const freshWebhook = async (f: Fixture) => (await f.app.request('POST', '/api/v1/webhooks', { key: f.org.keys.live, body: { url: 'https://example.com/gone', events: ['*'] } })).body.id as string;
 
 const OPERATIONS: Record<string, Base[]> = {
   'GET /api/v1/cards': [{ name: 'the list', make: async () => req({}) }],
   'PATCH /api/v1/cards/{cardId}': [
-    { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' } }) },
+    { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' }, questions: f.stampsQuestions, cardType: 'stamp_card' }) },
+    {
+      name: 'expiry and a birthday treat',
+      make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { expiry: { inactiveDays: 90, remindDays: 7 }, birthday: { questionKey: 'birthday', units: 2 } }, questions: f.stampsQuestions, cardType: 'stamp_card' }),
+    },
   ],
   'POST /api/v1/customers': [
     ...(['points', 'prepaid'] as const).map((card) => ({
@@ -410,6 +434,17 @@ const OPERATIONS: Record<string, Base[]> = {
   'DELETE /api/v1/webhooks/{id}': [{ name: 'an endpoint', make: async (f) => req({ path: { id: await freshWebhook(f) } }), cleanup: deleteBaseWebhook }],
   'GET /api/v1/webhooks/{id}/deliveries': [{ name: 'a page', make: async (f) => req({ path: { id: f.webhookId }, query: { limit: 10 } }) }],
   'POST /api/v1/webhooks/deliveries/{deliveryId}/replay': [{ name: 'a delivery', make: async (f) => req({ path: { deliveryId: f.deliveryId } }) }],
+  'GET /api/v1/test_clock': [{ name: 'the clock', make: async () => req({ testKey: true }) }],
+  'POST /api/v1/test_clock/advance': [
+    {
+      name: 'a month on',
+      make: async (f) => {
+        await resetTestClock(f);
+        return req({ body: { to: '2026-02-01T00:00:00Z' }, testKey: true });
+      },
+      cleanup: resetTestClock,
+    },
+  ],
 };
 
 /** The rules the third-party proxy saw refused without the document saying so. */
@@ -426,7 +461,7 @@ function send(f: Fixture, operation: string, r: Req): Promise<TestResponse> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(r.query)) for (const one of [value].flat()) query.append(name, String(one));
   const url = query.size > 0 ? `${path}?${query}` : path;
-  return f.app.request(method, url, { key: f.org.keys.live, body: r.body, headers: r.header });
+  return f.app.request(method, url, { key: r.testKey ? f.org.keys.test : f.org.keys.live, body: r.body, headers: r.header });
 }
 
 const show = (v: unknown) => (v === ABSENT ? 'left out' : JSON.stringify(v)?.slice(0, 80));
@@ -459,7 +494,9 @@ describe('OpenAPI contract: the served document decides what the server refuses'
     const stampsCustomer = `pu_${enrolled.body.passUserId}`;
     const deliveries = await app.request('GET', `/api/v1/webhooks/${hook.body.id}/deliveries`, { key: org.keys.live });
     assert.ok(deliveries.body[0]?.id, 'the enroll queued a delivery');
-    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer };
+    const cards = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+    const stampsQuestions = cards.body.find((c: { cardId: string }) => c.cardId === org.cards.stamps).questions;
+    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer, stampsQuestions };
   });
   after(() => app.close());
 

@@ -2,10 +2,11 @@ import { cardRoutes } from '../cards/routes';
 import { customerRoutes } from '../customers/routes';
 import { loyaltyRoutes } from '../loyalty/routes';
 import { webhookRoutes } from '../webhooks/routes';
+import { testClockRoutes } from '../test-clock/routes';
 import type { RouteDef } from '../routing/route';
 
 /** Every /api route, feature by feature: `grep` finds each path in its feature's routes.ts. */
 export function apiRoutes(): RouteDef[] {
   // Customers first: /v1/customers/lookup must be matched before /v1/customers/:ref.
-  return [...cardRoutes, ...customerRoutes, ...loyaltyRoutes, ...webhookRoutes];
+  return [...cardRoutes, ...customerRoutes, ...loyaltyRoutes, ...webhookRoutes, ...testClockRoutes];
 }
