@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp, type TestResponse } from './support/app';
-import { ISO_TIME } from '../src/test-clock/schemas';
+import { ISO_TIME } from '../src/sweeps/schemas';
 
 // The contract, read from the served GET /api/openapi.json alone: for every operation, requests
 // that break one documented rule (a length, a pattern, a bound, an enum, a required or forbidden

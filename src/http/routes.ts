@@ -2,7 +2,7 @@ import { cardRoutes } from '../cards/routes';
 import { customerRoutes } from '../customers/routes';
 import { loyaltyRoutes } from '../loyalty/routes';
 import { webhookRoutes } from '../webhooks/routes';
-import { testClockRoutes } from '../test-clock/routes';
+import { testClockRoutes } from '../sweeps/routes';
 import type { RouteDef } from '../routing/route';
 
 /** Every /api route, feature by feature: `grep` finds each path in its feature's routes.ts. */

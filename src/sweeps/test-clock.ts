@@ -1,14 +1,15 @@
-import type { SweepDeps } from '../sweeps/context';
-import { runTestSweeps } from '../sweeps/run';
+import type { SweepDeps } from './context';
+import { runTestSweeps } from './run';
 import { inTransaction } from '../db/transaction';
 import { validationFailed } from '../lib/errors';
 import { isoTime } from '../lib/clock';
-import { clockFor } from './clock';
-import { testClocksRepo } from './repo';
+import { clockFor } from '../test-clock/clock';
+import { testClocksRepo } from '../test-clock/repo';
 
 // The sandbox's test clock (Stripe's test clocks are the model): an integrator moves an org's test
 // data forward in time and sees what that time brings — expiry, reminders, birthdays — before the
-// answer. Live data never moves.
+// answer. Live data never moves. The clock itself is test-clock/ (every feature reads it); moving
+// it is here, beside the sweeps it runs.
 
 /** How far one advance may go: catching up on years of sweeps is work the answer waits for. */
 export const MAX_ADVANCE_YEARS = 10;

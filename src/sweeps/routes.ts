@@ -1,7 +1,7 @@
 import { ApiError } from '../lib/errors';
 import { defineRoute, type Auth } from '../routing/route';
 import { AdvanceTestClockBody, TestClockResource } from './schemas';
-import { advanceTestClock, testClockNow } from './service';
+import { advanceTestClock, testClockNow } from './test-clock';
 
 const testKeyOnly = (auth: Auth) => {
   if (auth.livemode) throw new ApiError(400, 'NOT_AVAILABLE_IN_LIVE_MODE', { detail: 'the test clock is the sandbox’s: use a test key (psk_test_…); live data keeps real time' });
