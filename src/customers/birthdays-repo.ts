@@ -25,10 +25,11 @@ function createBirthdaysRepo(db: Db) {
      WHERE card_id = @cardId AND erased_at IS NULL AND json_extract(custom_fields, @path) GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]'`,
   );
   const monthDayOf = db.prepare<[string], { month_day: string }>('SELECT month_day FROM customer_birthdays WHERE customer_id = ?');
-  // Customers of a card whose birthday is on one of the days, by passUserId from `after` on.
-  const onDays = db.prepare<{ days: string; cardId: string; livemode: number; after: string; limit: number }, { customer_id: string; month_day: string; set_at: number; paid_year: number | null }>(
-    `SELECT b.customer_id, b.month_day, b.set_at, b.paid_year FROM customer_birthdays b JOIN customers c ON c.id = b.customer_id
-     WHERE b.month_day IN (SELECT value FROM json_each(@days)) AND b.customer_id > @after AND c.card_id = @cardId AND c.livemode = @livemode AND c.erased_at IS NULL
+  // Customers of a card whose birthday is that day, by passUserId from `after` on: that day's range
+  // of customer_birthdays_day, in its order (the day's birthdays, not the card's customers).
+  const onDay = db.prepare<{ monthDay: string; cardId: string; livemode: number; after: string; limit: number }, { customer_id: string; month_day: string; set_at: number; paid_year: number | null }>(
+    `SELECT b.customer_id, b.month_day, b.set_at, b.paid_year FROM customer_birthdays b INDEXED BY customer_birthdays_day CROSS JOIN customers c ON c.id = b.customer_id
+     WHERE b.month_day = @monthDay AND b.customer_id > @after AND c.card_id = @cardId AND c.livemode = @livemode AND c.erased_at IS NULL
      ORDER BY b.customer_id LIMIT @limit`,
   );
   const markPaid = db.prepare('UPDATE customer_birthdays SET paid_year = @year WHERE customer_id = @customerId');
@@ -45,8 +46,8 @@ function createBirthdaysRepo(db: Db) {
       removeForCard.run(cardId);
       if (questionKey !== null) backfill.run({ cardId, path: `$.${questionKey}` });
     },
-    onDays: (input: { days: string[]; cardId: string; livemode: boolean; after: string; limit: number }) =>
-      onDays.all({ days: JSON.stringify(input.days), cardId: input.cardId, livemode: input.livemode ? 1 : 0, after: input.after, limit: input.limit }).map(map),
+    onDay: (input: { monthDay: string; cardId: string; livemode: boolean; after: string; limit: number }) =>
+      onDay.all({ monthDay: input.monthDay, cardId: input.cardId, livemode: input.livemode ? 1 : 0, after: input.after, limit: input.limit }).map(map),
     find: (customerId: string) => {
       const row = current.get(customerId);
       return row && map(row);

@@ -6,7 +6,7 @@ import { addDays, localDate, startOfLocalDate } from '../lib/days';
 import { ApiError } from '../lib/errors';
 import { changeBalance } from '../loyalty/ledger';
 import { queueNoticeEmail } from '../mail/service';
-import { pause, SWEEP_CHUNK, type SweepDeps, type SweepOptions } from './context';
+import { inChunks, SWEEP_CHUNK, type SweepDeps, type SweepOptions } from './context';
 import { sweepsRepo } from './repo';
 
 // The birthday sweep of one org and mode: every birthday that began (00:00 in the shop's time zone)
@@ -52,31 +52,28 @@ export async function sweepBirthdays(deps: SweepDeps, n: { orgId: string; livemo
   for (const date of cards.length > 0 ? datesBegun(last, now, timeZone) : []) {
     const year = Number(date.slice(0, 4));
     const begins = startOfLocalDate(date, timeZone);
-    for (const card of cards) {
+    for (const [card, monthDay] of cards.flatMap((c) => birthdaysOn(date).map((day) => [c, day] as const))) {
       for (let after = ''; ; ) {
-        const rows = birthdaysRepo(deps.db).onDays({ days: birthdaysOn(date), cardId: card.id, livemode: n.livemode, after, limit: chunk });
+        const rows = birthdaysRepo(deps.db).onDay({ monthDay, cardId: card.id, livemode: n.livemode, after, limit: chunk });
         if (rows.length === 0) break;
         after = rows[rows.length - 1]!.customerId;
-        inTransaction(deps.db, () => {
-          for (const row of rows) {
-            // Read again inside the transaction: another run may have paid it since.
-            const current = birthdaysRepo(deps.db).find(row.customerId);
-            if (!current || (current.paidYear !== null && current.paidYear >= year) || current.setAt > begins - BIRTHDAY_SETTLE_DAYS * DAY) continue;
-            const customer = customersRepo(deps.db).findByPassUserId(row.customerId);
-            if (!customer) continue;
-            try {
-              const paid = changeBalance(deps, { customer, card, kind: 'birthday', change: card.birthday!.units, isAward: false, source: 'birthday', field: 'birthday' });
-              birthdaysRepo(deps.db).markPaid(customer.id, year);
-              queueNoticeEmail(deps, paid.customer, 'birthday');
-              report.paid++;
-            } catch (err) {
-              // A balance at its limit takes no treat; the others of the chunk still get theirs.
-              if (!(err instanceof ApiError)) throw err;
-              deps.log.warn('birthday treat not given', { customerId: customer.id, reason: err.message });
-            }
+        await inChunks(deps, rows, chunk, (row) => {
+          // Read again inside the transaction: another run may have paid it since.
+          const current = birthdaysRepo(deps.db).find(row.customerId);
+          if (!current || (current.paidYear !== null && current.paidYear >= year) || current.setAt > begins - BIRTHDAY_SETTLE_DAYS * DAY) return;
+          const customer = customersRepo(deps.db).findByPassUserId(row.customerId);
+          if (!customer) return;
+          try {
+            const paid = changeBalance(deps, { customer, card, kind: 'birthday', change: card.birthday!.units, isAward: false, source: 'birthday', field: 'birthday' });
+            birthdaysRepo(deps.db).markPaid(customer.id, year);
+            queueNoticeEmail(deps, paid.customer, 'birthday');
+            report.paid++;
+          } catch (err) {
+            // A balance at its limit takes no treat; the others still get theirs.
+            if (!(err instanceof ApiError)) throw err;
+            deps.log.warn('birthday treat not given', { customerId: customer.id, reason: err.message });
           }
         });
-        await pause();
       }
     }
   }

@@ -1,11 +1,10 @@
 import { DEFAULT_REMIND_DAYS } from '../cards/model';
 import { customersRepo } from '../customers/repo';
-import { inTransaction } from '../db/transaction';
 import { lotDeadline, nextExpiring, remindFrom } from '../loyalty/expiring';
 import { changeBalance } from '../loyalty/ledger';
 import { lotsRepo } from '../loyalty/lots-repo';
 import { queueNoticeEmail } from '../mail/service';
-import { pause, SWEEP_CHUNK, sweepContext, type SweepContext, type SweepDeps, type SweepOptions } from './context';
+import { inChunks, SWEEP_CHUNK, sweepContext, type SweepContext, type SweepDeps, type SweepOptions } from './context';
 import { sweepsRepo } from './repo';
 
 // The expiry sweep: units whose time is up are taken, one ledger row per customer and run (kind
@@ -68,14 +67,6 @@ function settle(deps: SweepDeps, ctx: SweepContext, customerId: string, now: num
   report.reminded++;
 }
 
-function settleChunk(deps: SweepDeps, customerIds: readonly string[], now: number, report: ExpiryReport): void {
-  if (customerIds.length === 0) return;
-  inTransaction(deps.db, () => {
-    const ctx = sweepContext(deps);
-    for (const id of customerIds) settle(deps, ctx, id, now, report);
-  });
-}
-
 /**
  * Expires and reminds at `now` in one scope: every org's live data (a chunk at a time through the
  * lots' indexes), or one org's test data (at most 100 customers, on the org's test clock).
@@ -84,12 +75,9 @@ export async function sweepExpiry(deps: SweepDeps, scope: ExpiryScope, now: numb
   const chunk = options.chunkSize ?? SWEEP_CHUNK;
   const report: ExpiryReport = { expired: 0, reminded: 0, lots: 0 };
   const repo = sweepsRepo(deps.db);
+  const settleAll = (ids: readonly string[]) => inChunks(deps, ids, chunk, (id, ctx) => settle(deps, ctx, id, now, report));
   if (!scope.livemode) {
-    const ids = repo.testCustomersWithLots(scope.orgId);
-    for (let start = 0; start < ids.length; start += chunk) {
-      settleChunk(deps, ids.slice(start, start + chunk), now, report);
-      await pause();
-    }
+    await settleAll(repo.testCustomersWithLots(scope.orgId));
     return report;
   }
 
@@ -98,25 +86,22 @@ export async function sweepExpiry(deps: SweepDeps, scope: ExpiryScope, now: numb
     const ids = repo.dueByMonths(now, chunk);
     if (ids.length === 0) break;
     const before = report.lots;
-    settleChunk(deps, ids, now, report);
-    await pause();
+    await settleAll(ids);
     if (report.lots === before) break; // nothing could be taken: never spin on the same rows
   }
 
   // Inactivity: every customer with such lots, in passUserId order, a chunk of them at a time; only
   // those whose lots could end (or need a reminder) by now are settled.
-  let ctx = sweepContext(deps);
   for (let after = ''; ; ) {
     const rows = repo.inactivity(after, chunk);
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.customerId;
-    const near = rows.filter((r) => r.livemode && !r.erased && r.earliest - 3 * 3_600_000 - remindMs(ctx, r.cardId) <= now).map((r) => r.customerId);
-    settleChunk(deps, near, now, report);
-    await pause();
-    ctx = sweepContext(deps);
+    const ctx = sweepContext(deps);
+    await settleAll(rows.filter((r) => r.livemode && !r.erased && r.earliest - 3 * 3_600_000 - remindMs(ctx, r.cardId) <= now).map((r) => r.customerId));
   }
 
   // Reminders of months lots: those ending within the longest reminder window, not yet reminded.
+  const ctx = sweepContext(deps);
   const longest = Math.max(0, ...repo.cardsWithLots().map((id) => remindMs(ctx, id)));
   for (let from = { at: now, customerId: '' }; longest > 0; ) {
     const rows = repo.endingSoon(from, now + longest, chunk);
@@ -124,9 +109,7 @@ export async function sweepExpiry(deps: SweepDeps, scope: ExpiryScope, now: numb
     const last = rows[rows.length - 1]!;
     from = { at: last.expiresAt, customerId: last.customerId };
     const near = rows.filter((r) => r.livemode && !r.erased && !r.reminded && r.expiresAt - remindMs(ctx, r.cardId) <= now).map((r) => r.customerId);
-    settleChunk(deps, [...new Set(near)], now, report);
-    await pause();
-    ctx = sweepContext(deps);
+    await settleAll([...new Set(near)]);
   }
   return report;
 }
