@@ -1,5 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import * as v from 'valibot';
+import { cardsRepo } from '../src/cards/repo';
+import { CardConfig } from '../src/cards/schemas';
+import { updateCard } from '../src/cards/service';
 import { reverseTransaction } from '../src/loyalty/service';
 import { customersRepo } from '../src/customers/repo';
 import { runLoyaltySweeps } from '../src/sweeps/run';
@@ -58,6 +62,15 @@ describe('expiry: the card setting', () => {
     const cards = (await app.request('GET', '/api/v1/cards', { key: org.keys.test })).body as { cardId: string; expiry: unknown; birthday: unknown }[];
     const points = cards.find((c) => c.cardId === org.cards.points)!;
     assert.deepEqual([points.expiry, points.birthday], [{ months: 6, remindDays: 7 }, null]);
+  });
+
+  it('a card saved from the console’s editor (which does not show them yet) keeps its expiry and birthday', async () => {
+    await api(app, org.keys.live).patchCard(org.cards.stamps, { expiry: { inactiveDays: 60 }, birthday: { questionKey: 'birthday', units: 3 } });
+    const card = cardsRepo(app.db).findById(org.cards.stamps)!;
+    const config = v.parse(CardConfig, { name: 'Renamed stamps', passType: 'stamp_card', dataCollectionEnabled: true, questions: card.questions });
+    updateCard(app.deps, org.orgId, card.id, config);
+    const after = cardsRepo(app.db).findById(card.id)!;
+    assert.deepEqual([after.name, after.expiry, after.birthday, after.lotsSince], ['Renamed stamps', { inactiveDays: 60, remindDays: 14 }, { questionKey: 'birthday', units: 300 }, card.lotsSince]);
   });
 
   it('the seed file takes expiry and birthday, and refuses what the card type cannot have', () => {

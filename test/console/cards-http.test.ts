@@ -63,6 +63,8 @@ describe('a card made in the console works through the API', () => {
       levels: null,
       accrual: { items: { espresso: 1, cake: 2 } },
       earningLimits: { waitSeconds: 60, maxPerAward: 4, period: 'day', maxPerPeriod: 10 },
+      expiry: null,
+      birthday: null,
     });
     assert.deepEqual(cardsRepo(app.db).findById(cardId)!.design, { backgroundColor: '#102030', foregroundColor: 'rgb(250, 250, 250)', logoText: 'Espresso' });
 
