@@ -3,8 +3,8 @@
 // interval whose late firings are the loop's holds. The customers are enrolled and awarded through
 // the service functions every channel uses (a ledger row, a lot, a balance.updated and its delivery
 // to one webhook endpoint each), then the clock moves past their expiry, and past a year of
-// birthdays. Prints each sweep's time, its longest hold and the most CPU it used in one stretch, and PASS/FAIL against 50 ms; exits 1
-// on a FAIL. Options: --customers <n>
+// birthdays. Prints each sweep's time, its longest hold and the most CPU it used in one stretch,
+// and PASS/FAIL against 50 ms; exits 1 on a FAIL. Options: --customers <n>
 import { mkdtempSync, rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpus, loadavg, tmpdir } from 'node:os';
