@@ -62,7 +62,13 @@ CREATE TABLE cards (
   -- More awards than this in one shop day put a customer on the watch list; NULL: the default (6).
   flag_awards_per_day INTEGER,
   -- The money one unit is worth, in ten-thousandths of the card's currency; NULL: not set.
-  unit_value_e4 INTEGER
+  unit_value_e4 INTEGER,
+  -- Card settings (JSON like the others): expiry { months | inactiveDays, remindDays }, birthday
+  -- { questionKey, units } (units in hundredths), and when expiry was first switched on: from then on
+  -- every award of the card is recorded as a lot (never cleared, so a rule never reaches back).
+  expiry TEXT,
+  birthday TEXT,
+  lots_since INTEGER
 );
 CREATE INDEX cards_org ON cards (org_id, created_at);
 
@@ -95,7 +101,10 @@ CREATE TABLE customers (
   -- A customer whose personal data was erased (right to erasure): the row stays, because the ledger
   -- rows reference it and the shop's books keep them, but every personal value in it is NULL and its
   -- codes are markers that no lookup accepts. Every read for people (API, console, counter) leaves it out.
-  erased_at INTEGER
+  erased_at INTEGER,
+  -- When the customer was last awarded anything (ms), written with the balance: inactivity expiry
+  -- counts from it. NULL for customers not awarded since this version (their lots count from their own time).
+  last_award_at INTEGER
 );
 CREATE UNIQUE INDEX customers_external_id ON customers (org_id, livemode, external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX customers_card ON customers (card_id, livemode, created_at);
@@ -190,7 +199,7 @@ CREATE TABLE transactions (
   change           INTEGER NOT NULL,         -- signed hundredths
   balance_after    INTEGER NOT NULL,
   is_award         INTEGER NOT NULL DEFAULT 0, -- counts towards earning limits
-  source           TEXT NOT NULL CHECK (source = 'api' OR source = 'scan' OR source = 'signup' OR source = 'console' OR source = 'import'),
+  source           TEXT NOT NULL CHECK (source = 'api' OR source = 'scan' OR source = 'signup' OR source = 'console' OR source = 'import' OR source = 'expiry' OR source = 'birthday'),
   note             TEXT,
   idempotency_key  TEXT,
   details          TEXT,                     -- JSON: spend, items, reward, setPoints …
@@ -631,7 +640,7 @@ CREATE TABLE mail_sends (
   org_id           TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
   livemode         INTEGER NOT NULL,
   customer_id      TEXT REFERENCES customers(id) ON DELETE CASCADE, -- NULL for the test email
-  kind             TEXT NOT NULL CHECK (kind = 'card' OR kind = 'test'),
+  kind             TEXT NOT NULL CHECK (kind = 'card' OR kind = 'test' OR kind = 'expiry_reminder' OR kind = 'birthday'),
   requested_via    TEXT NOT NULL,         -- signup, console, scan, import
   recipient        TEXT,                  -- the address at the time of the request; NULL once erased
   status           TEXT NOT NULL CHECK (status = 'pending' OR status = 'sent' OR status = 'failed'),
@@ -694,4 +703,56 @@ CREATE TABLE promotions (
 );
 CREATE INDEX promotions_card ON promotions (card_id, ends_on);
 
-PRAGMA user_version = 24;
+-- What is left of each award made while the card had lots: redemptions take the oldest first, and
+-- the expiry sweep takes what is due. Units of the balance no lot covers were awarded before the
+-- card had lots: the oldest, and they never expire. expires_at: the last millisecond of the shop's
+-- day when a months rule ends the lot; inactive_days: the inactivity rule it was awarded under;
+-- both NULL: it never expires. Removed with its ledger row.
+CREATE TABLE award_lots (
+  transaction_id  TEXT PRIMARY KEY REFERENCES transactions(id) ON DELETE CASCADE,
+  customer_id     TEXT NOT NULL,
+  awarded_at      INTEGER NOT NULL,
+  expires_at      INTEGER,
+  inactive_days   INTEGER,
+  remaining       INTEGER NOT NULL CHECK (remaining >= 0)
+);
+CREATE INDEX award_lots_customer ON award_lots (customer_id, awarded_at) WHERE remaining > 0;
+CREATE INDEX award_lots_due ON award_lots (expires_at, customer_id) WHERE remaining > 0 AND expires_at IS NOT NULL;
+CREATE INDEX award_lots_inactive ON award_lots (customer_id) WHERE remaining > 0 AND inactive_days IS NOT NULL;
+
+-- One reminder per customer and expiry: its row says it went out (email, the line on the pass).
+CREATE TABLE expiry_reminders (
+  customer_id  TEXT NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
+  expires_at   INTEGER NOT NULL,
+  sent_at      INTEGER NOT NULL,
+  PRIMARY KEY (customer_id, expires_at)
+) WITHOUT ROWID;
+
+-- The birthday of each customer whose card has a birthday treat, from their answer: month and day,
+-- when the answer was set or changed (a change within 30 days before the birthday earns nothing that
+-- year) and the last calendar year it was paid.
+CREATE TABLE customer_birthdays (
+  customer_id  TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
+  month_day    TEXT NOT NULL,
+  set_at       INTEGER NOT NULL,
+  paid_year    INTEGER
+) WITHOUT ROWID;
+CREATE INDEX customer_birthdays_day ON customer_birthdays (month_day, customer_id);
+
+-- How far a sweep got, per org and mode: the next run catches up from there.
+CREATE TABLE sweep_runs (
+  org_id       TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+  livemode     INTEGER NOT NULL,
+  sweep        TEXT NOT NULL,
+  last_run_at  INTEGER NOT NULL,
+  PRIMARY KEY (org_id, livemode, sweep)
+) WITHOUT ROWID;
+
+-- An org's sandbox clock: real time plus offset_ms, moved forward only (POST /v1/test_clock/advance).
+CREATE TABLE test_clocks (
+  org_id      TEXT PRIMARY KEY REFERENCES orgs(id) ON DELETE CASCADE,
+  offset_ms   INTEGER NOT NULL CHECK (offset_ms >= 0),
+  updated_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+
+PRAGMA user_version = 25;

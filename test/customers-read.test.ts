@@ -42,6 +42,7 @@ describe('reading customers: refs, GET /v1/customers/{ref}, GET /v1/customers/lo
       customFields: {},
       livemode: true,
       createdAt: new Date(app.clock.now()).toISOString(),
+      expiring: null,
     });
   });
 

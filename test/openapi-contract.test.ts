@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp, type TestResponse } from './support/app';
+import { ISO_TIME } from '../src/sweeps/schemas';
 
 // The contract, read from the served GET /api/openapi.json alone: for every operation, requests
 // that break one documented rule (a length, a pattern, a bound, an enum, a required or forbidden
@@ -30,6 +31,10 @@ interface Req {
   header: Record<string, string>;
   body?: unknown;
   cardType?: string;
+  /** The questions of the card the request is about (a rule may name one of them). */
+  questions?: { key: string; type: string }[];
+  /** Sent with the test key (the sandbox's own operations); the live key otherwise. */
+  testKey?: boolean;
 }
 
 const ABSENT = Symbol('absent');
@@ -52,6 +57,8 @@ function decimalsOf(n: number): number {
 
 /** The card type the request at hand is about: the extensions read it while Ajv validates. */
 let cardTypeInPlay: string | undefined;
+/** …and its questions. */
+let questionsInPlay: { key: string; type: string }[] | undefined;
 
 /** The document as a proxy or a generated client reads it: JSON Schema alone, `x-` keywords ignored. */
 function standardValidator(coerceTypes: boolean): Ajv2020 {
@@ -66,6 +73,13 @@ function documentValidator(coerceTypes: boolean): Ajv2020 {
     keyword: 'x-max-decimals-by-card-type',
     schemaType: 'object',
     validate: (byType: Record<string, number>, data: unknown) => typeof data !== 'number' || cardTypeInPlay === undefined || decimalsOf(data) <= (byType[cardTypeInPlay] ?? Infinity),
+  });
+  // The key of one of the card's questions of that type (the birthday's date question).
+  ajv.addKeyword({
+    keyword: 'x-question-type',
+    schemaType: 'string',
+    validate: (type: string, data: unknown) =>
+      typeof data !== 'string' || questionsInPlay === undefined || questionsInPlay.some((q) => q.key.toLowerCase() === data.toLowerCase() && q.type === type),
   });
   return ajv;
 }
@@ -92,6 +106,7 @@ function allows(schema: Json | boolean, value: unknown, query = false, reader: R
 /** Why the document refuses the request; empty when it allows it. */
 function documentRefusals(op: Json, req: Req, reader: Reader = 'extended'): string[] {
   cardTypeInPlay = req.cardType;
+  questionsInPlay = req.questions;
   const out: string[] = [];
   for (const p of op.parameters as Json[]) {
     const place = p.in as 'path' | 'query' | 'header';
@@ -175,6 +190,8 @@ const PATTERNS: Record<string, { values: string[]; ofLength?: (n: number) => str
   // A promotion's hours: from before the base requests' to (17:00), to after their from (14:00).
   [/^(?:[01]\d|2[0-3]):[0-5]\d$/.source]: { values: ['00:00', '09:30', '13:59', '24:00', '7:00', '14:60', '25:00', '1400', '14:00:00', ''] },
   [/^(?:00:(?:0[1-9]|[1-5]\d)|(?:0[1-9]|1\d|2[0-3]):[0-5]\d|24:00)$/.source]: { values: ['17:01', '23:59', '24:00', '00:00', '24:01', '7:00', '17:60', '1700', ''] },
+  // The test clock's `to`: times after the clock (each probe starts from a clock reset to real time).
+  [ISO_TIME.source]: { values: ['2026-06-01T09:00:00Z', '2026-06-01T09:00Z', '2026-06-01T09:00:00.250+02:00', '2026-06-01T09:00:00-05:30', '2026-06-01', '2026-06-01T09:00:00', '2026-06-01 09:00:00Z', 'tomorrow', '2026-6-1T09:00Z'] },
 };
 
 /** Patterns to try a value against, and the values to try. */
@@ -352,6 +369,7 @@ interface Fixture {
   stampsCustomer: string;
   /** A promotion of the stamps card that the reads and PATCH probes act on. */
   promotionId: string;
+  stampsQuestions: { key: string; type: string }[];
 }
 
 const CARD_TYPES = { stamps: 'stamp_card', points: 'point_card', levels: 'level_card', prepaid: 'prepaid_card' } as const;
@@ -372,6 +390,8 @@ const deleteCreatedWebhook = async (f: Fixture, _base: Req, res?: TestResponse) 
 const deleteBaseWebhook = async (f: Fixture, base: Req) => {
   await f.app.request('DELETE', `/api/v1/webhooks/${base.path.id}`, { key: f.org.keys.live });
 };
+// The sandbox's clock back at real time, so every probe's `to` lies ahead of it.
+const resetTestClock = async (f: Fixture) => void f.app.db.prepare('DELETE FROM test_clocks').run();
 const freshWebhook = async (f: Fixture) => (await f.app.request('POST', '/api/v1/webhooks', { key: f.org.keys.live, body: { url: 'https://example.com/gone', events: ['*'] } })).body.id as string;
 /** The stamps card's rewards as a PATCH sends them back: with their ids, so they are kept. */
 const stampRewards = async (f: Fixture) => {
@@ -397,14 +417,20 @@ const deleteBasePromotion = async (f: Fixture, base: Req) => {
 const OPERATIONS: Record<string, Base[]> = {
   'GET /api/v1/cards': [{ name: 'the list', make: async () => req({}) }],
   'PATCH /api/v1/cards/{cardId}': [
-    { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' } }) },
+    { name: 'an identifier question', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { identifierQuestionKey: 'memberNo' }, questions: f.stampsQuestions, cardType: 'stamp_card' }) },
     {
       name: 'the program fields',
       make: async (f) =>
         req({
           path: { cardId: f.org.cards.stamps },
           body: { rewards: [...(await stampRewards(f)), { name: 'Cake', cost: 6, description: 'Any slice' }], flagAwardsPerDay: 6, unitValue: 0.3 },
+          questions: f.stampsQuestions,
+          cardType: 'stamp_card',
         }),
+    },
+    {
+      name: 'expiry and a birthday treat',
+      make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { expiry: { inactiveDays: 90, remindDays: 7 }, birthday: { questionKey: 'birthday', units: 2 } }, questions: f.stampsQuestions, cardType: 'stamp_card' }),
     },
   ],
   'GET /api/v1/cards/{cardId}/promotions': [{ name: 'the list', make: async (f) => req({ path: { cardId: f.org.cards.stamps } }) }],
@@ -474,6 +500,17 @@ const OPERATIONS: Record<string, Base[]> = {
   'DELETE /api/v1/webhooks/{id}': [{ name: 'an endpoint', make: async (f) => req({ path: { id: await freshWebhook(f) } }), cleanup: deleteBaseWebhook }],
   'GET /api/v1/webhooks/{id}/deliveries': [{ name: 'a page', make: async (f) => req({ path: { id: f.webhookId }, query: { limit: 10 } }) }],
   'POST /api/v1/webhooks/deliveries/{deliveryId}/replay': [{ name: 'a delivery', make: async (f) => req({ path: { deliveryId: f.deliveryId } }) }],
+  'GET /api/v1/test_clock': [{ name: 'the clock', make: async () => req({ testKey: true }) }],
+  'POST /api/v1/test_clock/advance': [
+    {
+      name: 'a month on',
+      make: async (f) => {
+        await resetTestClock(f);
+        return req({ body: { to: '2026-02-01T00:00:00Z' }, testKey: true });
+      },
+      cleanup: resetTestClock,
+    },
+  ],
 };
 
 /**
@@ -526,7 +563,7 @@ function send(f: Fixture, operation: string, r: Req): Promise<TestResponse> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(r.query)) for (const one of [value].flat()) query.append(name, String(one));
   const url = query.size > 0 ? `${path}?${query}` : path;
-  return f.app.request(method, url, { key: f.org.keys.live, body: r.body, headers: r.header });
+  return f.app.request(method, url, { key: r.testKey ? f.org.keys.test : f.org.keys.live, body: r.body, headers: r.header });
 }
 
 const show = (v: unknown) => (v === ABSENT ? 'left out' : JSON.stringify(v)?.slice(0, 80));
@@ -561,7 +598,9 @@ describe('OpenAPI contract: the served document decides what the server refuses'
     assert.ok(deliveries.body[0]?.id, 'the enroll queued a delivery');
     const promotion = await app.request('POST', `/api/v1/cards/${org.cards.stamps}/promotions`, { key: org.keys.live, body: PROMOTION });
     assert.equal(promotion.status, 201, promotion.text);
-    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer, promotionId: promotion.body.id };
+    const cards = await app.request('GET', '/api/v1/cards', { key: org.keys.live });
+    const stampsQuestions = cards.body.find((c: { cardId: string }) => c.cardId === org.cards.stamps).questions;
+    f = { app, org, uid, customer, webhookId: hook.body.id, deliveryId: deliveries.body[0].id, stampsCustomer, stampsQuestions, promotionId: promotion.body.id };
   });
   after(() => app.close());
 

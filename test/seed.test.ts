@@ -66,6 +66,8 @@ describe('seed', () => {
         earningLimits: { waitSeconds: 0, maxPerAward: 5, period: 'day', maxPerPeriod: 20 },
         flagAwardsPerDay: 6,
         unitValue: null,
+        expiry: null,
+        birthday: null,
       },
     ]);
     const readerRes = await app.request('GET', '/api/v1/cards', { key: reader });

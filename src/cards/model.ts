@@ -140,6 +140,12 @@ export interface Card {
   design: CardDesign | null;
   /** When the card was archived (closed to new members, passes kept up to date); null while active. */
   archivedAt: number | null;
+  /** When units expire (cards/model.ts CardExpiry); null: never. */
+  expiry: CardExpiry | null;
+  /** The birthday treat; null: none. */
+  birthday: CardBirthday | null;
+  /** When expiry was first switched on (ms): from then on every award is recorded as a lot. Never cleared. */
+  lotsSince: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -152,4 +158,29 @@ export function decimalsFor(passType: PassType): 0 | 2 {
 export function findQuestion(card: Card, key: string): Question | undefined {
   const wanted = key.toLowerCase();
   return card.questions.find((q) => q.key.toLowerCase() === wanted);
+}
+
+// --- Expiry and birthdays ---
+
+/** Reminder days before units expire when the card does not say (0 turns reminders off). */
+export const DEFAULT_REMIND_DAYS = 14;
+
+/**
+ * When a card's units expire: `months` after each award (at the end of that day in the shop's time
+ * zone; point and level cards), or the whole balance after `inactiveDays` without an award (stamp,
+ * point and level cards). Store credit is money and never expires. A rule applies to awards made
+ * while it is in force: awards keep the rule they were made under.
+ */
+export type CardExpiry = { months: number; remindDays: number } | { inactiveDays: number; remindDays: number };
+
+/** On the customer's birthday (the answer to a `date` question), `units` hundredths, once per calendar year. */
+export interface CardBirthday {
+  questionKey: string;
+  units: number;
+}
+
+/** The card types each expiry rule and the birthday treat are for. */
+export function programFieldAllowed(passType: PassType, field: 'months' | 'inactiveDays' | 'birthday'): boolean {
+  if (passType === 'prepaid_card') return false;
+  return field !== 'months' || passType !== 'stamp_card';
 }

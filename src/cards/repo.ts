@@ -19,6 +19,9 @@ interface RawCard {
   earning_limits: string | null;
   design: string | null;
   archived_at: number | null;
+  expiry: string | null;
+  birthday: string | null;
+  lots_since: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -42,6 +45,9 @@ const map = (r: RawCard): Card => ({
   earningLimits: json(r.earning_limits),
   design: json(r.design),
   archivedAt: r.archived_at,
+  expiry: json(r.expiry),
+  birthday: json(r.birthday),
+  lotsSince: r.lots_since,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -49,9 +55,9 @@ const map = (r: RawCard): Card => ({
 function createCardsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO cards (id, org_id, name, pass_type, data_collection_enabled, signup_fields, questions, rewards, flag_awards_per_day,
-                        unit_value_e4, levels, accrual, earning_limits, design, created_at, updated_at)
+                        unit_value_e4, levels, accrual, earning_limits, design, expiry, birthday, lots_since, created_at, updated_at)
      VALUES (@id, @orgId, @name, @passType, @dataCollectionEnabled, @signupFields, @questions, @rewards, @flagAwardsPerDay,
-             @unitValueE4, @levels, @accrual, @earningLimits, @design, @createdAt, @updatedAt)`,
+             @unitValueE4, @levels, @accrual, @earningLimits, @design, @expiry, @birthday, @lotsSince, @createdAt, @updatedAt)`,
   );
   const byId = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE id = ?');
   const ofOrg = db.prepare<[string], RawCard>('SELECT * FROM cards WHERE org_id = ? ORDER BY created_at, rowid');
@@ -59,7 +65,8 @@ function createCardsRepo(db: Db) {
   const update = db.prepare(
     `UPDATE cards SET name = @name, pass_type = @passType, data_collection_enabled = @dataCollectionEnabled, signup_fields = @signupFields,
        questions = @questions, rewards = @rewards, flag_awards_per_day = @flagAwardsPerDay, unit_value_e4 = @unitValueE4, levels = @levels,
-       accrual = @accrual, earning_limits = @earningLimits, design = @design, updated_at = @updatedAt
+       accrual = @accrual, earning_limits = @earningLimits, design = @design, expiry = @expiry, birthday = @birthday, lots_since = @lotsSince,
+       updated_at = @updatedAt
      WHERE id = @id`,
   );
   const touch = db.prepare('UPDATE cards SET updated_at = @updatedAt WHERE id = @id');
@@ -99,6 +106,8 @@ function createCardsRepo(db: Db) {
     accrual: text(card.accrual),
     earningLimits: text(card.earningLimits),
     design: text(card.design),
+    expiry: text(card.expiry),
+    birthday: text(card.birthday),
   });
 
   return {

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { ColorSchema } from '../lib/colors';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
-import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_SIGNUP_FIELDS, IDENTIFIER_TYPES, MAX_REWARDS, PASS_TYPES, QUESTION_TYPES, RESERVED_KEYS, SIGNUP_FIELD_MODES, takesRewards, takesUnitValue } from './model';
+import { fieldsOf, oneOf } from '../lib/validation';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_REMIND_DAYS, DEFAULT_SIGNUP_FIELDS, IDENTIFIER_TYPES, MAX_REWARDS, PASS_TYPES, programFieldAllowed, QUESTION_TYPES, RESERVED_KEYS, SIGNUP_FIELD_MODES, takesRewards, takesUnitValue } from './model';
 
 // --- Program configuration, as an operator writes it (seed file, console). Amounts in units. ---
 
@@ -104,6 +105,63 @@ export const ProgramPatchFields = {
   unitValue: v.optional(UnitValue),
 };
 
+// --- Expiry and birthdays: card settings in the seed file, the console and PATCH /v1/cards/{cardId} ---
+
+const remindDays = v.optional(
+  v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(0),
+    v.maxValue(365),
+    v.description(`Days before units expire that the customer is reminded (an email with consent, and a line on the pass); 0 turns reminders off. Default ${DEFAULT_REMIND_DAYS}`),
+  ),
+  DEFAULT_REMIND_DAYS,
+);
+const ExpiryByMonths = v.strictObject({
+  months: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(60), v.description('Each award expires at the end of the day (shop time zone) this many months after it was made. Point and level cards')),
+  remindDays,
+});
+const ExpiryByInactivity = v.strictObject({
+  inactiveDays: v.pipe(v.number(), v.integer(), v.minValue(7), v.maxValue(3650), v.description('The whole balance expires at the end of the day this many days after the last award. Stamp, point and level cards')),
+  remindDays,
+});
+
+/** `{ months }` or `{ inactiveDays }`, each with `remindDays`. */
+export const ExpirySetting = v.pipe(
+  oneOf([ExpiryByMonths, ExpiryByInactivity], (input) => {
+    const fields = fieldsOf(input);
+    const months = 'months' in fields;
+    const inactive = 'inactiveDays' in fields;
+    if (months && inactive) return { field: 'inactiveDays', message: 'months and inactiveDays do not go together: choose one rule' };
+    if (months) return ExpiryByMonths;
+    if (inactive) return ExpiryByInactivity;
+    return { message: 'must be { months } or { inactiveDays }, or null for no expiry' };
+  }),
+  v.description(
+    'When units expire; null: never. Never retroactive: a rule applies to awards made while it is in force, and the oldest units are used first. Store credit never expires (400 UNSUPPORTED_FOR_CARD_TYPE on a prepaid card)',
+  ),
+);
+
+export const BirthdaySetting = v.pipe(
+  v.strictObject({
+    questionKey: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(64),
+      // Machine-readable for validators that know the card: the key must name one of its questions of this type.
+      v.metadata({ 'x-question-type': 'date' }),
+      v.description('The key of one of the card’s `date` questions (case-insensitive): the customer’s birthday. Another key is 400 VALIDATION_FAILED'),
+    ),
+    units: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_UNITS), v.description('Stamps or points given on the birthday (a whole number)')),
+  }),
+  v.description(
+    'A birthday treat; null: none. Given once per calendar year on the birthday in the shop’s time zone (29 February counts on 28 February in other years), not in a year in which the answer was set or changed within 30 days before the birthday. Not on prepaid cards',
+  ),
+);
+
+export type ExpiryInput = v.InferOutput<typeof ExpirySetting>;
+export type BirthdayInput = v.InferOutput<typeof BirthdaySetting>;
+
 const CardConfigObject = v.strictObject({
     ref: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
     name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
@@ -172,6 +230,9 @@ const CardConfigObject = v.strictObject({
         logoText: v.optional(v.pipe(v.string(), v.maxLength(60))),
       }),
     ),
+    // Left out: a new card has none, and a card saved without them keeps what it had.
+    expiry: v.optional(v.nullable(ExpirySetting)),
+    birthday: v.optional(v.nullable(BirthdaySetting)),
 });
 type CardShape = v.InferOutput<typeof CardConfigObject>;
 
@@ -193,8 +254,24 @@ export const CardConfig = v.pipe(
   v.forward(v.check((c) => c.reward === undefined || c.rewards === undefined, 'give rewards or reward, not both'), ['rewards']),
   v.forward(v.check((c) => c.rewards === undefined || takesRewards(c.passType), 'only stamp and point cards list rewards'), ['rewards']),
   v.forward(v.check((c) => c.unitValue === undefined || c.unitValue === null || takesUnitValue(c.passType), 'store credit is money already: a prepaid card has no unitValue'), ['unitValue']),
+  // Expiry and birthdays: what the card type allows, and the birthday's own question.
+  v.forward(v.check((c) => !c.expiry || programFieldAllowed(c.passType, 'months' in c.expiry ? 'months' : 'inactiveDays'), (i) => expiryTypeMessage(i.input.passType)), ['expiry']),
+  v.forward(v.check((c) => !c.birthday || programFieldAllowed(c.passType, 'birthday'), 'store credit has no birthday treat'), ['birthday']),
+  v.forward(v.check((c) => !c.birthday || birthdayQuestionProblem(c.questions, c.birthday.questionKey) === null, (i) => birthdayQuestionProblem(i.input.questions, i.input.birthday!.questionKey)!), ['birthday', 'questionKey']),
 );
 export type CardConfigInput = v.InferOutput<typeof CardConfig>;
+
+/** Why an expiry rule does not fit the card type (the API answers it as UNSUPPORTED_FOR_CARD_TYPE). */
+export function expiryTypeMessage(passType: string): string {
+  return passType === 'prepaid_card' ? 'store credit is money and never expires' : 'a stamp card expires by inactiveDays only (months counts points of each award)';
+}
+
+/** Why `key` cannot be the birthday question of a card with these questions; null when it can. */
+export function birthdayQuestionProblem(questions: readonly { key: string; type: string }[], key: string): string | null {
+  const question = questions.find((q) => q.key.toLowerCase() === key.toLowerCase());
+  if (!question) return `the card has no question ${key}`;
+  return question.type === 'date' ? null : `${question.key} is a ${question.type} question; the birthday needs a date question`;
+}
 
 // --- The API's view of a card (GET /v1/cards, PATCH /v1/cards/{cardId}). Amounts in units. ---
 
@@ -236,6 +313,11 @@ export const CardResource = v.object({
   earningLimits: v.nullable(
     v.object({ waitSeconds: v.optional(v.number()), maxPerAward: v.optional(v.number()), period: v.optional(v.picklist(['day', 'week', 'month'])), maxPerPeriod: v.optional(v.number()) }),
   ),
+  expiry: v.pipe(
+    v.nullable(v.union([v.object({ months: v.number(), remindDays: v.number() }), v.object({ inactiveDays: v.number(), remindDays: v.number() })])),
+    v.description('When units expire (`months` after each award, or the whole balance after `inactiveDays` without an award), with the reminder days; null: never'),
+  ),
+  birthday: v.pipe(v.nullable(v.object({ questionKey: v.string(), units: v.number() })), v.description('The birthday treat: the date question and the units given; null: none')),
 });
 
 export const PatchCardBody = v.pipe(
@@ -247,6 +329,8 @@ export const PatchCardBody = v.pipe(
       ),
     ),
     ...ProgramPatchFields,
+    expiry: v.optional(v.nullable(ExpirySetting)),
+    birthday: v.optional(v.nullable(BirthdaySetting)),
   }),
   // Older clients send identifierQuestionKey alone; an empty body is refused as it always was.
   v.forward(v.check((body) => Object.keys(body).length > 0, 'required unless the body sets another field'), ['identifierQuestionKey']),

@@ -3,14 +3,15 @@ import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
-import { ApiError } from '../lib/errors';
+import { ApiError, validationFailed } from '../lib/errors';
 import type { WriteDeps } from '../deps';
-import { DEFAULT_FLAG_AWARDS_PER_DAY, findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, programFieldAllowed, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
 import { removeTestCustomer } from '../customers/test-mode';
 import { rewardsFromInput, withRewards } from './rewards';
-import type { CardConfigInput } from './schemas';
 import { applyProgramPatch, type ProgramPatch } from './program';
+import { birthdayQuestionProblem, expiryTypeMessage, type BirthdayInput, type CardConfigInput, type ExpiryInput } from './schemas';
+import { resetBirthdays } from '../customers/birthdays';
 
 export interface CardDeps {
   db: Db;
@@ -23,7 +24,7 @@ const DEFAULT_LEVELS = [{ name: 'Member', minPoints: 0 }];
 /** Creates a card from a validated configuration (seed, demo org, console). Amounts arrive in units. */
 export function createCard(deps: CardDeps, orgId: string, config: CardConfigInput): Card {
   const now = deps.clock.now();
-  const card = cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null, rewards: [], flagAwardsPerDay: null, unitValueE4: null }, config, now);
+  const card = withExpiryAndBirthday(cardFromConfig({ id: newId('card'), orgId, createdAt: now, archivedAt: null, rewards: [], flagAwardsPerDay: null, unitValueE4: null }, config, now), NO_PROGRAM, config, now);
   cardsRepo(deps.db).insert(card);
   return card;
 }
@@ -33,7 +34,7 @@ export function createCard(deps: CardDeps, orgId: string, config: CardConfigInpu
  * stored (a new one: no rewards, nothing set): reward ids are kept from it, and the fields a
  * configuration leaves out (an editor that does not show them) stay as they were.
  */
-function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt' | 'rewards' | 'flagAwardsPerDay' | 'unitValueE4'>, config: CardConfigInput, now: number): Card {
+function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archivedAt' | 'rewards' | 'flagAwardsPerDay' | 'unitValueE4'>, config: CardConfigInput, now: number): Omit<Card, ExpiryFields> {
   const levels = config.levels ?? (config.passType === 'level_card' ? DEFAULT_LEVELS : null);
   return {
     id: before.id,
@@ -110,8 +111,10 @@ export function updateCard(deps: WriteDeps, orgId: string, cardId: string, confi
         });
       }
     }
-    const card = cardFromConfig(before, config, deps.clock.now());
+    const now = deps.clock.now();
+    const card = withExpiryAndBirthday(cardFromConfig(before, config, now), before, config, now);
     repo.update(card);
+    afterBirthdayChange(deps, before, card);
     if (passFacing(card) !== passFacing(before)) deps.onChange.cardChanged(deps, card.id);
     return card;
   });
@@ -200,14 +203,26 @@ export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void 
 }
 
 /**
- * PATCH /v1/cards/{cardId}: the identifier question and the program fields, each only when sent,
+ * PATCH /v1/cards/{cardId}: the identifier question, the program fields, expiry and the birthday
+ * treat, each only when sent,
  * in one transaction: a refusal of any of them writes none.
  */
-export function patchCard(deps: WriteDeps, orgId: string, cardId: string, patch: { identifierQuestionKey?: string | null | undefined } & ProgramPatch): Card {
+export function patchCard(
+  deps: WriteDeps,
+  orgId: string,
+  cardId: string,
+  patch: { identifierQuestionKey?: string | null | undefined; expiry?: ExpiryInput | null | undefined; birthday?: BirthdayInput | null | undefined } & ProgramPatch,
+): Card {
   return inTransaction(deps.db, () => {
     let card = getOrgCard(deps, orgId, cardId);
     if (patch.identifierQuestionKey !== undefined) card = setIdentifierQuestion(deps, orgId, cardId, patch.identifierQuestionKey);
-    return applyProgramPatch(deps, card, patch);
+    card = applyProgramPatch(deps, card, patch);
+    if (patch.expiry === undefined && patch.birthday === undefined) return card;
+    const now = deps.clock.now();
+    const next = { ...withExpiryAndBirthday(card, card, patch, now), updatedAt: now };
+    cardsRepo(deps.db).update(next);
+    afterBirthdayChange(deps, card, next);
+    return next;
   });
 }
 
@@ -257,7 +272,48 @@ export function cardResource(card: Card) {
     },
     flagAwardsPerDay: card.flagAwardsPerDay ?? DEFAULT_FLAG_AWARDS_PER_DAY,
     unitValue: card.unitValueE4 === null ? null : card.unitValueE4 / 10_000,
+    expiry: card.expiry,
+    birthday: card.birthday && { questionKey: card.birthday.questionKey, units: fromHundredths(card.birthday.units) },
   };
+}
+
+// --- Expiry and birthdays ---
+
+type ExpiryFields = 'expiry' | 'birthday' | 'lotsSince';
+const NO_PROGRAM: Pick<Card, ExpiryFields> = { expiry: null, birthday: null, lotsSince: null };
+
+/**
+ * The card with `expiry` and `birthday` as `given` (left out: as they were on `before`). The first
+ * time expiry is switched on, lots_since is set: from then on each award is recorded with the rule
+ * in force, so switching expiry on never touches units awarded before. Throws 400
+ * UNSUPPORTED_FOR_CARD_TYPE for a rule the card type cannot have, VALIDATION_FAILED for a birthday
+ * question that is not one of the card's date questions.
+ */
+function withExpiryAndBirthday(
+  card: Omit<Card, ExpiryFields>,
+  before: Pick<Card, ExpiryFields>,
+  given: { expiry?: ExpiryInput | null; birthday?: BirthdayInput | null },
+  now: number,
+): Card {
+  const expiry = given.expiry === undefined ? before.expiry : given.expiry && ('months' in given.expiry ? { months: given.expiry.months, remindDays: given.expiry.remindDays } : { inactiveDays: given.expiry.inactiveDays, remindDays: given.expiry.remindDays });
+  if (expiry && !programFieldAllowed(card.passType, 'months' in expiry ? 'months' : 'inactiveDays')) {
+    throw new ApiError(400, 'UNSUPPORTED_FOR_CARD_TYPE', { detail: `expiry: ${expiryTypeMessage(card.passType)}`, extra: { field: 'expiry' } });
+  }
+  let birthday = before.birthday;
+  if (given.birthday !== undefined) {
+    birthday = given.birthday && { questionKey: findQuestion(card as Card, given.birthday.questionKey)?.key ?? given.birthday.questionKey, units: toHundredths(given.birthday.units) };
+  }
+  if (birthday) {
+    if (!programFieldAllowed(card.passType, 'birthday')) throw new ApiError(400, 'UNSUPPORTED_FOR_CARD_TYPE', { detail: 'birthday: store credit has no birthday treat', extra: { field: 'birthday' } });
+    const problem = birthdayQuestionProblem(card.questions, birthday.questionKey);
+    if (problem) throw validationFailed([{ path: given.birthday ? 'birthday.questionKey' : 'questions', message: given.birthday ? problem : `${problem}: it is the birthday question, so turn the birthday treat off first` }]);
+  }
+  return { ...card, expiry, birthday, lotsSince: before.lotsSince ?? (expiry ? now : null) };
+}
+
+/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers. */
+function afterBirthdayChange(deps: CardDeps, before: Card, after: Card): void {
+  if (before.birthday?.questionKey !== after.birthday?.questionKey) resetBirthdays(deps, after);
 }
 
 /** The card's logo (size and version, not the image), if it has one. */

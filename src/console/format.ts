@@ -97,7 +97,7 @@ export function formatChange(card: Pick<Card, 'passType' | 'accrual'>, hundredth
 
 export const CHANNELS: readonly Channel[] = ['api', 'scan', 'signup', 'console', 'import'];
 
-const CHANNEL_LABELS: Record<Channel, string> = { api: 'API', scan: 'Counter', signup: 'Sign-up form', console: 'Console', import: 'Imported' };
+const CHANNEL_LABELS: Record<Channel, string> = { api: 'API', scan: 'Counter', signup: 'Sign-up form', console: 'Console', import: 'Imported', expiry: 'Expiry', birthday: 'Birthday' };
 
 /** The channel as the owner knows it: the counter, not "scan". */
 export const channelLabel = (channel: Channel) => CHANNEL_LABELS[channel];

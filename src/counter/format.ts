@@ -41,11 +41,13 @@ export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | '
   if (row.kind === 'redeem' && details && 'reward' in details) return `${details.reward.name} redeemed`;
   if (row.kind === 'reversal') return `Undo (${signedText(card, row.change)})`;
   if (row.kind === 'initial') return `Opening balance ${balanceText(card, row.change)}`;
+  if (row.kind === 'expiry') return `Expired (${signedText(card, row.change)})`;
+  if (row.kind === 'birthday') return `Birthday ${signedText(card, row.change)}`;
   if (row.kind === 'earn' && details && 'from' in details) return `${signedText(card, row.change)} · sale`;
   return signedText(card, row.change);
 }
 
-const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console', import: 'import' };
+const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console', import: 'import', expiry: 'expiry', birthday: 'birthday' };
 export const channelWord = (source: Channel) => CHANNEL_WORDS[source];
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();

@@ -20,6 +20,7 @@ import { findByEmail, findByPhone } from './refs';
 import { customersRepo } from './repo';
 import { installUrl } from './resource';
 import { assertRoomForTestCustomer } from './test-mode';
+import { keepBirthday, writeCustomFields } from './birthdays';
 
 export interface EnrollDeps extends WriteDeps {
   config: Pick<Config, 'installBaseUrl'>;
@@ -134,6 +135,7 @@ function createCustomer(
     installCode: newSecretCode(),
     scanCode: newSecretCode(),
     balance: 0,
+    lastAwardAt: null,
     passVersion: 1,
     passUpdatedAt: now,
     consentSha256: req.consent ? consentRepo(deps.db).record(req.consent.text, now) : null,
@@ -143,6 +145,7 @@ function createCustomer(
     erasedAt: null,
   };
   customersRepo(deps.db).insert(customer);
+  keepBirthday(deps, card, customer, null, fields);
   let opened = customer;
   if (opening > 0) {
     // The opening balance goes through the one balance-change function like every other change:
@@ -188,7 +191,7 @@ export function enrollCustomer(deps: EnrollDeps, n: Namespace, req: EnrollReques
 
     const { customer, by } = match;
     const { merged, changed } = mergeCustomFields(customer.customFields, fields);
-    if (changed) customersRepo(deps.db).setCustomFields(customer.id, merged, deps.clock.now());
+    if (changed) writeCustomFields(deps, card, customer, merged, deps.clock.now());
     // Without a sent id there is nothing to attach: the match stands as it is.
     const link = req.externalCustomerId ? linkExternalId(deps, n, customer, req.externalCustomerId) : { linked: true as const };
     return {

@@ -42,6 +42,8 @@ function createEraseRepo(db: Db) {
        next_attempt_at = NULL, lease_until = NULL, updated_at = @now
      WHERE customer_id = @id`,
   );
+  // The birthday read from an answer (customers/birthdays.ts) goes with the answer.
+  const dropBirthday = db.prepare('DELETE FROM customer_birthdays WHERE customer_id = @id');
   // An edit's record keeps which fields changed, not what they held.
   const scrubChanges = db.prepare(
     `UPDATE customer_changes
@@ -75,6 +77,7 @@ function createEraseRepo(db: Db) {
     },
     /** When the newest erasure was made (customer_changes is small: edits and erasures only). */
     latestErasureAt: () => latestErasure.get() ?? null,
+    dropBirthday: (id: string) => dropBirthday.run({ id }).changes,
     /** The erased customer whose install code was `marker`'s, if any. */
     erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
     erasedByScanMarker: (marker: string) => byScanMarker.get(marker),

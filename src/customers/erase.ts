@@ -47,6 +47,7 @@ export function eraseCustomer(deps: EraseDeps, customer: Customer, by: ErasedBy)
     repo.scrubChanges(customer.id);
     // Other features' copies (the import's drafts), with the values before the erasure.
     deps.onChange.customerErased(deps, { orgId: customer.orgId, livemode: customer.livemode, email: customer.email, phone: customer.phone, externalId: customer.externalId });
+    repo.dropBirthday(customer.id);
     changesRepo(deps.db).insert(customer.id, {
       kind: 'erase',
       channel: by.channel,

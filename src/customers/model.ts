@@ -26,6 +26,8 @@ export interface Customer {
   readonly installCode: string;
   readonly scanCode: string;
   readonly balance: number;
+  /** When the customer was last awarded anything (ms); inactivity expiry counts from it. */
+  readonly lastAwardAt: number | null;
   readonly passVersion: number;
   readonly passUpdatedAt: number;
   /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent.ts), and when; null otherwise. */

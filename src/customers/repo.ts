@@ -20,6 +20,7 @@ interface CustomerRow {
   install_code: string;
   scan_code: string;
   balance: number;
+  last_award_at: number | null;
   pass_version: number;
   pass_updated_at: number;
   consent_sha256: string | null;
@@ -46,6 +47,7 @@ const map = (r: CustomerRow): Customer => ({
   installCode: r.install_code,
   scanCode: r.scan_code,
   balance: r.balance,
+  lastAwardAt: r.last_award_at,
   passVersion: r.pass_version,
   passUpdatedAt: r.pass_updated_at,
   consentSha256: r.consent_sha256,
@@ -88,8 +90,11 @@ function createCustomersRepo(db: Db) {
   const byPassUserId = db.prepare<[string], CustomerRow>(`${SELECT} WHERE id = ?`);
   const setExternal = db.prepare('UPDATE customers SET external_id = @externalId, updated_at = @now WHERE id = @id');
   const setFields = db.prepare('UPDATE customers SET custom_fields = @customFields, updated_at = @now WHERE id = @id');
+  // last_award_at moves in the same UPDATE as the balance: no page more to write per award.
   const setBalance = db.prepare(
-    'UPDATE customers SET balance = @balance, pass_version = pass_version + 1, pass_updated_at = @now, updated_at = @now WHERE id = @id',
+    `UPDATE customers SET balance = @balance, pass_version = pass_version + 1, pass_updated_at = @now, updated_at = @now,
+       last_award_at = CASE WHEN @setLastAward = 1 THEN @lastAwardAt ELSE last_award_at END
+     WHERE id = @id`,
   );
   const setStatus = db.prepare('UPDATE customers SET status = @status, updated_at = @now WHERE id = @id');
   const countInMode = db.prepare<NamespaceParams, { n: number }>('SELECT count(*) AS n FROM customers WHERE org_id = @orgId AND livemode = @livemode');
@@ -124,9 +129,9 @@ function createCustomersRepo(db: Db) {
     setCustomFields(id: string, customFields: Customer['customFields'], now: number) {
       setFields.run({ id, customFields: JSON.stringify(customFields), now });
     },
-    /** Sets the balance and bumps the pass version, so wallets learn the pass changed. */
-    setBalance(id: string, balance: number, now: number) {
-      setBalance.run({ id, balance, now });
+    /** Sets the balance and bumps the pass version, so wallets learn the pass changed; `lastAwardAt` when given (null: none left). */
+    setBalance(id: string, balance: number, now: number, lastAwardAt?: number | null) {
+      setBalance.run({ id, balance, now, setLastAward: lastAwardAt === undefined ? 0 : 1, lastAwardAt: lastAwardAt ?? null });
     },
     setStatus(id: string, status: Customer['status'], now: number) {
       setStatus.run({ id, status, now });

@@ -4,6 +4,7 @@ import { fromHundredths } from '../lib/money';
 import type { Config } from '../config';
 import { isoTime } from '../lib/clock';
 import { balanceObject, type BalanceObject } from '../loyalty/balance';
+import type { Expiring } from '../loyalty/expiring';
 import type { Customer, CustomerStatus, CustomFieldValue } from './model';
 
 /**
@@ -30,6 +31,8 @@ export interface CustomerResourceBody {
   customFields: Record<string, CustomFieldValue>;
   livemode: boolean;
   createdAt: string;
+  /** The next units to expire (units) and the last moment they are valid; null when none will. */
+  expiring: { amount: number; at: string } | null;
 }
 
 /** The cheapest reward the balance cannot pay yet, and how far away it is (units). */
@@ -50,7 +53,7 @@ function nextRewardBody(card: Card, balance: number): NextRewardBody | null {
  * The customer as every read answers it (GET /v1/customers/{ref}, lookup): spec 4.6 plus
  * decisions §2. One function, so the ledger, wallet and console show the same customer.
  */
-export function customerResource(customer: Customer, card: Card, config: Pick<Config, 'installBaseUrl'>): CustomerResourceBody {
+export function customerResource(customer: Customer, card: Card, config: Pick<Config, 'installBaseUrl'>, expiring: Expiring | null): CustomerResourceBody {
   return {
     externalCustomerId: customer.externalId,
     passUserId: customer.id,
@@ -67,5 +70,6 @@ export function customerResource(customer: Customer, card: Card, config: Pick<Co
     customFields: customer.customFields,
     livemode: customer.livemode,
     createdAt: isoTime(customer.createdAt),
+    expiring: expiring && { amount: fromHundredths(expiring.amount), at: isoTime(expiring.at) },
   };
 }

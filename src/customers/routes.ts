@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import { defineRoute } from '../routing/route';
 import { enrollCustomer } from './enroll';
 import { customerResource } from './resource';
+import { expiringFor } from '../loyalty/expiring';
 import { eraseCustomerByRef } from './erase';
 import { CustomerResource, DeleteCustomerResult, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';
 import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from './service';
@@ -14,7 +15,7 @@ const CUSTOM_FIELD_RULES =
   'INVALID_CUSTOM_FIELD_VALUES (not a string, number or boolean; null included), CUSTOM_FIELD_VALUE_TYPE_MISMATCH; nothing is written.';
 const CUSTOM_FIELD_ERRORS = ['RESERVED_CUSTOM_FIELDS', 'UNKNOWN_CUSTOM_FIELDS', 'INVALID_CUSTOM_FIELD_VALUES', 'CUSTOM_FIELD_VALUE_TYPE_MISMATCH', 'VALIDATION_FAILED'];
 
-const read = (deps: AppDeps, found: CustomerWithCard) => ({ status: 200, body: customerResource(found.customer, found.card, deps.config) });
+const read = (deps: AppDeps, found: CustomerWithCard) => ({ status: 200, body: customerResource(found.customer, found.card, deps.config, expiringFor(deps.db, found.customer, found.card)) });
 
 // Order matters: /lookup is registered before /:ref, so it is never read as a ref.
 export const customerRoutes = [

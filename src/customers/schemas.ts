@@ -146,6 +146,15 @@ export const CustomerResource = v.object({
   customFields: v.record(v.string(), v.union([v.string(), v.number(), v.boolean()])),
   livemode: v.boolean(),
   createdAt: v.pipe(v.string(), v.description('ISO 8601 UTC')),
+  expiring: v.pipe(
+    v.nullable(
+      v.object({
+        amount: v.pipe(v.number(), v.description('Units that expire next (the oldest awards first)')),
+        at: v.pipe(v.string(), v.description('ISO 8601 UTC: the last moment they are valid, the end of that day in the shop’s time zone')),
+      }),
+    ),
+    v.description('The next units to expire and when, on a card with expiry; null when nothing will expire'),
+  ),
 });
 
 export const EnrollResult = v.object({

@@ -9,6 +9,7 @@ import { mergeCustomFields, validateCustomFields } from './custom-fields';
 import type { Customer, Namespace } from './model';
 import { findByEmail, findByPhone, resolveCustomer } from './refs';
 import { customersRepo } from './repo';
+import { writeCustomFields } from './birthdays';
 
 export interface CustomerDeps {
   db: Db;
@@ -87,7 +88,7 @@ export function updateCustomer(deps: CustomerDeps, n: Namespace, ref: string, pa
       updated.push('externalCustomerId');
     }
     if (fields?.changed) {
-      repo.setCustomFields(customer.id, fields.merged, now);
+      writeCustomFields(deps, card, customer, fields.merged, now);
       updated.push('customFields');
     }
     return { passUserId: customer.id, externalCustomerId: nextId ?? customer.externalId, cardId: customer.cardId, updated };

@@ -15,6 +15,7 @@ import { backupJob } from '../backups/job';
 import { importRunner } from '../import/runner';
 import { sweepImportDrafts } from '../import/service';
 import { mergeSearchIndexIfErased } from '../customers/search-merge';
+import { runLoyaltySweeps } from '../sweeps/run';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */
 export interface ServerWorkers {
@@ -55,5 +56,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // An erased customer's words leave the search index in a merge after the erasure; one cut
     // short by a stop is finished at the next start (not awaited: it runs in steps meanwhile).
     { name: 'search-index-merge', schedule: '43 4 * * *', run: () => mergeSearchIndexIfErased(deps) },
+    // The loyalty programme: units that expired, reminders of those about to, birthday treats. Each
+    // run catches up on everything due since the last one; at start too, for the time it was down.
+    { name: 'loyalty-sweeps', schedule: '7 * * * *', run: () => runLoyaltySweeps(deps) },
   ];
 }

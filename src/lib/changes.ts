@@ -2,8 +2,11 @@
 // member at the counter, and the kind of ledger row. Shared types, so no feature imports another's
 // internals to name them.
 
-/** Which channel made a change (decisions §8, §9): the ledger row's `source`, the events' `data.source`; `import` is a CSV import. */
-export type Channel = 'api' | 'scan' | 'signup' | 'console' | 'import';
+/**
+ * Which channel made a change (decisions §8, §9): the ledger row's `source`, the events' `data.source`;
+ * `import` is a CSV import, `expiry` and `birthday` the sweeps that expire units and give birthday treats.
+ */
+export type Channel = 'api' | 'scan' | 'signup' | 'console' | 'import' | 'expiry' | 'birthday';
 
 /** The staff member at the counter who made a change (decisions §8); on counter rows only. */
 export interface StaffRef {
@@ -11,5 +14,8 @@ export interface StaffRef {
   name: string;
 }
 
-/** `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a deletion. */
-export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal';
+/**
+ * `reversal` undoes an earlier row (the counter's undo): a new row with the opposite change, never a
+ * deletion. `expiry` takes units that expired, `birthday` gives the birthday treat.
+ */
+export type LedgerKind = 'initial' | 'earn' | 'redeem' | 'adjust' | 'reversal' | 'expiry' | 'birthday';

@@ -13,6 +13,8 @@ import { checkEarningLimits } from './limits';
 import { ledgerRepo, type LedgerDetails, type LedgerRow } from './repo';
 import type { Channel, LedgerKind, StaffRef } from '../lib/changes';
 import { NO_PROMOTIONS, promotionsForAward, type AppliedPromotions } from '../promotions/service';
+import { clockFor } from '../test-clock/clock';
+import { recordLots } from './lots';
 
 /** What a balance change needs: the database, the time, who reacts inside it and who to wake once it commits. */
 export type LoyaltyDeps = WriteDeps;
@@ -79,8 +81,9 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const customer = customers.findByPassUserId(input.customer.id);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `pu_${input.customer.id}`);
 
-  // The one instant of this change: the ledger row, the limits and the promotions all use it.
-  const now = deps.clock.now();
+  // The one instant of this change: the ledger row, the limits, the lots and the promotions all use
+  // it. Real time for live data, the org's test clock for test data.
+  const now = clockFor(deps, customer.orgId, customer.livemode).now();
   const before = customer.balance;
   const base = typeof input.change === 'number' ? input.change : input.change.to - before;
   checkRange(card, input.field, base, before + base);
@@ -121,13 +124,23 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   };
   ledger.insert(transaction);
 
+  // Expiry: a card that ever had it records each award as a lot and takes decreases from the
+  // oldest units (loyalty/lots.ts); other cards write nothing more.
+  let lastAwardAt: number | null | undefined = isAward ? now : undefined;
+  if (card.lotsSince !== null) {
+    const reverses = input.details && 'reverses' in input.details ? input.details.reverses : null;
+    recordLots(deps.db, { card, customer, transactionId: transaction.id, kind: input.kind, change, before, now, reverses });
+    // An undone award no longer counts as the last one (inactivity runs from the one before).
+    if (reverses !== null) lastAwardAt = ledger.lastAwardAt(customer.id);
+  }
+
   let updated = customer;
   if (change !== 0) {
     // setBalance bumps pass_version, and balanceChanged lets the wallet queue the update that
     // pushes the new balance once this transaction commits: every channel's change reaches the pass.
-    customers.setBalance(customer.id, after, now);
+    customers.setBalance(customer.id, after, now, lastAwardAt);
     deps.onChange.balanceChanged(deps, customer.id);
-    updated = { ...customer, balance: after, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
+    updated = { ...customer, balance: after, lastAwardAt: lastAwardAt === undefined ? customer.lastAwardAt : lastAwardAt, passVersion: customer.passVersion + 1, passUpdatedAt: now, updatedAt: now };
   }
 
   const previousLevel = levelFor(card, before);

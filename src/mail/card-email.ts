@@ -9,8 +9,8 @@ import type { Rgb } from '../lib/colors';
 import { orgsRepo } from '../orgs/repo';
 import { cardColors, rewardLine } from '../signup/card-face';
 import { webLogoPng } from '../wallet/logo-images';
-import { passContent } from '../wallet/pass-content';
 import { html, type Markup } from '../web/html';
+import { customerPassContent } from '../wallet/customer-content';
 
 // The emails themselves: the customer's card (the shop's name, colours and logo, the balance, the
 // install link as a button and as a QR code to scan from another screen) with a plain-text part,
@@ -34,7 +34,8 @@ export interface MailMessage {
 
 const css = ([r, g, b]: Rgb) => `rgb(${r},${g},${b})`;
 
-function page(title: string, body: Markup): string {
+/** The frame every email of ours shares: a centred column on a light background. */
+export function page(title: string, body: Markup): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f2f3f5;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1d2127">
@@ -50,7 +51,7 @@ ${body}
 export async function cardEmail(deps: { db: Db; config: Pick<Config, 'installBaseUrl'> }, customer: Customer, card: Card, to: string): Promise<MailMessage> {
   const shop = orgsRepo(deps.db).findOrg(card.orgId)?.name ?? card.name;
   const link = installUrl(deps.config, customer);
-  const content = passContent(card, customer, shop);
+  const content = customerPassContent(deps.db, card, customer);
   const colors = cardColors(deps.db, card);
   const logo = cardsRepo(deps.db).logoOf(card.id);
   const reward = rewardLine(card);

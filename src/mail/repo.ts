@@ -4,10 +4,11 @@ import { perConnection } from '../db/per-connection';
 // The mail queue (migration 19): one row per email, claimed with a lease by the worker, each
 // attempt's outcome written back to it. The rows are the queue, the log and the retry schedule.
 
-export type MailKind = 'card' | 'test';
+/** `expiry_reminder` and `birthday` are the sweeps' emails (mail/notices.ts). */
+export type MailKind = 'card' | 'test' | 'expiry_reminder' | 'birthday';
 export type MailStatus = 'pending' | 'sent' | 'failed';
-/** Who asked: the customer on the page after sign-up, the console, the counter, an import's report. */
-export type MailVia = 'signup' | 'console' | 'scan' | 'import';
+/** Who asked: the customer on the page after sign-up, the console, the counter, an import's report; `sweep`: the expiry and birthday sweeps. */
+export type MailVia = 'signup' | 'console' | 'scan' | 'import' | 'sweep';
 
 export interface MailSend {
   id: string;

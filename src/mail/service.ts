@@ -9,7 +9,7 @@ import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { takeQuota } from '../web/throttle';
 import type { HoldReason } from './holds-repo';
-import { mailRepo, type MailVia } from './repo';
+import { mailRepo, type MailKind, type MailVia } from './repo';
 import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
 
 // Transactional mail only (decisions §9): a customer's own card, on request (from the sign-up
@@ -35,7 +35,7 @@ function assertOn(config: Readonly<Pick<Config, 'mail'>>): void {
   if (!config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server: the operator sets SMTP_URL and MAIL_FROM (README, "Email")' });
 }
 
-function queue(deps: MailDeps, row: { orgId: string; livemode: boolean; customerId: string | null; kind: 'card' | 'test'; via: MailVia; recipient: string; dueAt: number }): string {
+function queue(deps: MailDeps, row: { orgId: string; livemode: boolean; customerId: string | null; kind: MailKind; via: MailVia; recipient: string; dueAt: number }): string {
   const id = newId('ml');
   mailRepo(deps.db).insert({ id, ...row, now: deps.clock.now() });
   wakeAfterCommit(deps.db, 'mail', () => deps.afterCommit.mailQueued());
@@ -154,4 +154,18 @@ export function queueTestEmail(deps: MailDeps, n: Namespace, to: string): string
   assertOn(deps.config);
   if (!isEmail(to)) throw new ApiError(400, 'INVALID_EMAIL', { detail: 'enter an email address such as name@example.com', extra: { field: 'to' } });
   return inTransaction(deps.db, () => queue(deps, { orgId: n.orgId, livemode: n.livemode, customerId: null, kind: 'test', via: 'console', recipient: to.trim(), dueAt: deps.clock.now() }));
+}
+
+// --- The sweeps' emails: expiry reminders and birthday greetings ---
+
+/**
+ * Queues an expiry reminder or a birthday greeting inside the sweep's transaction, when the
+ * customer may be sent one: mail is set up, they have an address, and they agreed to the shop
+ * keeping their details on the sign-up form (the consent it records). False when not queued.
+ * What the email says is worked out when it is sent (mail/notices.ts), so it is never stale.
+ */
+export function queueNoticeEmail(deps: MailDeps, customer: Customer, kind: 'expiry_reminder' | 'birthday'): boolean {
+  if (!deps.config.mail || customer.consentAt === null || cardEmailBlocker(customer)) return false;
+  queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind, via: 'sweep', recipient: customer.email!, dueAt: deps.clock.now() });
+  return true;
 }

@@ -7,7 +7,8 @@ import type { Logger } from '../lib/log';
 import { orgsRepo } from '../orgs/repo';
 import { createRowQueue } from '../queue/row-queue';
 import { nextAttemptAt, type ListedPolicy } from '../queue/retry';
-import { cardEmail, testEmail, type MailMessage } from './card-email';
+import { testEmail, type MailMessage } from './card-email';
+import { customerEmail } from './notices';
 import { mailRepo, type MailSend } from './repo';
 import { smtpTransport, SMTP_TIMEOUTS, type MailTransport } from './transport';
 
@@ -76,7 +77,9 @@ export function createMailWorker(deps: MailWorkerDeps, options: { transport?: Ma
     const customer = row.customerId ? customersRepo(deps.db).findByPassUserId(row.customerId) : undefined;
     const card = customer && cardsRepo(deps.db).findById(customer.cardId);
     if (!customer || customer.erasedAt !== null || !card) throw new NotSent('not sent: the customer was deleted');
-    return cardEmail(deps, customer, card, row.recipient);
+    const built = await customerEmail(deps, row.kind, customer, card, row.recipient);
+    if (typeof built === 'string') throw new NotSent(built);
+    return built;
   }
 
   const queue = createRowQueue<MailSend, void>(deps, {

@@ -3,6 +3,7 @@
 import type { Card } from '../cards/model';
 import type { Customer } from '../customers/model';
 import { levelFor } from '../loyalty/balance';
+import { expiringText, type Expiring } from '../loyalty/expiring';
 import { fromHundredths } from '../lib/money';
 import type { LoyaltyBalance } from './google/objects';
 import { passDisplayName } from './test-mode';
@@ -46,7 +47,11 @@ export interface PassContent {
 export const MAX_STAMP_MARKS = 30;
 
 /** Who holds a pass, as far as the pass shows: a customer, or the console preview's sample. */
-export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'> & Partial<Pick<Customer, 'erasedAt'>>;
+export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'name'> &
+  Partial<Pick<Customer, 'erasedAt'>> & {
+    /** Units the customer was reminded will expire (wallet/customer-content.ts), in the shop's time zone. */
+    expiring?: (Expiring & { timeZone: string }) | null;
+  };
 
 export function passContent(card: Card, holder: PassHolder, organizationName: string): PassContent {
   const testMode = !holder.livemode;
@@ -57,7 +62,7 @@ export function passContent(card: Card, holder: PassHolder, organizationName: st
     organizationName,
     testMode,
     balance: balanceOf(card, holder.balance, units),
-    details: detailsOf(card, holder.balance),
+    details: [...detailsOf(card, holder.balance), ...expiringDetail(card, holder)],
     scanCode: holder.scanCode,
     holderName: holder.name,
     logoText: card.design?.logoText || null,
@@ -103,4 +108,10 @@ function detailsOf(card: Card, balance: number): PassDetail[] {
     details.push({ key: 'reward', label: name, value, changeMessage: `${name.replace(/%/g, '%%')}: %@` });
   }
   return details;
+}
+
+/** "12 points expire on 31 Jan", once the customer was reminded; a new line notifies on Apple's lock screen. */
+function expiringDetail(card: Card, holder: PassHolder): PassDetail[] {
+  if (!holder.expiring) return [];
+  return [{ key: 'expiring', label: 'Expiring', value: expiringText(card, holder.expiring, holder.expiring.timeZone), changeMessage: '%@' }];
 }

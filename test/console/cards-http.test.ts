@@ -68,6 +68,8 @@ describe('a card made in the console works through the API', () => {
       earningLimits: { waitSeconds: 60, maxPerAward: 4, period: 'day', maxPerPeriod: 10 },
       flagAwardsPerDay: 6,
       unitValue: null,
+      expiry: null,
+      birthday: null,
     });
     assert.deepEqual(cardsRepo(app.db).findById(cardId)!.design, { backgroundColor: '#102030', foregroundColor: 'rgb(250, 250, 250)', logoText: 'Espresso' });
 

@@ -58,6 +58,7 @@ export function insertCustomer(
     installCode: randomToken(32),
     scanCode: randomToken(24),
     balance,
+    lastAwardAt: null,
     passVersion: 1,
     passUpdatedAt: now,
     consentSha256: null,

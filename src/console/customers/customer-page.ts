@@ -42,7 +42,7 @@ export interface CustomerView {
   usesWebPass?: boolean;
 }
 
-const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone' };
+const KIND_LABELS: Record<LedgerKind, string> = { initial: 'Opening balance', earn: 'Earned', redeem: 'Redeemed', adjust: 'Correction', reversal: 'Undone', expiry: 'Expired', birthday: 'Birthday' };
 
 function answerText(card: Card, key: string, value: CustomFieldValue): string {
   const question = card.questions.find((q) => q.key === key);

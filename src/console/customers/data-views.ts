@@ -24,7 +24,8 @@ export interface CustomerDataView {
   mailBlocker: string | null;
 }
 
-const VIA: Record<MailSend['via'], string> = { signup: 'the customer (sign-up page)', console: 'the console', scan: 'the counter', import: 'the import' };
+const VIA: Record<MailSend['via'], string> = { signup: 'the customer (sign-up page)', console: 'the console', scan: 'the counter', import: 'the import', sweep: 'the loyalty programme (reminder, birthday)' };
+const MAIL_KINDS: Record<MailSend['kind'], string> = { card: 'Their card', test: 'Test', expiry_reminder: 'Expiry reminder', birthday: 'Birthday greeting' };
 const FIELD_WORDS: Record<string, string> = { name: 'Name', email: 'Email', phone: 'Phone' };
 
 export function dataNotice(view: CustomerDataView): Markup {
@@ -69,7 +70,7 @@ export function emailsPanel(view: CustomerDataView, timeZone: string): Markup {
   <caption class="visually-hidden">Emails to this customer, newest first</caption>
   <thead><tr><th scope="col">Time</th><th scope="col">Email</th><th scope="col">Asked by</th><th scope="col">To</th><th scope="col">Status</th></tr></thead>
   <tbody>${view.sends.map(
-    (s) => html`<tr><td data-label="Time" class="nowrap">${formatTime(s.createdAt, timeZone)}</td><td data-label="Email">${s.kind === 'card' ? 'Their card' : 'Test'}</td><td data-label="Asked by">${VIA[s.via]}</td><td data-label="To">${s.recipient ?? html`<span class="muted">—</span>`}</td><td data-label="Status">${sendStatus(s, timeZone)}</td></tr>`,
+    (s) => html`<tr><td data-label="Time" class="nowrap">${formatTime(s.createdAt, timeZone)}</td><td data-label="Email">${MAIL_KINDS[s.kind]}</td><td data-label="Asked by">${VIA[s.via]}</td><td data-label="To">${s.recipient ?? html`<span class="muted">—</span>`}</td><td data-label="Status">${sendStatus(s, timeZone)}</td></tr>`,
   )}</tbody>
 </table></div>`
     : html`<p class="empty">No email sent to this customer yet.</p>`;

@@ -9,10 +9,10 @@ import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
-import { passContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
 import { buildApplePass } from './pass-builder';
+import { customerPassContent } from '../customer-content';
 
 export interface PassDeps {
   db: Db;
@@ -38,7 +38,7 @@ export function organizationName(db: Db, card: Card): string {
 }
 
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
-  const content = passContent(card, customer, organizationName(deps.db, card));
+  const content = customerPassContent(deps.db, card, customer);
   const design = card.design ?? {};
   const logo = cardsRepo(deps.db).logoOf(card.id);
   return buildApplePass(

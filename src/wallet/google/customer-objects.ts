@@ -6,12 +6,13 @@ import { cardsRepo } from '../../cards/repo';
 import { logoVersion } from '../logo-images';
 import type { Customer } from '../../customers/model';
 import { organizationName, type PassDeps } from '../apple/customer-pass';
-import { passContent, type PassContent } from '../pass-content';
+import type { PassContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { GoogleWallet } from '../services';
 import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
 import { buildLoyaltyClass, buildLoyaltyObject, loyaltyObjectUpdate, walletResourceId, type LoyaltyClass, type LoyaltyClassPatch, type LoyaltyObject, type TextModule } from './objects';
 import { buildSaveLink } from './save-link';
+import { customerPassContent } from '../customer-content';
 
 /**
  * Test customers get a class of their own: the class carries the program name, and theirs says
@@ -65,7 +66,7 @@ const textModules = (content: PassContent): TextModule[] => content.details.map(
  */
 export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: Card, customer: Customer): string {
   const { classId, objectId } = googleIds(google.issuerId, card, customer);
-  const content = passContent(card, customer, organizationName(deps.db, card));
+  const content = customerPassContent(deps.db, card, customer);
   inTransaction(deps.db, () => walletRepo(deps.db).recordGoogleLink({ customerId: customer.id, objectId, classId }, deps.clock.now()));
 
   const { publicUrl, installBaseUrl } = deps.config;

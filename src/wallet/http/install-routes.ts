@@ -11,15 +11,15 @@ import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
 import { bindEmailCardRoute, emailCardOffer } from '../../signup/email-card';
 import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
-import { buildCustomerApplePass, organizationName, passModifiedAt } from '../apple/customer-pass';
+import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
 import { issueGoogleSaveLink } from '../google/customer-objects';
 import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
-import { passContent } from '../pass-content';
 import type { WalletDeps } from './deps';
 import { sendPage } from './html';
 import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
 import { lastModifiedSeconds, sendPkpass } from './pkpass';
 import { platformOf } from './user-agent';
+import { customerPassContent } from '../customer-content';
 
 const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
 
@@ -59,7 +59,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
 function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {
   const { apple, google } = deps.wallet;
   const self = (wallet: string) => `/get-pass/${encodeURIComponent(card.id)}?code=${encodeURIComponent(code)}&wallet=${wallet}`;
-  const content = passContent(card, customer, organizationName(deps.db, card));
+  const content = customerPassContent(deps.db, card, customer);
   sendPage(
     ctx,
     content.title,

@@ -6,9 +6,8 @@ import { cardsRepo } from '../../cards/repo';
 import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
 import { isoTime } from '../../lib/clock';
-import { organizationName } from '../apple/customer-pass';
 import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
-import { passContent, type PassContent } from '../pass-content';
+import type { PassContent } from '../pass-content';
 import { qrSvg } from '../qr';
 import { noteWebPassOpened } from '../web-pass-opens';
 import type { WalletDeps } from './deps';
@@ -18,6 +17,7 @@ import type { Card, CardLogoMeta } from '../../cards/model';
 import { APP_ICON_SIZES, appIconUrl } from '../app-icon';
 import { cardBackground } from '../logo-images';
 import { html, type Markup } from '../../web/html';
+import { customerPassContent } from '../customer-content';
 
 const cardBackgroundHex = (card: Card) => `#${cardBackground(card).map((n) => n.toString(16).padStart(2, '0')).join('')}`;
 
@@ -38,7 +38,7 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     if (!customer || !card) return undefined;
     const logo = cardsRepo(deps.db).logoMeta(card.id);
     const logoUrl = passLogoUrl(card, logo);
-    return { content: passContent(card, customer, organizationName(deps.db, card)), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id, card, logo };
+    return { content: customerPassContent(deps.db, card, customer), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id, card, logo };
   }
 
   router.get('/pass/:code', async (ctx) => {

@@ -13,12 +13,10 @@ import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/log';
 import { createApnsClient, isDeadRegistration, type ApnsClient, type ApnsClientOptions } from '../apple/apns';
-import { organizationName } from '../apple/customer-pass';
 import { googleObjectPatch } from '../google/customer-objects';
 import { createGoogleTokenSource, type GoogleTokenSource } from '../google/oauth';
 import { patchLoyaltyObject } from '../google/objects';
 import { refreshInstallStatus } from '../install-status';
-import { passContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { WalletServices } from '../services';
 import { createRowQueue, type RowQueue } from '../../queue/row-queue';
@@ -27,6 +25,7 @@ import { cardUpdatesRepo, type ClassUpdateRow } from './card-repo';
 import { sendClassUpdate, type ClassUpdateDeps } from './class-updates';
 import { expandCardChange } from './queue';
 import { passUpdatesRepo, type PassUpdateRow } from './repo';
+import { customerPassContent } from '../customer-content';
 
 export interface PassUpdateWorkerDeps {
   db: Db;
@@ -145,7 +144,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     if (!object || !customer || !card) return [];
     try {
       const accessToken = await tokens.getToken();
-      const content = passContent(card, customer, organizationName(db, card));
+      const content = customerPassContent(db, card, customer);
       const result = await patchLoyaltyObject({
         objectId: object.objectId,
         patch: googleObjectPatch(content),

@@ -1,0 +1,69 @@
+import type { Card } from '../cards/model';
+import { cardsRepo } from '../cards/repo';
+import type { Config } from '../config';
+import { inTransaction } from '../db/transaction';
+import type { WriteDeps } from '../deps';
+import type { Logger } from '../lib/log';
+import { readOrgSettings } from '../orgs/settings';
+
+/** What a sweep needs: a write's deps, the mail settings (reminders, greetings) and the log. */
+export type SweepDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>>; log: Pick<Logger, 'warn' | 'error'> };
+
+export interface SweepOptions {
+  /** Customers per transaction; between two, other work runs. */
+  chunkSize?: number;
+}
+
+/** Customers read per query, and at most handled per transaction. */
+export const SWEEP_CHUNK = 500;
+/**
+ * A transaction also ends once it has run this long: each customer costs a ledger row, its events
+ * and deliveries and a pass update, and a slow machine (a Raspberry Pi) does far fewer of them in
+ * the 50 ms the event loop may be held than a fast one (bench/sweeps.ts).
+ */
+export const CHUNK_BUDGET_MS = 15;
+
+/** Lets requests and timers run between two chunks. */
+export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs `each` over `items` in transactions of at most `chunk` items and about CHUNK_BUDGET_MS,
+ * yielding between them. Each item is done whole inside one transaction: a failure rolls back its
+ * transaction alone and stops the run; what committed before stays.
+ */
+export async function inChunks<T>(deps: Pick<SweepDeps, 'db'>, items: readonly T[], chunk: number, each: (item: T, ctx: SweepContext) => void): Promise<void> {
+  for (let next = 0; next < items.length; ) {
+    next = inTransaction(deps.db, () => {
+      const started = performance.now();
+      const ctx = sweepContext(deps);
+      const end = Math.min(items.length, next + chunk);
+      let i = next;
+      while (i < end) {
+        each(items[i]!, ctx);
+        i++;
+        if (performance.now() - started >= CHUNK_BUDGET_MS) break;
+      }
+      return i;
+    });
+    await pause();
+  }
+}
+
+/** Cards and time zones a run reads again and again, read once per run. */
+export function sweepContext(deps: Pick<SweepDeps, 'db'>) {
+  const cards = new Map<string, Card>();
+  const zones = new Map<string, string>();
+  return {
+    card(id: string): Card {
+      let card = cards.get(id);
+      if (!card) cards.set(id, (card = cardsRepo(deps.db).findById(id)!));
+      return card;
+    },
+    timeZone(orgId: string): string {
+      let zone = zones.get(orgId);
+      if (!zone) zones.set(orgId, (zone = readOrgSettings(deps.db, orgId).timeZone));
+      return zone;
+    },
+  };
+}
+export type SweepContext = ReturnType<typeof sweepContext>;
