@@ -30,7 +30,12 @@ export function pageErrors(log: Logger) {
       let message = `Something went wrong on our side. If it happens again, quote ${requestId ?? 'the time'} when you report it.`;
       if (err instanceof ApiError) {
         status = err.status;
-        message = err.code === 'CSRF_CHECK_FAILED' ? 'This form has expired or was sent from another site. Go back, reload the page and try again.' : humanMessage(err);
+        message =
+          err.code === 'CSRF_CHECK_FAILED'
+            ? 'This form has expired or was sent from another site. Go back, reload the page and try again.'
+            : err.code === 'PAYLOAD_TOO_LARGE'
+              ? 'Forms are limited to 64 KiB. Shorten what you typed and try again.'
+              : humanMessage(err);
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       } else if (isClientError(err)) {
         status = (err as { status: number }).status;
