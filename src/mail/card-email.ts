@@ -7,7 +7,7 @@ import { installUrl } from '../customers/resource';
 import type { Db } from '../db/connection';
 import type { Rgb } from '../lib/colors';
 import { orgsRepo } from '../orgs/repo';
-import { cardColors, rewardLine } from '../signup/card-face';
+import { cardColors, rewardLine } from '../cards/face';
 import { webLogoPng } from '../wallet/logo-images';
 import { html, type Markup } from '../web/html';
 import { customerPassContent } from '../wallet/customer-content';

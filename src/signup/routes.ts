@@ -13,7 +13,7 @@ import { pageErrors, sendErrorPage } from '../web/errors';
 import { field, readForm, type FormErrors } from '../web/forms';
 import type { Markup } from '../web/html';
 import { sendDocument } from '../web/page';
-import { cardColors, cardColorsCss } from './card-face';
+import { cardColors, cardColorsCss } from '../cards/face';
 import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
 import { signUp } from './service';
 import { alreadyMemberBody, signupFormBody } from './views';

@@ -5,7 +5,7 @@ import { CSRF_FIELD } from '../web/csrf';
 import { checkboxField, formError, inputField, selectField } from '../web/fields';
 import type { FormErrors } from '../web/forms';
 import { html, type Markup } from '../web/html';
-import { rewardLine } from './card-face';
+import { rewardLine } from '../cards/face';
 import { CONSENT_FIELD, CONTACT_LIMITS, HONEYPOT_FIELD, questionField, SUBMISSION_FIELD, type SignupTyped } from './form';
 
 // The customer's side of the sign-up: one column, big controls, the card's colours, no script.

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { cardColors, cardFaceVars } from '../../signup/card-face';
+import { cardColors, cardFaceVars } from '../../cards/face';
 import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
