@@ -41,6 +41,16 @@ export interface ChangeHooks {
    * import's drafts still hold the uploaded rows). The values are those before the erasure.
    */
   customerErased(deps: WriteDeps, person: ErasedPerson): void;
+  /**
+   * A card no live customer holds is about to be deleted: its test customers go first, with what
+   * the cascade from the card does not reach (their events), as the 30-day sweep removes them.
+   */
+  cardDeleting(deps: WriteDeps, cardId: string): void;
+  /**
+   * A card's birthday treat was switched on, off or onto another question (`questionKey`, null
+   * when off): its customers' birthdays are read again from their answers.
+   */
+  birthdayQuestionChanged(deps: WriteDeps, cardId: string, questionKey: string | null): void;
 }
 
 /** Who was erased, as they could be recognised elsewhere: the values before the erasure. */
