@@ -12,6 +12,7 @@ import { createRateLimiter } from '../routing/rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
+import { customerPagesRouter } from '../customer-pages/routes';
 import { loadWalletServices, type WalletServices } from '../wallet/services';
 import { consoleRouters } from '../console/routes';
 import { counterRouter } from '../counter/routes';
@@ -46,8 +47,9 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   });
   app.use(api.routes());
   app.use(healthRouter(deps, limiter).routes());
-  // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
+  // Public pages (install link, sign-up, web pass) and wallet protocols (Apple web service, Google callback).
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
+  app.use(customerPagesRouter(deps, limiter, wallet).routes());
   app.use(walletRouter(deps, limiter, wallet).routes());
   // The merchant side (decisions §8): the console, its static assets, and / leading to it.
   for (const router of consoleRouters(deps, wallet)) app.use(router.routes());

@@ -6,7 +6,7 @@ import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
 import { cardsRepo } from '../../cards/repo';
-import { passLogoUrl } from '../../wallet/http/pages';
+import { passLogoUrl } from '../../wallet/logo-images';
 import { readOrgSettings } from '../../orgs/settings';
 import { csrfField, sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, markPosterPrinted, posterCard, posterLink, posterQrSvg, printablePoster } from './service';

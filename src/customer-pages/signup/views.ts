@@ -1,11 +1,11 @@
-import type { Card, Question } from '../cards/model';
-import { phoneHint } from '../lib/contact';
-import type { OrgSettings } from '../orgs/settings';
-import { CSRF_FIELD } from '../web/csrf';
-import { checkboxField, formError, inputField, selectField } from '../web/fields';
-import type { FormErrors } from '../web/forms';
-import { html, type Markup } from '../web/html';
-import { rewardLine } from '../cards/face';
+import type { Card, Question } from '../../cards/model';
+import { phoneHint } from '../../lib/contact';
+import type { OrgSettings } from '../../orgs/settings';
+import { CSRF_FIELD } from '../../web/csrf';
+import { checkboxField, formError, inputField, selectField } from '../../web/fields';
+import type { FormErrors } from '../../web/forms';
+import { html, type Markup } from '../../web/html';
+import { rewardLine } from '../../cards/face';
 import { CONSENT_FIELD, CONTACT_LIMITS, HONEYPOT_FIELD, questionField, SUBMISSION_FIELD, type SignupTyped } from './form';
 
 // The customer's side of the sign-up: one column, big controls, the card's colours, no script.
