@@ -10,7 +10,7 @@ import { mailRepo } from '../mail/repo';
 import { changesRepo } from './changes-repo';
 import { consentOf, type Consent } from './consent';
 import type { Customer } from './model';
-import { installUrl } from './resource';
+import { installUrl } from './install-url';
 
 // One customer's data, for their right of access and portability (decisions §9): everything this
 // server keeps about them, as JSON — the console's "Download data" and `customer export` on the

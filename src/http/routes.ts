@@ -1,5 +1,5 @@
 import { cardRoutes } from '../cards/routes';
-import { customerRoutes } from '../customers/routes';
+import { customerRoutes } from '../loyalty/customer-routes';
 import { loyaltyRoutes } from '../loyalty/routes';
 import { promotionRoutes } from '../promotions/routes';
 import { webhookRoutes } from '../webhooks/routes';

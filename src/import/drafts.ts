@@ -1,5 +1,5 @@
 import { getOrgCard } from '../cards/service';
-import type { EnrollDeps } from '../customers/enroll';
+import type { EnrollDeps } from '../loyalty/enroll';
 import type { Namespace } from '../customers/model';
 import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';

@@ -3,7 +3,7 @@ import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Config } from '../config';
 import type { Customer } from '../customers/model';
-import { installUrl } from '../customers/resource';
+import { installUrl } from '../customers/install-url';
 import type { Db } from '../db/connection';
 import type { Rgb } from '../lib/colors';
 import { orgsRepo } from '../orgs/repo';

@@ -1,7 +1,7 @@
 import type { Card } from '../cards/model';
 import type { Config } from '../config';
 import type { Customer } from '../customers/model';
-import { installUrl } from '../customers/resource';
+import { installUrl } from '../customers/install-url';
 import type { Db } from '../db/connection';
 import { fromHundredths } from '../lib/money';
 import { expiringFor, expiringText } from '../loyalty/expiring';

@@ -7,7 +7,7 @@ import { eraseCustomer } from '../../customers/erase';
 import { customerExport } from '../../customers/export';
 import type { Customer } from '../../customers/model';
 import { customersRepo } from '../../customers/repo';
-import { installUrl } from '../../customers/resource';
+import { installUrl } from '../../customers/install-url';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { mailRepo } from '../../mail/repo';

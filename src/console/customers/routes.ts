@@ -5,7 +5,7 @@ import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { consentOf } from '../../customers/consent';
-import { installUrl } from '../../customers/resource';
+import { installUrl } from '../../customers/install-url';
 import { customerSearchRepo } from '../../customers/search-repo';
 import type { AppDeps } from '../../deps';
 import { localDate } from '../../lib/days';

@@ -1,7 +1,7 @@
 import { inTransaction } from '../../db/transaction';
 import type { Card } from '../../cards/model';
 import type { Config } from '../../config';
-import { enrollCustomer, type EnrollDeps } from '../../customers/enroll';
+import { enrollCustomer, type EnrollDeps } from '../../loyalty/enroll';
 import type { Customer, Namespace } from '../../customers/model';
 import { customersRepo } from '../../customers/repo';
 import type { Db } from '../../db/connection';

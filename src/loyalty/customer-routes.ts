@@ -1,11 +1,12 @@
 import type { AppDeps } from '../deps';
 import { defineRoute } from '../routing/route';
 import { enrollCustomer } from './enroll';
-import { customerResource } from './resource';
-import { expiringFor } from '../loyalty/expiring';
-import { eraseCustomerByRef } from './erase';
-import { CustomerResource, DeleteCustomerResult, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';
-import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from './service';
+import { customerResource } from './customer-resource';
+import { expiringFor } from './expiring';
+import { eraseCustomerByRef } from '../customers/erase';
+import { DeleteCustomerResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from '../customers/schemas';
+import { CustomerResource, EnrollBody, EnrollResult } from './customer-schemas';
+import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from '../customers/service';
 
 const REF_ERRORS = { 404: ['CUSTOMER_NOT_FOUND'], 409: ['AMBIGUOUS_CUSTOMER_MATCH (body: matchedBy, candidates [{ passUserId, contact }] with masked contacts)'] };
 const CUSTOM_FIELD_RULES =
