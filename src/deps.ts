@@ -37,11 +37,6 @@ export interface ChangeHooks {
    */
   cardChanged(deps: WriteDeps, cardId: string): void;
   /**
-   * A customer's personal data was erased: what other features keep of the person goes too (the
-   * import's drafts still hold the uploaded rows). The values are those before the erasure.
-   */
-  customerErased(deps: WriteDeps, person: ErasedPerson): void;
-  /**
    * A card no live customer holds is about to be deleted: its test customers go first, with what
    * the cascade from the card does not reach (their events), as the 30-day sweep removes them.
    */
@@ -51,15 +46,6 @@ export interface ChangeHooks {
    * when off): its customers' birthdays are read again from their answers.
    */
   birthdayQuestionChanged(deps: WriteDeps, cardId: string, questionKey: string | null): void;
-}
-
-/** Who was erased, as they could be recognised elsewhere: the values before the erasure. */
-export interface ErasedPerson {
-  orgId: string;
-  livemode: boolean;
-  email: string | null;
-  phone: string | null;
-  externalId: string | null;
 }
 
 /** An event as the outbox stored it; the envelope itself is in the row. */

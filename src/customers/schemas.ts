@@ -49,6 +49,9 @@ export const RefParams = v.strictObject({
   ),
 });
 
+/** What resolving a {ref} can answer, as the routes document it. */
+export const REF_ERRORS = { 404: ['CUSTOMER_NOT_FOUND'], 409: ['AMBIGUOUS_CUSTOMER_MATCH (body: matchedBy, candidates [{ passUserId, contact }] with masked contacts)'] };
+
 // Repeated parameters arrive as arrays; the handler answers them with the spec's own codes. The
 // document says what a client may send: one string (an array schema would invite repeating it).
 const singleQueryValue = (name: string) =>
@@ -66,11 +69,6 @@ export const LookupQuery = v.strictObject({
 });
 
 // --- Responses ---
-
-export const DeleteCustomerResult = v.object({
-  passUserId: v.string(),
-  deleted: v.literal(true),
-});
 
 export const PatchCustomerResult = v.object({
   passUserId: v.string(),

@@ -1,10 +1,19 @@
 import { parse } from 'csv-parse/sync';
-import type { ErasedPerson, WriteDeps } from '../deps';
+import type { WriteDeps } from '../deps';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { detectDelimiter } from './csv-file';
 import { draftFilesRepo } from './erase-drafts-repo';
 
-// An erasure reaches the draft imports too (main.ts subscribes this to onChange.customerErased):
+/** Who was erased, as they could be recognised in a file: the values before the erasure. */
+export interface ErasedPerson {
+  orgId: string;
+  livemode: boolean;
+  email: string | null;
+  phone: string | null;
+  externalId: string | null;
+}
+
+// An erasure reaches the draft imports too (privacy/copies.ts lists them):
 // a file uploaded and not yet imported would otherwise keep the person's row, and importing it later
 // would bring them back. Each row with a cell that is the person's email, phone or external id is
 // emptied. It stays an (empty) line, so every other row keeps its number in the dry run's report; the

@@ -15,7 +15,7 @@ import { changeBalance, channelData } from './ledger';
 import type { Channel, StaffRef } from '../lib/changes';
 import { mergeCustomFields, validateCustomFields } from '../customers/custom-fields';
 import type { Customer, Namespace } from '../customers/model';
-import { consentRepo } from '../customers/consent';
+import { consentRepo } from '../customers/consent-repo';
 import { findByEmail, findByPhone } from '../customers/refs';
 import { customersRepo } from '../customers/repo';
 import { installUrl } from '../customers/install-url';

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
 import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
-import { consentOf } from '../../customers/consent';
+import { consentOf } from '../../privacy/consent';
 import { installUrl } from '../../customers/install-url';
 import { customerSearchRepo } from '../../customers/search-repo';
 import type { AppDeps } from '../../deps';

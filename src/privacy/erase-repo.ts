@@ -1,9 +1,9 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 
-// The statements of an erasure (erase.ts): every copy of a customer's personal data this database
-// holds, besides the customer row itself. A feature that stores more of it (a column, a table, a
-// JSON payload) adds its statement here, and the erasure test looks for the value in the file.
+// The statements of an erasure, for the places copies.ts lists: the customer row and the copies of
+// it in the search index, events, stored answers, emails, edits and birthdays. A feature that keeps
+// more of a person adds its entry to copies.ts, with its statement here or in its own repo.
 
 function createEraseRepo(db: Db) {
   // NULLs for every personal value; the codes become markers (secret-codes.ts erasedCodeMarker).
