@@ -7,7 +7,7 @@ import { erasedCodeMarker } from '../customers/secret-codes';
 import { wakeAfterCommit } from '../db/after-commit';
 import type { Db } from '../db/connection';
 import type { AppDeps, WriteDeps } from '../deps';
-import { scrubImportDrafts } from '../import/erase-drafts';
+import { scrubImportDrafts, scrubRefusedRows, type ErasedPerson } from '../import/erasure';
 import { isoTime } from '../lib/clock';
 import { notFound } from '../lib/errors';
 import { balanceObject } from '../loyalty/balance';
@@ -56,6 +56,9 @@ export interface PersonalCopy {
   /** The export's sections this copy fills. */
   read?: (x: Exporting) => Record<string, unknown>;
 }
+
+/** How a file could name the person: the values before the erasure. */
+const personOf = (c: Customer): ErasedPerson => ({ orgId: c.orgId, livemode: c.livemode, email: c.email, phone: c.phone, externalId: c.externalId });
 
 const time = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : isoTime(ms));
 
@@ -201,11 +204,17 @@ export const PERSONAL_DATA: readonly PersonalCopy[] = [
     exported: 'as the answer it is read from (answers)',
   },
   {
-    where: 'the import’s drafts: imports.csv of files uploaded and not yet imported',
+    where: 'the import’s drafts (files uploaded and not yet imported): imports.csv, samples (the first values of each column), check_report and check_csv (the stored dry run)',
     erasure:
-      'the rows holding the person’s email, phone or external id are emptied (a later import would bring them back); a row with only a name cannot be told from a namesake’s, and stays',
-    erase: ({ deps, customer }) => void scrubImportDrafts(deps, { orgId: customer.orgId, livemode: customer.livemode, email: customer.email, phone: customer.phone, externalId: customer.externalId }),
+      'the rows holding the person’s email, phone (read with the shop’s country, as the import reads it) or external id are emptied, since a later import would bring them back; the first values are read again from what is left, and the stored dry run goes (the owner checks the file again). A row with only a name cannot be told from a namesake’s, and stays',
+    erase: ({ deps, customer }) => void scrubImportDrafts(deps, personOf(customer)),
     exported: 'nothing: the shop’s own file, not a record kept of the person',
+  },
+  {
+    where: 'import_rows.cells (the values of a finished import’s refused rows, kept 30 days for the owner to fix and import again)',
+    erasure: 'a refused row with the person’s email, phone or external id keeps its number and reason, not its values',
+    erase: ({ deps, customer }) => void scrubRefusedRows(deps, personOf(customer)),
+    exported: 'nothing: the shop’s own file, as it was refused',
   },
   {
     where: 'a running import’s file (imports.csv while it runs, read once by the import worker)',
