@@ -152,9 +152,10 @@ function requestLogAndErrors(deps: AppDeps) {
 /**
  * Route parameters that are bearer secrets: the install code opens a customer's pass
  * (/pass/:code); Apple's device library identifier is all a caller needs to list a device's
- * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret.
+ * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret; the
+ * unsubscribe link's token stops a customer's emails (/unsubscribe/:token).
  */
-const SECRET_PARAMS = ['code', 'deviceLibraryId'];
+const SECRET_PARAMS = ['code', 'deviceLibraryId', 'token'];
 
 /**
  * A customer ref other than a passUserId is personal data (an email, a phone number, the

@@ -30,6 +30,8 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments: MailAttachment[];
+  /** More header fields (List-Unsubscribe on the sweeps' emails). */
+  headers?: Record<string, string>;
 }
 
 const css = ([r, g, b]: Rgb) => `rgb(${r},${g},${b})`;

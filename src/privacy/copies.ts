@@ -14,6 +14,8 @@ import { balanceObject } from '../loyalty/balance';
 import { transactionResource } from '../loyalty/history';
 import { ledgerRepo, type LedgerEntry, type LedgerPosition } from '../loyalty/repo';
 import { mailRepo } from '../mail/repo';
+import { unsubscribedAt } from '../mail/unsubscribe';
+import { unsubscribesRepo } from '../mail/unsubscribes-repo';
 import { walletRepo } from '../wallet/repo';
 import { webPassFirstOpenedAt } from '../wallet/web-pass-opens';
 import { consentOf } from './consent';
@@ -184,6 +186,16 @@ export const PERSONAL_DATA: readonly PersonalCopy[] = [
         .reverse()
         .map((m) => ({ kind: m.kind, requestedVia: m.via, to: m.recipient, status: m.status, attempts: m.attempts, error: m.error, createdAt: isoTime(m.createdAt), updatedAt: isoTime(m.updatedAt) })),
     }),
+  },
+  {
+    where: 'mail_unsubscribes (that they stopped the reminder and birthday emails, and when)',
+    erasure: 'deleted: no email goes to an erased customer anyway',
+    erase: ({ deps, customer }) => void unsubscribesRepo(deps.db).remove(customer.id),
+    exported: 'unsubscribed: when they stopped the reminder and birthday emails (present only when they did)',
+    read: ({ db, customer }) => {
+      const at = unsubscribedAt(db, customer.id);
+      return at === undefined ? {} : { unsubscribed: { from: 'expiry reminder and birthday emails', at: isoTime(at) } };
+    },
   },
   {
     where: 'customer_changes.changes (the console’s edits: each field’s value before and after)',
