@@ -7,11 +7,9 @@ import { ApiError, validationFailed } from '../lib/errors';
 import type { WriteDeps } from '../deps';
 import { DEFAULT_FLAG_AWARDS_PER_DAY, findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, programFieldAllowed, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
-import { removeTestCustomer } from '../customers/test-mode';
 import { rewardsFromInput, withRewards } from './rewards';
 import { applyProgramPatch, type ProgramPatch } from './program';
 import { birthdayQuestionProblem, expiryTypeMessage, type BirthdayInput, type CardConfigInput, type ExpiryInput } from './schemas';
-import { resetBirthdays } from '../customers/birthdays';
 
 export interface CardDeps {
   db: Db;
@@ -184,10 +182,11 @@ export function setCardArchived(deps: CardDeps, orgId: string, cardId: string, a
 
 /**
  * Deletes a card no live customer holds (decisions §9: the demo cards, a card made by mistake). Its
- * test customers go with it, as the 30-day sweep would remove them: their events first, then the
- * rest by cascade. A card with live customers is refused (archive it instead).
+ * test customers go with it, as the 30-day sweep would remove them: their events first (the
+ * customers feature, through onChange.cardDeleting), then the rest by cascade. A card with live
+ * customers is refused (archive it instead).
  */
-export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void {
+export function deleteCard(deps: WriteDeps, orgId: string, cardId: string): void {
   inTransaction(deps.db, () => {
     const card = getOrgCard(deps, orgId, cardId);
     const repo = cardsRepo(deps.db);
@@ -197,7 +196,7 @@ export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void 
         detail: `${card.name} has ${live} customer${live === 1 ? '' : 's'} with a pass, so it cannot be deleted. Archive it instead: it closes to new members and their passes keep working`,
       });
     }
-    for (const id of repo.testCustomerIds(card.id)) removeTestCustomer(deps.db, id);
+    deps.onChange.cardDeleting(deps, card.id);
     repo.remove(card.id);
   });
 }
@@ -311,9 +310,10 @@ function withExpiryAndBirthday(
   return { ...card, expiry, birthday, lotsSince: before.lotsSince ?? (expiry ? now : null) };
 }
 
-/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers. */
-function afterBirthdayChange(deps: CardDeps, before: Card, after: Card): void {
-  if (before.birthday?.questionKey !== after.birthday?.questionKey) resetBirthdays(deps, after);
+/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers (onChange). */
+function afterBirthdayChange(deps: WriteDeps, before: Card, after: Card): void {
+  const key = after.birthday?.questionKey ?? null;
+  if ((before.birthday?.questionKey ?? null) !== key) deps.onChange.birthdayQuestionChanged(deps, after.id, key);
 }
 
 /** The card's logo (size and version, not the image), if it has one. */

@@ -12,7 +12,7 @@ import { MAX_UNITS, toHundredths } from '../lib/money';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import type { EarnBasis } from '../loyalty/service';
 import { qrSvg } from '../wallet/qr';
-import { installUrl } from '../customers/resource';
+import { installUrl } from '../customers/install-url';
 import { maskEmail } from '../lib/contact';
 import { mailSetup, queueCardEmail } from '../mail/service';
 import { CSRF_FIELD } from '../web/csrf';

@@ -3,7 +3,6 @@ import type { Card, Level } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
-import { eraseRepo } from '../customers/erase-repo';
 import { erasedCodeMarker, findCustomerByScanCode } from '../customers/secret-codes';
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
@@ -49,7 +48,7 @@ export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: str
   const code = raw.trim();
   if (!code) throw badRequest('CODE_MISSING', 'scan a pass or type its code first');
   const match = findCustomerByScanCode(deps.db, code);
-  if (!match && eraseRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
+  if (!match && customersRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
     throw notFound('CARD_REMOVED', 'this card was removed: the customer’s personal data was deleted at their request. Enroll them again if they want a new card');
   }
   if (!match || match.orgId !== n.orgId) {

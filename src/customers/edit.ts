@@ -23,7 +23,7 @@ export interface ContactValues {
   phone: string;
 }
 
-/** The sign-up form's limits (signup/form.ts CONTACT_LIMITS). */
+/** The sign-up form's limits (customer-pages/signup/form.ts CONTACT_LIMITS). */
 const LIMITS: Record<ContactField, number> = { name: 200, email: 254, phone: 50 };
 const FIELDS: ContactField[] = ['name', 'email', 'phone'];
 

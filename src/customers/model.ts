@@ -30,7 +30,7 @@ export interface Customer {
   readonly lastAwardAt: number | null;
   readonly passVersion: number;
   readonly passUpdatedAt: number;
-  /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent.ts), and when; null otherwise. */
+  /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent-repo.ts), and when; null otherwise. */
   readonly consentSha256: string | null;
   readonly consentAt: number | null;
   readonly createdAt: number;

@@ -107,6 +107,9 @@ function createCustomersRepo(db: Db) {
   const byScanSelector = db.prepare<{ from: string; below: string }, { id: string; code: string }>(
     'SELECT id, scan_code AS code FROM customers WHERE scan_code >= @from AND scan_code < @below LIMIT 64',
   );
+  // An erased customer's codes are markers (secret-codes.ts erasedCodeMarker), found by the same UNIQUE indexes.
+  const byInstallMarker = db.prepare<[string], { id: string; card_id: string }>('SELECT id, card_id FROM customers WHERE install_code = ? AND erased_at IS NOT NULL');
+  const byScanMarker = db.prepare<[string], { id: string; org_id: string }>('SELECT id, org_id FROM customers WHERE scan_code = ? AND erased_at IS NOT NULL');
 
   const read = (row: CustomerRow | undefined): Customer | undefined => row && map(row);
 
@@ -140,6 +143,10 @@ function createCustomersRepo(db: Db) {
     withInstallSelector: (range: { from: string; below: string }) => byInstallSelector.all(range),
     /** Customers (any org and mode) whose scan code starts with the range's selector. */
     withScanSelector: (range: { from: string; below: string }) => byScanSelector.all(range),
+    /** The erased customer whose install code was `marker`'s, if any. */
+    erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
+    /** The erased customer whose scan code was `marker`'s, if any. */
+    erasedByScanMarker: (marker: string) => byScanMarker.get(marker),
     count: (n: Namespace) => countInMode.get(ns(n))!.n,
     testCustomerIdsCreatedBefore: (cutoff: number) => testOlderThan.all(cutoff).map((r) => r.id),
     /** Removes the customer and (by cascade) its ledger rows. */

@@ -3,11 +3,11 @@ import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Config } from '../config';
 import type { Customer } from '../customers/model';
-import { installUrl } from '../customers/resource';
+import { installUrl } from '../customers/install-url';
 import type { Db } from '../db/connection';
 import type { Rgb } from '../lib/colors';
 import { orgsRepo } from '../orgs/repo';
-import { cardColors, rewardLine } from '../signup/card-face';
+import { cardColors, rewardLine } from '../cards/face';
 import { webLogoPng } from '../wallet/logo-images';
 import { html, type Markup } from '../web/html';
 import { customerPassContent } from '../wallet/customer-content';
@@ -30,6 +30,8 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments: MailAttachment[];
+  /** More header fields (List-Unsubscribe on the sweeps' emails). */
+  headers?: Record<string, string>;
 }
 
 const css = ([r, g, b]: Rgb) => `rgb(${r},${g},${b})`;

@@ -11,6 +11,7 @@ import { takeQuota } from '../web/throttle';
 import type { HoldReason } from './holds-repo';
 import { mailRepo, type MailKind, type MailVia } from './repo';
 import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
+import { unsubscribedAt } from './unsubscribe';
 
 // Transactional mail only (decisions §9): a customer's own card, on request (from the sign-up
 // pages within the abuse limits of signup-limits.ts), and the console's test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
@@ -160,12 +161,13 @@ export function queueTestEmail(deps: MailDeps, n: Namespace, to: string): string
 
 /**
  * Queues an expiry reminder or a birthday greeting inside the sweep's transaction, when the
- * customer may be sent one: mail is set up, they have an address, and they agreed to the shop
- * keeping their details on the sign-up form (the consent it records). False when not queued.
+ * customer may be sent one: mail is set up, they have an address, they agreed to the shop keeping
+ * their details on the sign-up form (the consent it records), and they did not unsubscribe from
+ * these emails (unsubscribe.ts). False when not queued.
  * What the email says is worked out when it is sent (mail/notices.ts), so it is never stale.
  */
 export function queueNoticeEmail(deps: MailDeps, customer: Customer, kind: 'expiry_reminder' | 'birthday'): boolean {
-  if (!deps.config.mail || customer.consentAt === null || cardEmailBlocker(customer)) return false;
+  if (!deps.config.mail || customer.consentAt === null || cardEmailBlocker(customer) || unsubscribedAt(deps.db, customer.id) !== undefined) return false;
   queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind, via: 'sweep', recipient: customer.email!, dueAt: deps.clock.now() });
   return true;
 }

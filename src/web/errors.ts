@@ -15,6 +15,7 @@ const TITLES: Record<number, string> = {
   404: 'Not found',
   405: 'Not allowed',
   409: 'That did not work',
+  410: 'Removed',
   413: 'Too large',
   415: 'That did not work',
   429: 'Too many attempts',

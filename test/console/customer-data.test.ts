@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { runCli } from '../support/cli';
 import { ConsoleClient, seedConsoleOrg, type ConsoleOrg } from '../support/console';
 import { snapshot } from '../support/customers';
-import { consentRepo } from '../../src/customers/consent';
+import { consentRepo } from '../../src/customers/consent-repo';
 import { inTransaction } from '../../src/db/transaction';
 import { writeOrgSettings } from '../../src/orgs/settings';
 

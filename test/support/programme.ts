@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import { serverJobs } from '../../src/jobs/list';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { NO_WORKERS, type TestApp } from './app';

@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { cardColors, cardFaceVars } from '../../signup/card-face';
+import { cardColors, cardFaceVars } from '../../cards/face';
 import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
 import { cardsRepo } from '../../cards/repo';
-import { passLogoUrl } from '../../wallet/http/pages';
+import { passLogoUrl } from '../../wallet/logo-images';
 import { readOrgSettings } from '../../orgs/settings';
 import { csrfField, sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, markPosterPrinted, posterCard, posterLink, posterQrSvg, printablePoster } from './service';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
 import { noteStarted } from '../../orgs/service';
 import type { AppDeps } from '../../deps';
-import { signupUrl } from '../../signup/service';
+import { signupUrl } from '../../customer-pages/signup/service';
 import { addressProblem } from '../public-address';
 
 // The counter poster's QR code: the card's sign-up link, drawn by `qrcode` as SVG (on

@@ -7,7 +7,7 @@ import { isTimeZone, readOrgSettings } from '../../orgs/settings';
 import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
 import { field, formErrorsFrom, parseForm } from '../../web/forms';
-import { orgAccent } from '../../web/theme';
+import { orgAccent } from '../../cards/face';
 import { publicUrlWarning, type WalletServices } from '../../wallet/services';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';

@@ -2,7 +2,7 @@
 // are the merchant pages' own (web/html.ts): one place writes HTML from data.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { html, raw, type Markup } from '../../web/html';
+import { html, raw, type Markup } from '../web/html';
 
 /** The customer pages' style sheet (install page, web pass, and the console's pass preview). */
 const WALLET_PAGE_STYLE = `

@@ -1,7 +1,8 @@
 // GET /get-pass/:cardId?code=<installCode>: the install link of decisions §1. A missing or wrong
 // code shows the card's public page and nothing about any customer: the sign-up form on a card
-// with data collection (src/signup, which also answers its POST), else "ask at the counter". A
-// valid code hands the pass to the wallet the browser can take, or offers every way that is configured.
+// with data collection (../signup, which also answers its POST), else "ask at the counter". A
+// valid code hands the pass to the wallet the browser can take (the wallet builds it), or offers
+// every way that is configured.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
@@ -9,17 +10,17 @@ import { cardsRepo } from '../../cards/repo';
 import type { Customer } from '../../customers/model';
 import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
-import { bindEmailCardRoute, emailCardOffer } from '../../signup/email-card';
-import { bindSignupRoutes, sendSignupForm } from '../../signup/routes';
-import { buildCustomerApplePass, passModifiedAt } from '../apple/customer-pass';
-import { issueGoogleSaveLink } from '../google/customer-objects';
-import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
-import type { WalletDeps } from './deps';
-import { sendPage } from './html';
-import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './pages';
-import { lastModifiedSeconds, sendPkpass } from './pkpass';
+import { emailCardOffer } from '../signup/email-card';
+import { sendSignupForm } from '../signup/routes';
+import { buildCustomerApplePass, passModifiedAt } from '../../wallet/apple/customer-pass';
+import { issueGoogleSaveLink } from '../../wallet/google/customer-objects';
+import { findCustomerByInstallCode, isErasedInstallCode } from '../../wallet/install-code';
+import type { WalletDeps } from '../../wallet/http/deps';
+import { sendPage } from '../shell';
+import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody, removedCardBody } from './views';
+import { lastModifiedSeconds, sendPkpass } from '../../wallet/http/pkpass';
 import { platformOf } from './user-agent';
-import { customerPassContent } from '../customer-content';
+import { customerPassContent } from '../../wallet/customer-content';
 
 const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
 
@@ -52,8 +53,6 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     }
     return sendChoice(ctx, deps, card, customer, code);
   });
-  bindSignupRoutes(router, deps, limiter);
-  bindEmailCardRoute(router, deps, limiter);
 }
 
 function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {

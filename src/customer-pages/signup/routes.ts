@@ -1,31 +1,31 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Card } from '../cards/model';
-import { cardsRepo } from '../cards/repo';
-import type { AppDeps } from '../deps';
-import { limitAnonymous } from '../routing/rate-limited';
-import type { RateLimiter } from '../routing/rate-limit';
-import { randomToken } from '../lib/ids';
-import { orgsRepo } from '../orgs/repo';
-import { readOrgSettings, shopCountry } from '../orgs/settings';
-import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
-import { pageErrors, sendErrorPage } from '../web/errors';
-import { field, readForm, type FormErrors } from '../web/forms';
-import type { Markup } from '../web/html';
-import { sendDocument } from '../web/page';
-import { cardColors, cardColorsCss } from './card-face';
+import type { Card } from '../../cards/model';
+import { cardsRepo } from '../../cards/repo';
+import type { AppDeps } from '../../deps';
+import { limitAnonymous } from '../../routing/rate-limited';
+import type { RateLimiter } from '../../routing/rate-limit';
+import { randomToken } from '../../lib/ids';
+import { orgsRepo } from '../../orgs/repo';
+import { readOrgSettings, shopCountry } from '../../orgs/settings';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
+import { pageErrors, sendErrorPage } from '../../web/errors';
+import { field, readForm, type FormErrors } from '../../web/forms';
+import type { Markup } from '../../web/html';
+import { sendDocument } from '../../web/page';
+import { cardColors, cardColorsCss } from '../../cards/face';
 import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
 import { signUp } from './service';
 import { alreadyMemberBody, signupFormBody } from './views';
 import { welcomeBody } from './welcome';
-import { passLogoUrl } from '../wallet/http/pages';
-import { findCustomerByInstallCode } from '../wallet/install-code';
-import type { WalletDeps } from '../wallet/http/deps';
+import { passLogoUrl } from '../../wallet/logo-images';
+import { findCustomerByInstallCode } from '../../wallet/install-code';
+import type { WalletDeps } from '../../wallet/http/deps';
 import { emailCardOffer } from './email-card';
 
 
 // POST /get-pass/:cardId — the sign-up form of a card with data collection (decisions §8).
-// Its GET is the install route's (wallet/http/install-routes.ts): without a valid code it hands
+// Its GET is the install route's (../pass/install-routes.ts): without a valid code it hands
 // over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
 // the form repeats, plus Origin), the anonymous rate limit per address, the 64 KiB form limit and
 // a honeypot field keep programs out.

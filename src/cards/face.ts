@@ -1,12 +1,35 @@
-import type { Card } from '../cards/model';
 import type { Db } from '../db/connection';
-import { readColor, type Rgb } from '../lib/colors';
+import { parseColor, readColor, type Rgb } from '../lib/colors';
 import { fromHundredths } from '../lib/money';
-import { orgAccent, readableOn, themeCss } from '../web/theme';
+import { readOrgSettings } from '../orgs/settings';
+import { readableOn, themeCss } from '../web/theme';
+import type { Card } from './model';
+import { cardsRepo } from './repo';
 
-// What the sign-up form and the counter poster show of the card: its own colours, so the page a
-// customer scans into looks like the card they get (a card without a design wears the org's
-// colour), and the reward that makes joining worth a minute.
+// What the pages and emails show of a card: its own colours, so the sign-up page a customer scans
+// into, the counter poster and the card email look like the card they get (a card without a design
+// wears the org's colour), and the reward that makes joining worth a minute. Read here, from the
+// card and the org's settings; web/theme.ts only turns colours into CSS.
+
+const FALLBACK: Rgb = [31, 78, 140];
+
+/**
+ * The org's colour on every merchant page: the brand colour of its settings, or else the background
+ * colour of its first card.
+ */
+export function orgAccent(db: Db, orgId: string): Rgb {
+  const brand = readOrgSettings(db, orgId).brandColor;
+  const first = cardsRepo(db).listForOrg(orgId).find((c) => c.design?.backgroundColor)?.design?.backgroundColor;
+  for (const candidate of [brand, first]) {
+    if (!candidate) continue;
+    try {
+      return parseColor(candidate).rgb;
+    } catch {
+      // A colour the card schema let through but the parser refuses: use the next one.
+    }
+  }
+  return FALLBACK;
+}
 
 export interface CardColors {
   /** The card's background colour (or the org's). */
@@ -28,7 +51,7 @@ export function cardColors(db: Db, card: Card): CardColors {
   return {
     background,
     text: foreground ? css(foreground.rgb) : readableOn(background),
-    accent: standsOut(background) ? background : standsOut(org) ? org : [31, 78, 140],
+    accent: standsOut(background) ? background : standsOut(org) ? org : FALLBACK,
   };
 }
 

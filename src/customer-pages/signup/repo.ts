@@ -1,6 +1,6 @@
-import type { Db } from '../db/connection';
-import { perConnection } from '../db/per-connection';
-import type { CustomFieldValue } from '../customers/model';
+import type { Db } from '../../db/connection';
+import { perConnection } from '../../db/per-connection';
+import type { CustomFieldValue } from '../../customers/model';
 
 // The one lookup the sign-up form needs beyond enroll's own (email, phone): is this answer to the
 // card's identifier question already someone's? Answers are stored canonical (custom-fields.ts),

@@ -1,14 +1,14 @@
-import { inTransaction } from '../db/transaction';
-import type { Card } from '../cards/model';
-import type { Config } from '../config';
-import { enrollCustomer, type EnrollDeps } from '../customers/enroll';
-import type { Customer, Namespace } from '../customers/model';
-import { customersRepo } from '../customers/repo';
-import type { Db } from '../db/connection';
-import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
-import { idempotencyRepo, type IdempotencyScope } from '../idempotency/repo';
-import { normalizeEmail, normalizePhone } from '../lib/contact';
-import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../orgs/settings';
+import { inTransaction } from '../../db/transaction';
+import type { Card } from '../../cards/model';
+import type { Config } from '../../config';
+import { enrollCustomer, type EnrollDeps } from '../../loyalty/enroll';
+import type { Customer, Namespace } from '../../customers/model';
+import { customersRepo } from '../../customers/repo';
+import type { Db } from '../../db/connection';
+import { IDEMPOTENCY_TTL_MS } from '../../idempotency/service';
+import { idempotencyRepo, type IdempotencyScope } from '../../idempotency/repo';
+import { normalizeEmail, normalizePhone } from '../../lib/contact';
+import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../../orgs/settings';
 import type { SignupRequest } from './form';
 import { signupRepo } from './repo';
 

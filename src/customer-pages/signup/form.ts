@@ -1,9 +1,9 @@
-import type { Card, Question, QuestionType, SignupFieldMode } from '../cards/model';
-import { validateCustomFields } from '../customers/custom-fields';
-import type { CustomFieldValue } from '../customers/model';
-import { isEmail, normalizeTypedPhone, phoneAsk, typedPhoneToStore } from '../lib/contact';
-import { ApiError } from '../lib/errors';
-import { field, hasErrors, humanMessage, noErrors, type FormErrors, type FormFields } from '../web/forms';
+import type { Card, Question, QuestionType, SignupFieldMode } from '../../cards/model';
+import { validateCustomFields } from '../../customers/custom-fields';
+import type { CustomFieldValue } from '../../customers/model';
+import { isEmail, normalizeTypedPhone, phoneAsk, typedPhoneToStore } from '../../lib/contact';
+import { ApiError } from '../../lib/errors';
+import { field, hasErrors, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
 
 // The sign-up form's fields, read into what enroll takes. The rules are the API's own — the email
 // and phone rules of lib/contact, the answers through validateCustomFields — plus what decisions §7

@@ -1,18 +1,18 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Card } from '../cards/model';
-import { cardsRepo } from '../cards/repo';
-import type { Customer } from '../customers/model';
-import type { AppDeps } from '../deps';
-import { maskEmail } from '../lib/contact';
-import { cardEmailBlocker, mailSetup, queueSignupCardEmail } from '../mail/service';
-import type { RateLimiter } from '../routing/rate-limit';
-import { limitAnonymous } from '../routing/rate-limited';
-import { findCustomerByInstallCode } from '../wallet/install-code';
-import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
-import { pageErrors, sendErrorPage } from '../web/errors';
-import { field, readForm } from '../web/forms';
-import { html, type Markup } from '../web/html';
+import type { Card } from '../../cards/model';
+import { cardsRepo } from '../../cards/repo';
+import type { Customer } from '../../customers/model';
+import type { AppDeps } from '../../deps';
+import { maskEmail } from '../../lib/contact';
+import { cardEmailBlocker, mailSetup, queueSignupCardEmail } from '../../mail/service';
+import type { RateLimiter } from '../../routing/rate-limit';
+import { limitAnonymous } from '../../routing/rate-limited';
+import { findCustomerByInstallCode } from '../../wallet/install-code';
+import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
+import { pageErrors, sendErrorPage } from '../../web/errors';
+import { field, readForm } from '../../web/forms';
+import { html, type Markup } from '../../web/html';
 
 // "Email me my card" on the page after sign-up and on the install page of the customer's link: the
 // customer's own card to the address they gave, so they can open it on their phone later. Only the

@@ -1,7 +1,7 @@
-import type { Card } from '../cards/model';
-import type { Customer } from '../customers/model';
-import { html, type Markup } from '../web/html';
-import { rewardLine } from './card-face';
+import type { Card } from '../../cards/model';
+import type { Customer } from '../../customers/model';
+import { html, type Markup } from '../../web/html';
+import { rewardLine } from '../../cards/face';
 import { frame } from './views';
 
 // The page after signing up: the shop's colours and logo, a welcome by name, and how to keep the

@@ -6,18 +6,18 @@ import { cardsRepo } from '../../cards/repo';
 import { limitAnonymous } from '../../routing/rate-limited';
 import type { RateLimiter } from '../../routing/rate-limit';
 import { isoTime } from '../../lib/clock';
-import { findCustomerByInstallCode, isErasedInstallCode } from '../install-code';
-import type { PassContent } from '../pass-content';
-import { qrSvg } from '../qr';
-import { noteWebPassOpened } from '../web-pass-opens';
-import type { WalletDeps } from './deps';
-import { sendPage } from './html';
-import { cardCss, cardLook, keepPassNote, notFoundBody, passLogoUrl, removedCardBody, webPassBody, webPassScript } from './pages';
+import { findCustomerByInstallCode, isErasedInstallCode } from '../../wallet/install-code';
+import type { PassContent } from '../../wallet/pass-content';
+import { qrSvg } from '../../wallet/qr';
+import { noteWebPassOpened } from '../../wallet/web-pass-opens';
+import type { WalletDeps } from '../../wallet/http/deps';
+import { sendPage } from '../shell';
+import { cardCss, cardLook, keepPassNote, notFoundBody, removedCardBody, webPassBody, webPassScript } from './views';
 import type { Card, CardLogoMeta } from '../../cards/model';
-import { APP_ICON_SIZES, appIconUrl } from '../app-icon';
-import { cardBackground } from '../logo-images';
+import { APP_ICON_SIZES, appIconUrl } from '../../wallet/app-icon';
+import { cardBackground, passLogoUrl } from '../../wallet/logo-images';
 import { html, type Markup } from '../../web/html';
-import { customerPassContent } from '../customer-content';
+import { customerPassContent } from '../../wallet/customer-content';
 
 const cardBackgroundHex = (card: Card) => `#${cardBackground(card).map((n) => n.toString(16).padStart(2, '0')).join('')}`;
 

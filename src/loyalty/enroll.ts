@@ -9,18 +9,18 @@ import { conflict, validationFailed } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { randomToken } from '../lib/ids';
-import { newSecretCode } from './secret-codes';
+import { newSecretCode } from '../customers/secret-codes';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
-import { changeBalance, channelData } from '../loyalty/ledger';
+import { changeBalance, channelData } from './ledger';
 import type { Channel, StaffRef } from '../lib/changes';
-import { mergeCustomFields, validateCustomFields } from './custom-fields';
-import type { Customer, Namespace } from './model';
-import { consentRepo } from './consent';
-import { findByEmail, findByPhone } from './refs';
-import { customersRepo } from './repo';
-import { installUrl } from './resource';
-import { assertRoomForTestCustomer } from './test-mode';
-import { keepBirthday, writeCustomFields } from './birthdays';
+import { mergeCustomFields, validateCustomFields } from '../customers/custom-fields';
+import type { Customer, Namespace } from '../customers/model';
+import { consentRepo } from '../customers/consent-repo';
+import { findByEmail, findByPhone } from '../customers/refs';
+import { customersRepo } from '../customers/repo';
+import { installUrl } from '../customers/install-url';
+import { assertRoomForTestCustomer } from '../customers/test-mode';
+import { keepBirthday, writeCustomFields } from '../customers/birthdays';
 
 export interface EnrollDeps extends WriteDeps {
   config: Pick<Config, 'installBaseUrl'>;

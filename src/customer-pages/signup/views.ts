@@ -1,11 +1,11 @@
-import type { Card, Question } from '../cards/model';
-import { phoneHint } from '../lib/contact';
-import type { OrgSettings } from '../orgs/settings';
-import { CSRF_FIELD } from '../web/csrf';
-import { checkboxField, formError, inputField, selectField } from '../web/fields';
-import type { FormErrors } from '../web/forms';
-import { html, type Markup } from '../web/html';
-import { rewardLine } from './card-face';
+import type { Card, Question } from '../../cards/model';
+import { phoneHint } from '../../lib/contact';
+import type { OrgSettings } from '../../orgs/settings';
+import { CSRF_FIELD } from '../../web/csrf';
+import { checkboxField, formError, inputField, selectField } from '../../web/fields';
+import type { FormErrors } from '../../web/forms';
+import { html, type Markup } from '../../web/html';
+import { rewardLine } from '../../cards/face';
 import { CONSENT_FIELD, CONTACT_LIMITS, HONEYPOT_FIELD, questionField, SUBMISSION_FIELD, type SignupTyped } from './form';
 
 // The customer's side of the sign-up: one column, big controls, the card's colours, no script.
@@ -30,10 +30,11 @@ const EMPTY: SignupTyped = { name: '', email: '', phone: '', answers: {}, consen
 
 /**
  * The card's heading in its own colours, with its logo: the same on the form, on the "already a
- * member" page and on the welcome page after signing up.
+ * member" page, on the welcome page after signing up and on the unsubscribe page (which leaves the
+ * reward out: it is no page to sell the card on).
  */
-export function frame(card: Card, orgName: string, lead: string | Markup | null, content: Markup, logoUrl?: string): Markup {
-  const reward = rewardLine(card);
+export function frame(card: Card, orgName: string, lead: string | Markup | null, content: Markup, logoUrl?: string, showReward = true): Markup {
+  const reward = showReward ? rewardLine(card) : null;
   return html`<main class="signup" id="main">
 <header class="signup-head">
   ${logoUrl ? html`<img class="signup-logo" src="${logoUrl}" alt="${orgName}">` : ''}

@@ -1,9 +1,9 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 
-// The statements of an erasure (erase.ts): every copy of a customer's personal data this database
-// holds, besides the customer row itself. A feature that stores more of it (a column, a table, a
-// JSON payload) adds its statement here, and the erasure test looks for the value in the file.
+// The statements of an erasure, for the places copies.ts lists: the customer row and the copies of
+// it in the search index, events, stored answers, emails, edits and birthdays. A feature that keeps
+// more of a person adds its entry to copies.ts, with its statement here or in its own repo.
 
 function createEraseRepo(db: Db) {
   // NULLs for every personal value; the codes become markers (secret-codes.ts erasedCodeMarker).
@@ -57,8 +57,6 @@ function createEraseRepo(db: Db) {
   const mergeSearch = db.prepare("INSERT INTO customer_search (customer_search, rank) VALUES ('merge', @pages)");
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   const latestErasure = db.prepare<[], number | null>("SELECT max(created_at) FROM customer_changes WHERE kind = 'erase'").pluck();
-  const byInstallMarker = db.prepare<[string], { id: string; card_id: string }>('SELECT id, card_id FROM customers WHERE install_code = ? AND erased_at IS NOT NULL');
-  const byScanMarker = db.prepare<[string], { id: string; org_id: string }>('SELECT id, org_id FROM customers WHERE scan_code = ? AND erased_at IS NOT NULL');
 
   return {
     /** False when the customer was already erased. */
@@ -78,9 +76,6 @@ function createEraseRepo(db: Db) {
     /** When the newest erasure was made (customer_changes is small: edits and erasures only). */
     latestErasureAt: () => latestErasure.get() ?? null,
     dropBirthday: (id: string) => dropBirthday.run({ id }).changes,
-    /** The erased customer whose install code was `marker`'s, if any. */
-    erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
-    erasedByScanMarker: (marker: string) => byScanMarker.get(marker),
   };
 }
 

@@ -3,17 +3,10 @@ import { nextReward } from '../cards/rewards';
 import { fromHundredths } from '../lib/money';
 import type { Config } from '../config';
 import { isoTime } from '../lib/clock';
-import { balanceObject, type BalanceObject } from '../loyalty/balance';
-import type { Expiring } from '../loyalty/expiring';
-import type { Customer, CustomerStatus, CustomFieldValue } from './model';
-
-/**
- * The link that installs this customer's pass (decisions §1). The code is the customer's own
- * random install token, never the passUserId, so links cannot be enumerated.
- */
-export function installUrl(config: Pick<Config, 'installBaseUrl'>, customer: Pick<Customer, 'cardId' | 'installCode'>): string {
-  return `${config.installBaseUrl}/get-pass/${encodeURIComponent(customer.cardId)}?code=${encodeURIComponent(customer.installCode)}`;
-}
+import { balanceObject, type BalanceObject } from './balance';
+import type { Expiring } from './expiring';
+import { installUrl } from '../customers/install-url';
+import type { Customer, CustomerStatus, CustomFieldValue } from '../customers/model';
 
 export interface CustomerResourceBody {
   externalCustomerId: string | null;

@@ -1,13 +1,12 @@
 import type { AppDeps } from '../deps';
 import { defineRoute } from '../routing/route';
 import { enrollCustomer } from './enroll';
-import { customerResource } from './resource';
-import { expiringFor } from '../loyalty/expiring';
-import { eraseCustomerByRef } from './erase';
-import { CustomerResource, DeleteCustomerResult, EnrollBody, EnrollResult, LookupQuery, PatchCustomerBody, PatchCustomerResult, RefParams } from './schemas';
-import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from './service';
+import { customerResource } from './customer-resource';
+import { expiringFor } from './expiring';
+import { LookupQuery, PatchCustomerBody, PatchCustomerResult, REF_ERRORS, RefParams } from '../customers/schemas';
+import { CustomerResource, EnrollBody, EnrollResult } from './customer-schemas';
+import { getCustomerByRef, lookupCustomer, updateCustomer, type CustomerWithCard } from '../customers/service';
 
-const REF_ERRORS = { 404: ['CUSTOMER_NOT_FOUND'], 409: ['AMBIGUOUS_CUSTOMER_MATCH (body: matchedBy, candidates [{ passUserId, contact }] with masked contacts)'] };
 const CUSTOM_FIELD_RULES =
   ' customFields keys match the card’s questions case-insensitively and are stored under the question’s own key with canonical values ' +
   '(numbers as numbers, checkboxes as booleans, select as the option value, phone as E.164, the rest as strings). A bad entry is one 400 naming ' +
@@ -17,7 +16,8 @@ const CUSTOM_FIELD_ERRORS = ['RESERVED_CUSTOM_FIELDS', 'UNKNOWN_CUSTOM_FIELDS', 
 
 const read = (deps: AppDeps, found: CustomerWithCard) => ({ status: 200, body: customerResource(found.customer, found.card, deps.config, expiringFor(deps.db, found.customer, found.card)) });
 
-// Order matters: /lookup is registered before /:ref, so it is never read as a ref.
+// Order matters: /lookup is registered before /:ref, so it is never read as a ref. DELETE
+// /v1/customers/:ref (the erasure) is privacy/routes.ts.
 export const customerRoutes = [
   defineRoute({
     method: 'POST',
@@ -89,22 +89,5 @@ export const customerRoutes = [
       422: ['IDEMPOTENCY_KEY_REUSED'],
     },
     handle: ({ deps, auth, params, body }) => ({ status: 200, body: updateCustomer(deps, auth, params.ref, body) }),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/v1/customers/:ref',
-    tag: 'Customers',
-    summary: 'Erase a customer’s personal data (an addition to the contract)',
-    description:
-      'For a customer’s request to be forgotten. Name, email, phone, customFields, consent and externalCustomerId are erased; the install link and the pass’s ' +
-      'code stop working and the pass is voided (Apple: void, Google: inactive, web pass: removed). The ledger stays for the shop’s books, identified by the ' +
-      'passUserId only. Sends customer.deleted (data: passUserId, externalCustomerId as it was, cardId). Afterwards every ref of the customer is 404 ' +
-      'CUSTOMER_NOT_FOUND, so a repeat answers 404: the customer is gone. Takes no Idempotency-Key (like DELETE /v1/webhooks/{id}): no answer is stored, as it ' +
-      'would name the erased customer.',
-    scope: 'customers:write',
-    params: RefParams,
-    responses: { 200: { description: 'The customer’s personal data is erased', schema: DeleteCustomerResult } },
-    errors: REF_ERRORS,
-    handle: ({ deps, auth, params }) => ({ status: 200, body: eraseCustomerByRef(deps, auth, params.ref) }),
   }),
 ];

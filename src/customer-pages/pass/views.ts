@@ -1,8 +1,7 @@
 // The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
-import type { Card, CardLogoMeta } from '../../cards/model';
-import { logoVersion } from '../logo-images';
+import type { Card } from '../../cards/model';
 import { parseColor } from '../../lib/colors';
-import type { PassContent } from '../pass-content';
+import type { PassContent } from '../../wallet/pass-content';
 import { html, raw, type Markup } from '../../web/html';
 
 export function notFoundBody(): Markup {
@@ -62,11 +61,6 @@ export function cardCss(card: Card): string {
   const label = card.design?.labelColor ? parseColor(card.design.labelColor).css : undefined;
   // Labels take the card's label colour as the Apple pass does, at full strength.
   return (bg || fg ? `.card{${bg ? `--bg:${bg};` : ''}${fg ? `--fg:${fg};` : ''}}` : '') + (label ? `.card .label{color:${label};opacity:1}` : '');
-}
-
-/** Where the web pass finds the card's uploaded logo (same origin; versioned, so a new logo shows at once). */
-export function passLogoUrl(card: Card, logo: CardLogoMeta | undefined): string | undefined {
-  return logo && `/wallet/cards/${encodeURIComponent(card.id)}/pass-logo.png?v=${logoVersion(card, logo)}`;
 }
 
 /** A stamp card's stamps as a row of marks, filled as on a paper card. */
