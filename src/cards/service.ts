@@ -158,7 +158,12 @@ export function getOrgCard(deps: CardDeps, orgId: string, cardId: string): Card 
   return card;
 }
 
-export function listCards(deps: CardDeps, orgId: string): Card[] {
+/** The card with this id, whichever org has it; for a card id read from the org's own rows (a customer's, an import's). */
+export function findCard(deps: { db: Db }, cardId: string): Card | undefined {
+  return cardsRepo(deps.db).findById(cardId);
+}
+
+export function listCards(deps: { db: Db }, orgId: string): Card[] {
   return cardsRepo(deps.db).listForOrg(orgId);
 }
 
@@ -317,6 +322,6 @@ function afterBirthdayChange(deps: CardDeps, before: Card, after: Card): void {
 }
 
 /** The card's logo (size and version, not the image), if it has one. */
-export function cardLogoMeta(deps: CardDeps, cardId: string): CardLogoMeta | undefined {
+export function cardLogoMeta(deps: { db: Db }, cardId: string): CardLogoMeta | undefined {
   return cardsRepo(deps.db).logoMeta(cardId);
 }
