@@ -77,15 +77,14 @@ function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archi
 }
 
 /**
- * The reward list a configuration gives. `rewards` is the list itself; the one-reward form
- * (`reward`, older seed files and the editor's single reward) replaces the default entry, keeping
- * its id, and leaves the others; neither removes the default.
+ * The reward list a configuration gives: a configuration is the whole card (the seed file's, the
+ * console editor's, which lists every reward), so `rewards` is the list itself, the one-reward
+ * form `reward` (older seed files) a list of one that keeps the default's id, and neither, none.
  */
 function rewardsOfConfig(existing: Card['rewards'], config: CardConfigInput): Card['rewards'] {
   if (config.rewards) return rewardsFromInput(existing, config.rewards);
-  const rest = existing.slice(1);
-  if (!config.reward) return rest;
-  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...rest];
+  if (!config.reward) return [];
+  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }];
 }
 
 const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };
