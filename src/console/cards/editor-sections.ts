@@ -125,8 +125,8 @@ export function expirySection(s: SectionContext): Markup {
   <p class="hint">Never retroactive: what customers were given before you switch expiry on never expires, and a change applies to awards given after it. Redemptions use the oldest stamps or points first.</p>
   ${groupError(s, 'expiry')}
   ${selectField({ name: 'expiry.rule', label: 'Stamps and points expire', value: e.rule, required: true, options: [{ value: '', label: 'Never' }, ...EXPIRY_RULES] })}
-  <div data-expiry-rule="months">${inputField({ name: 'expiry.months', label: 'Months after each award', value: e.months, error: err(s, 'expiry.months'), inputmode: 'numeric', hint: 'Each award expires at the end of the day this many months later, e.g. 12.' })}</div>
-  <div data-expiry-rule="inactiveDays">${inputField({ name: 'expiry.inactiveDays', label: 'Days without an award', value: e.inactiveDays, error: err(s, 'expiry.inactiveDays'), inputmode: 'numeric', hint: 'The whole balance expires when a customer was given nothing for this many days, e.g. 365.' })}</div>
+  <div data-expiry-rule="months">${inputField({ name: 'expiry.months', label: 'Months after each award', value: e.months, error: err(s, 'expiry.months'), required: true, inputmode: 'numeric', hint: 'Each award expires at the end of the day this many months later, e.g. 12.' })}</div>
+  <div data-expiry-rule="inactiveDays">${inputField({ name: 'expiry.inactiveDays', label: 'Days without an award', value: e.inactiveDays, error: err(s, 'expiry.inactiveDays'), required: true, inputmode: 'numeric', hint: 'The whole balance expires when a customer was given nothing for this many days, e.g. 365.' })}</div>
   <div data-expiry-rule="months inactiveDays">${inputField({ name: 'expiry.remindDays', label: 'Remind this many days before', value: e.remindDays, error: err(s, 'expiry.remindDays'), inputmode: 'numeric', placeholder: String(DEFAULT_REMIND_DAYS), hint: `The pass shows what expires when, and customers who agreed get an email. 0: no reminder; empty: ${DEFAULT_REMIND_DAYS}.` })}</div>
 </details>`;
 }
@@ -147,7 +147,7 @@ export function birthdaySection(s: SectionContext): Markup {
   <p class="hint">Given once a year on the customer's birthday (29 February counts on 28 February). A birthday entered or changed in the 30 days before it earns nothing that year, so a treat cannot be had by changing the date.</p>
   ${groupError(s, 'birthday')}
   ${selectField({ name: 'birthday.questionKey', label: 'Birthday question', value: b.questionKey, error: err(s, 'birthday.questionKey'), placeholder: 'No birthday treat', options: choices, hint: choices.length ? 'The sign-up question whose answer is the birthday.' : 'Add a question with the answer type Date (e.g. "Birthday") under Questions, then choose it here.' })}
-  ${inputField({ name: 'birthday.units', label: 'Stamps or points given', value: b.units, error: err(s, 'birthday.units'), inputmode: 'numeric', hint: 'A whole number, e.g. 2.' })}
+  ${inputField({ name: 'birthday.units', label: 'Stamps or points given', value: b.units, error: err(s, 'birthday.units'), required: true, inputmode: 'numeric', hint: 'A whole number, e.g. 2.' })}
 </details>`;
 }
 

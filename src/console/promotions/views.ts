@@ -123,7 +123,7 @@ export function promotionForm(c: ConsoleContext, card: Card, view: FormView): Ma
   const units = unitWord(card);
   return html`<form method="post" action="${action}" class="promo-form" novalidate data-promotion-form>
   ${csrfField(c)}
-  ${formError(errors.form)}
+  ${formError(errors.form ?? (Object.keys(errors.fields).length ? 'Nothing was saved: please correct the fields marked below.' : undefined))}
   ${inputField({ name: 'name', label: 'Name', value: form.name, error: err('name'), required: true, maxlength: 100, hint: 'Staff see it at the counter, e.g. "Double stamps on Tuesday afternoons".' })}
   ${choiceGroup({
     name: 'kind',
@@ -136,8 +136,8 @@ export function promotionForm(c: ConsoleContext, card: Card, view: FormView): Ma
     checked: [form.kind],
     ...(err('kind') ? { error: err('kind') } : {}),
   })}
-  <div data-kind="multiplier">${inputField({ name: 'multiplier', label: 'Multiply by', value: form.multiplier, error: err('multiplier'), inputmode: 'decimal', autocomplete: 'off', hint: '1.1 to 10: 2 is double, 1.5 half as much again. The extra is rounded down to whole ' + units + '.' })}</div>
-  <div data-kind="bonus">${inputField({ name: 'bonus', label: `Extra ${units} per award`, value: form.bonus, error: err('bonus'), inputmode: 'numeric', autocomplete: 'off', hint: 'A whole number, e.g. 2.' })}</div>
+  <div data-kind="multiplier">${inputField({ name: 'multiplier', label: 'Multiply by', value: form.multiplier, error: err('multiplier'), required: true, inputmode: 'decimal', autocomplete: 'off', hint: '1.1 to 10: 2 is double, 1.5 half as much again. The extra is rounded down to whole ' + units + '.' })}</div>
+  <div data-kind="bonus">${inputField({ name: 'bonus', label: `Extra ${units} per award`, value: form.bonus, error: err('bonus'), required: true, inputmode: 'numeric', autocomplete: 'off', hint: 'A whole number, e.g. 2.' })}</div>
   <div class="row-fields">
     ${inputField({ name: 'startsAt', label: 'First day', type: 'date', value: form.startsAt, error: err('startsAt'), required: true })}
     ${inputField({ name: 'endsAt', label: 'Last day', type: 'date', value: form.endsAt, error: err('endsAt'), required: true })}
@@ -152,7 +152,7 @@ export function promotionForm(c: ConsoleContext, card: Card, view: FormView): Ma
     ${inputField({ name: 'hoursFrom', label: 'From', value: form.hoursFrom, error: err('hoursFrom'), inputmode: 'numeric', autocomplete: 'off', placeholder: '14:00' })}
     ${inputField({ name: 'hoursTo', label: 'Until', value: form.hoursTo, error: err('hoursTo'), inputmode: 'numeric', autocomplete: 'off', placeholder: '17:00' })}
   </div>
-  <p class="hint">Times of day as 14:00, both empty for all day; until 24:00 is midnight. A window cannot run past midnight: make 22:00–02:00 two promotions.</p>
+  <p class="hint muted small">Times of day as 14:00, both empty for all day; until 24:00 is midnight. A window cannot run past midnight: make 22:00–02:00 two promotions.</p>
   <div class="actions">
     <button type="submit">${view.editing ? 'Save changes' : 'Add promotion'}</button>
     ${view.editing ? html`<a href="${promotionsPath(card.id)}">Cancel</a>` : ''}
@@ -187,7 +187,7 @@ ${c.livemode ? '' : html`<div class="notice warn" role="note"><p>You are looking
 ${nowPanel(o)}
 ${calendar(o)}
 </div>
-<section aria-labelledby="all-heading">
+<section class="promo-all" aria-labelledby="all-heading">
   <h2 id="all-heading">All promotions <span class="muted small">${o.open} of ${MAX_OPEN_PROMOTIONS} not ended</span></h2>
   ${table(c, o)}
 </section>
