@@ -77,14 +77,15 @@ function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archi
 }
 
 /**
- * The reward list a configuration gives: a configuration is the whole card (the seed file's, the
- * console editor's, which lists every reward), so `rewards` is the list itself, the one-reward
- * form `reward` (older seed files) a list of one that keeps the default's id, and neither, none.
+ * The reward list a configuration gives. `rewards` is the list itself (the console's editor lists
+ * every reward, so a list without rows is a card without rewards); the one-reward form `reward`
+ * (older seed files) replaces the default entry, keeping its id, and leaves the others; neither
+ * gives none.
  */
 function rewardsOfConfig(existing: Card['rewards'], config: CardConfigInput): Card['rewards'] {
   if (config.rewards) return rewardsFromInput(existing, config.rewards);
   if (!config.reward) return [];
-  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }];
+  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...existing.slice(1)];
 }
 
 const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };

@@ -85,6 +85,14 @@ describe('rewards', () => {
     assert.doesNotMatch((await client.request('GET', `/console/cards/${org.cards.prepaid}`)).text, /\/promotions">Promotions</, 'a prepaid card has none');
   });
 
+  test('every reward row removed: the card has no rewards left', async () => {
+    const cardId = await create({ name: 'Emptied', passType: 'point_card', 'rewards[0].name': 'Coffee', 'rewards[0].cost': '100', 'rewards[1].name': 'Cake', 'rewards[1].cost': '60' });
+    assert.equal((await apiCard(cardId)).rewards.length, 2);
+    const res = await post(`/console/cards/${cardId}`, { name: 'Emptied', passType: 'point_card', 'rewards[0].name': '', 'rewards[0].cost': '' });
+    assert.equal(res.status, 303);
+    assert.deepEqual([(await apiCard(cardId)).rewards, (await apiCard(cardId)).reward], [[], null]);
+  });
+
   test('a reward removed elsewhere since the page was opened: said at its row, nothing written', async () => {
     const cardId = await create({ name: 'Stale', passType: 'stamp_card', 'rewards[0].name': 'Coffee', 'rewards[0].cost': '10', 'rewards[1].name': 'Cake', 'rewards[1].cost': '6' });
     const [cake, coffee] = (await apiCard(cardId)).rewards.map((r: { id: string }) => r.id);
