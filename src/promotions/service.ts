@@ -13,7 +13,7 @@ import { MAX_OPEN_PROMOTIONS, MULTIPLIER_SCALE, type Promotion, type Weekday } f
 import { promotionsRepo } from './repo';
 import type { CreatePromotionInput, PatchPromotionInput } from './schemas';
 
-// A card's promotions: managed through the API (the console later), applied by every earn.
+// A card's promotions: managed through the API and the console, applied by every earn.
 // Amounts arrive in units and are kept as integers (multipliers in tenths, bonuses in hundredths).
 
 /** The shop's time zone: promotions run on its calendar and clock. */
