@@ -75,15 +75,15 @@ function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archi
 }
 
 /**
- * The reward list a configuration gives. `rewards` is the list itself; the one-reward form
- * (`reward`, older seed files and the editor's single reward) replaces the default entry, keeping
- * its id, and leaves the others; neither removes the default.
+ * The reward list a configuration gives. `rewards` is the list itself (the console's editor lists
+ * every reward, so a list without rows is a card without rewards); the one-reward form `reward`
+ * (older seed files) replaces the default entry, keeping its id, and leaves the others; neither
+ * gives none.
  */
 function rewardsOfConfig(existing: Card['rewards'], config: CardConfigInput): Card['rewards'] {
   if (config.rewards) return rewardsFromInput(existing, config.rewards);
-  const rest = existing.slice(1);
-  if (!config.reward) return rest;
-  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...rest];
+  if (!config.reward) return [];
+  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...existing.slice(1)];
 }
 
 const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };
@@ -156,7 +156,12 @@ export function getOrgCard(deps: CardDeps, orgId: string, cardId: string): Card 
   return card;
 }
 
-export function listCards(deps: CardDeps, orgId: string): Card[] {
+/** The card with this id, whichever org has it; for a card id read from the org's own rows (a customer's, an import's). */
+export function findCard(deps: { db: Db }, cardId: string): Card | undefined {
+  return cardsRepo(deps.db).findById(cardId);
+}
+
+export function listCards(deps: { db: Db }, orgId: string): Card[] {
   return cardsRepo(deps.db).listForOrg(orgId);
 }
 
@@ -317,6 +322,6 @@ function afterBirthdayChange(deps: WriteDeps, before: Card, after: Card): void {
 }
 
 /** The card's logo (size and version, not the image), if it has one. */
-export function cardLogoMeta(deps: CardDeps, cardId: string): CardLogoMeta | undefined {
+export function cardLogoMeta(deps: { db: Db }, cardId: string): CardLogoMeta | undefined {
   return cardsRepo(deps.db).logoMeta(cardId);
 }

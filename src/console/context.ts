@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { Namespace } from '../customers/model';
 import { ApiError } from '../lib/errors';
-import type { AdminRow, OrgRow } from '../orgs/repo';
+import type { AdminRow, OrgRow } from '../orgs/service';
 import type { FormFields } from '../web/forms';
-import type { SessionRow } from '../web/sessions-repo';
+import type { SessionRow } from '../web/sessions';
 
 /** Who is signed in to the console, and which data (live or test) they are looking at. */
 export interface ConsoleContext {

@@ -3,13 +3,14 @@ import { inTransaction } from '../db/transaction';
 import { mailServerLabel, type Config } from '../config';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
+import type { Db } from '../db/connection';
 import type { WriteDeps } from '../deps';
 import { isEmail } from '../lib/contact';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { takeQuota } from '../web/throttle';
 import type { HoldReason } from './holds-repo';
-import { mailRepo, type MailKind, type MailVia } from './repo';
+import { mailRepo, type MailKind, type MailSend, type MailVia } from './repo';
 import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
 import { unsubscribedAt } from './unsubscribe';
 
@@ -19,6 +20,17 @@ import { unsubscribedAt } from './unsubscribe';
 // MAIL_FROM every feature shows as off, and these refuse with MAIL_OFF rather than fail.
 
 export type MailDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>> };
+export type { MailSend } from './repo';
+
+/** The last emails sent (or queued) to the customer, newest first, with their outcome. */
+export function customerEmails(deps: { db: Db }, customerId: string): MailSend[] {
+  return mailRepo(deps.db).ofCustomer(customerId);
+}
+
+/** The namespace's last test emails, newest first, with their outcome. */
+export function recentTestEmails(deps: { db: Db }, n: Namespace): MailSend[] {
+  return mailRepo(deps.db).recent(n.orgId, n.livemode, 'test');
+}
 
 /** Import batches go out at this pace, so a shop's mail provider never sees a burst of hundreds. */
 export const IMPORT_EMAILS_PER_MINUTE = 30;

@@ -4,8 +4,10 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
 import { normalizeEmail } from '../lib/contact';
-import { orgsRepo, type OrgRow } from './repo';
+import { orgsRepo, type AdminRow, type OrgRow } from './repo';
 import { readOrgSettings, writeOrgSettings } from './settings';
+
+export type { AdminRow, OrgRow } from './repo';
 
 export interface OrgDeps {
   db: Db;
@@ -22,6 +24,28 @@ export function getOrg(deps: { db: Db }, orgId: string): OrgRow {
   const org = orgsRepo(deps.db).findOrg(orgId);
   if (!org) throw notFound('ORG_NOT_FOUND', orgId);
   return org;
+}
+
+/** How many orgs this server holds (one: a single shop's server, whose pages may say so plainly). */
+export function countOrgs(deps: { db: Db }): number {
+  return orgsRepo(deps.db).countOrgs();
+}
+
+/** The admin with this id and their org; undefined when either is gone (a session outliving its admin). */
+export function findAdminAndOrg(deps: { db: Db }, adminId: string): { admin: AdminRow; org: OrgRow } | undefined {
+  const admin = orgsRepo(deps.db).findAdmin(adminId);
+  const org = admin && orgsRepo(deps.db).findOrg(admin.orgId);
+  return admin && org ? { admin, org } : undefined;
+}
+
+/** The admin whose login is this email key (adminEmailKey), if any. */
+export function findAdminByEmail(deps: { db: Db }, emailKey: string): AdminRow | undefined {
+  return orgsRepo(deps.db).findAdminByEmail(emailKey);
+}
+
+/** Stores an admin's new password hash (hashed by the caller, outside any transaction), within the caller's transaction. */
+export function setAdminPasswordHash(deps: { db: Db }, adminId: string, passwordHash: string): void {
+  orgsRepo(deps.db).setAdminPassword(adminId, passwordHash);
 }
 
 /** How an admin's email is stored and looked up: the one email rule's key (lower case, IDN domains in their xn-- form). */

@@ -8,7 +8,7 @@ import type { Card, CardLogo } from '../../cards/model';
 import { cardCustomerCounts, cardLogoMeta, getOrgCard, listCards, removeCardLogo } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { field, formErrorsFrom, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
+import { field, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
 import { html } from '../../web/html';
 import { sendPage } from '../../customer-pages/shell';
 import { cardCss, webPassBody } from '../../customer-pages/pass/views';
@@ -22,7 +22,7 @@ import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
 import { readCardUpload, readLogoUpload } from './upload';
 import { saveCardFromEditor, saveCardLogo } from './save';
-import { validateCardForm } from './validate';
+import { editorErrorsFrom, validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
 import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
 
@@ -97,7 +97,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       saved = saveCardFromEditor(deps, c.org.id, card, result.config, logo);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
+      return editorPage(ctx, card, form, { errors: editorErrorsFrom(err, result.rewardRows), status: err.status });
     }
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);

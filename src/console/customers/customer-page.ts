@@ -2,7 +2,7 @@ import type { Card } from '../../cards/model';
 import type { Customer, CustomFieldValue } from '../../customers/model';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
 import { levelFor } from '../../loyalty/balance';
-import type { LedgerDetails, LedgerEntry } from '../../loyalty/repo';
+import type { LedgerDetails, LedgerEntry } from '../../loyalty/history';
 import type { LedgerKind } from '../../lib/changes';
 import { formError, inputField, selectField, textareaField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
