@@ -148,7 +148,7 @@ describe('counter: promotions running now', () => {
   it('previews a typed award as the earn will record it: flat amounts, items, a sale, ×1.5 rounding down, two promotions at once', async () => {
     const stamps = await apiCustomer(app, org, { name: 'Dora Preview' });
     const points = await apiCustomer(app, org, { name: 'Emil Preview', card: 'points' });
-    const cases = [
+    const cases: { customer: { passUserId: string }; form: Record<string, string>; preview: string; change: number }[] = [
       { customer: stamps, form: { what: 'flat', amount: '5' }, preview: '+5 stamps, +5 more from Double Tuesday', change: 1000 },
       { customer: stamps, form: { what: 'items', item: 'cake', quantity: '2' }, preview: '+4 stamps, +4 more from Double Tuesday', change: 800 },
       // Happy hour ×1.5 and Spring week +2: floor(3 × 1.5) − 3 + 2 = 3.
