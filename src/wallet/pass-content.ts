@@ -115,14 +115,15 @@ function detailsOf(card: Card, balance: number): PassDetail[] {
 }
 
 /**
- * "3 stamps to Free coffee": the cheapest reward the balance cannot pay yet (whatever the list
- * order) and what is missing, on a card of several rewards. A card of one reward says the same in
- * its reward line ("7 of 10"), so its pass stays as it was; none when every reward is affordable.
+ * "3 stamps to Cake": the cheapest reward the balance cannot pay yet (whatever the list order) and
+ * what is missing, when it is another than the default reward, whose line ("Free coffee: 7 of 10")
+ * already says how far that one is. So a card of one reward keeps its pass as it was, and the
+ * line is gone once every reward is affordable.
  */
 function nextRewardDetail(card: Card, balance: number): PassDetail[] {
-  if (!takesRewards(card.passType) || card.rewards.length < 2) return [];
+  if (!takesRewards(card.passType)) return [];
   const next = nextReward(card, balance);
-  if (!next) return [];
+  if (!next || next.reward.id === card.reward?.id) return [];
   const units = fromHundredths(next.remaining);
   const word = card.passType === 'stamp_card' ? (units === 1 ? 'stamp' : 'stamps') : units === 1 ? 'point' : 'points';
   return [{ key: 'nextReward', label: 'Next reward', value: `${units} ${word} to ${next.reward.name}` }];

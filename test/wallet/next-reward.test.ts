@@ -1,6 +1,7 @@
 // The next reward on every pass (Apple, Google, the web pass) of a card with several rewards: "18
-// points to Free coffee", beside the expiry reminder's line, within the Apple storeCard's four
-// front fields (any further line goes on its back). A card of one reward keeps its pass as it was.
+// points to Free coffee", beside the default reward's line and the expiry reminder's, within the
+// Apple storeCard's four front fields (any further line goes on its back). When the next reward is
+// the default one, its own line says how far it is: a card of one reward keeps its pass as it was.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { appleFields } from '../../src/wallet/apple/customer-pass';
@@ -68,20 +69,21 @@ describe('the next reward on the pass', () => {
     assert.deepEqual(object.textModulesData, [{ id: 'reward', header: 'Voucher', body: '12 of 100' }, { id: 'nextReward', header: 'Next reward', body: NEXT.value }, { id: 'expiring', header: 'Expiring', body: EXPIRING.value }]);
   });
 
-  test('the web pass shows it, and its refresh follows the balance: the cheapest reward not yet paid, none once every one is', async () => {
+  test('the web pass shows it, and its refresh follows the balance: the cheapest reward not yet paid, unless the reward line says it', async () => {
     const page = await app.request('GET', `/pass/${codeOf(nina.installUrl)}`);
     assert.equal(page.status, 200);
     assert.match(page.text, /<div class="label">Next reward<\/div><div data-key="nextReward">18 points to Free coffee<\/div>/);
     assert.match(page.text, /<div data-key="expiring">12 points expire on 10 Feb<\/div>/);
-    for (const [earn, next] of [
-      [17, '1 point to Free coffee'],
-      [1, '70 points to Voucher'],
-      [70, '150 points to Lunch'],
-      [150, undefined],
+    for (const [earn, reward, next] of [
+      [17, '29 of 100', '1 point to Free coffee'],
+      // The next is the default reward: its own line says how far it is.
+      [1, '30 of 100', undefined],
+      [70, 'Ready to redeem', '150 points to Lunch'],
+      [150, 'Ready to redeem', undefined],
     ] as const) {
       await live.earn('crm-nina', 'points', earn);
       const details = await webDetails(nina.installUrl);
-      assert.deepEqual(details.find((d) => d.key === 'nextReward')?.value, next, `after +${earn}`);
+      assert.deepEqual([details.find((d) => d.key === 'reward')?.value, details.find((d) => d.key === 'nextReward')?.value], [reward, next], `after +${earn}`);
     }
   });
 
