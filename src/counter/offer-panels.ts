@@ -19,10 +19,13 @@ export function previewText(card: Card, preview: AwardPreview): string {
   return preview.extra > 0 ? `${base}, +${amountText(card, preview.extra)} more from ${from}` : `${base}, nothing more from ${from} (it rounds down)`;
 }
 
-/** The line under a quick button: "+2 more from Double Tuesday". */
-function extraText(card: Card, preview: AwardPreview): string {
-  const from = namesText(preview.names);
-  return preview.extra > 0 ? `+${amountText(card, preview.extra)} more from ${from}` : `nothing more from ${from} (it rounds down)`;
+/**
+ * The line under a quick button: "+2 more from Double Tuesday". A phone shows "+2 more" under the
+ * narrow button (the promotion is named just above); a screen reader hears it all.
+ */
+function extraLine(card: Card, preview: AwardPreview): Markup {
+  const from = html`<span class="cx-gives-from"> from ${namesText(preview.names)}</span>`;
+  return preview.extra > 0 ? html`+${amountText(card, preview.extra)} more${from}` : html`nothing more${from} (it rounds down)`;
 }
 
 /** Progress to the next reward (the cheapest the balance cannot pay yet), and what expires next. */
@@ -85,15 +88,17 @@ export function promotionsSection(card: Card, offers: CounterOffers, timeZone: s
 /** Under each quick button, what it gives with the promotions running now; nothing when none runs. */
 export function quickNotes(card: Card, offers: CounterOffers, amounts: readonly number[]): Markup {
   if (offers.running.length === 0) return html``;
-  return html`${amounts.map((n) => html`<span class="cx-gives" id="cx-gives-${n}">${extraText(card, previewAward(offers.running, n * 100))}</span>`)}`;
+  return html`${amounts.map((n) => html`<span class="cx-gives" id="cx-gives-${n}">${extraLine(card, previewAward(offers.running, n * 100))}</span>`)}`;
 }
 
 /**
  * Under a typed award: what it gives, filled in by the page as staff type (the server works it
- * out, see actions.ts), so the figure is the earn's own. Only while promotions run.
+ * out, see actions.ts), so the figure is the earn's own. Only while promotions run. `initial`: the
+ * award the form holds as drawn (the items form starts at one of the first item).
  */
-export function previewOutput(offers: CounterOffers, inputId: string): Markup {
+export function previewOutput(card: Card, offers: CounterOffers, inputId: string, initial?: number): Markup {
   if (offers.running.length === 0) return html``;
   const names = offers.running.map((p) => p.name);
-  return html`<output class="cx-preview" for="${inputId}" data-preview aria-live="polite">${namesText(names)} ${names.length === 1 ? 'runs' : 'run'} now: what an award gets shows here as you type.</output>`;
+  const text = initial ? previewText(card, previewAward(offers.running, initial)) : `${namesText(names)} ${names.length === 1 ? 'runs' : 'run'} now: what an award gets shows here as you type.`;
+  return html`<output class="cx-preview" for="${inputId}" data-preview aria-live="polite">${text}</output>`;
 }

@@ -6,6 +6,7 @@ import type { FormErrors } from '../web/forms';
 import { html, raw, type Markup } from '../web/html';
 import { amountText, balanceText, cardTypeWord, channelWord, displayName, entryText, unitWord, whenText } from './format';
 import { questionField, type EnrollValues } from './enroll';
+import { awardChange } from './large-award';
 import { previewOutput, promotionsSection, quickNotes, rewardProgress, rewardsSection } from './offer-panels';
 import type { CustomerScreen } from './service';
 
@@ -66,8 +67,8 @@ function earnForms(screen: CustomerScreen): Markup {
   const flatLabel = card.passType === 'stamp_card' ? 'Stamps to add' : card.passType === 'prepaid_card' ? 'Credit to add' : 'Points to add';
   const flatButton = card.passType === 'stamp_card' ? 'Add stamps' : card.passType === 'prepaid_card' ? 'Add credit' : 'Add points';
   const items = accrual?.items ? Object.keys(accrual.items) : [];
-  return html`${amountForm({ action: 'earn', customer, what: 'flat', id: 'cx-flat', label: flatLabel, button: flatButton, decimals: card.passType === 'prepaid_card', after: previewOutput(offers, 'cx-flat') })}
-${accrual?.spend ? amountForm({ action: 'earn', customer, what: 'spend', id: 'cx-spend', label: `Sale amount (${accrual.spend.currency})`, button: 'Record sale', decimals: true, after: previewOutput(offers, 'cx-spend') }) : ''}
+  return html`${amountForm({ action: 'earn', customer, what: 'flat', id: 'cx-flat', label: flatLabel, button: flatButton, decimals: card.passType === 'prepaid_card', after: previewOutput(card, offers, 'cx-flat') })}
+${accrual?.spend ? amountForm({ action: 'earn', customer, what: 'spend', id: 'cx-spend', label: `Sale amount (${accrual.spend.currency})`, button: 'Record sale', decimals: true, after: previewOutput(card, offers, 'cx-spend') }) : ''}
 ${
   items.length
     ? actionForm(
@@ -78,7 +79,7 @@ ${
   <div><label for="cx-item">Item sold</label><select id="cx-item" name="item">${items.map((key) => html`<option value="${key}">${key} (${signedUnits(card, accrual!.items![key]!)} each)</option>`)}</select></div>
   <div><label for="cx-qty">How many</label><input id="cx-qty" name="quantity" type="text" inputmode="numeric" value="1" autocomplete="off"></div>
   <button type="submit">Record items</button>
-</div>${previewOutput(offers, 'cx-item cx-qty')}`,
+</div>${previewOutput(card, offers, 'cx-item cx-qty', awardChange(card, { from: 'items', items: [{ key: items[0]!, quantity: 1 }] }))}`,
       )
     : ''
 }`;

@@ -135,7 +135,7 @@ describe('counter: promotions running now', () => {
     assert.match(text(panel), /Promotion running now Double Tuesday · double stamps · until 17:00/);
     for (const n of [1, 2, 3]) {
       assert.match(panel, new RegExp(`<button type="submit" name="amount" value="${n}" class="[^"]+" aria-describedby="cx-gives-${n}">`));
-      assert.match(panel, new RegExp(`<span class="cx-gives" id="cx-gives-${n}">\\+${n} more from Double Tuesday</span>`));
+      assert.match(panel, new RegExp(`<span class="cx-gives" id="cx-gives-${n}">\\+${n} more<span class="cx-gives-from"> from Double Tuesday</span></span>`));
     }
     const tap = await sam.act('earn', { customer: cleo.passUserId, what: 'flat', amount: '2' });
     assert.match(tap.text, /✓ \+4 stamps \(\+2 stamps from Double Tuesday\)<\/strong> · Cleo Promo now has 4 stamps\./);
@@ -171,6 +171,8 @@ describe('counter: promotions running now', () => {
     const panel = (await sam.scan(points.scanCode)).text;
     assert.match(text(panel), /Promotions running now Happy hour · ×1\.5 points · last day today Spring week · \+2 points on every award · last day 8 Mar/);
     assert.match(panel, /<output class="cx-preview" for="cx-spend" data-preview aria-live="polite">Happy hour and Spring week run now: what an award gets shows here as you type\.<\/output>/);
+    // The items form starts at one of its first item: its preview is drawn with it (a latte is 1 stamp).
+    assert.match((await sam.scan(stamps.scanCode)).text, /<output class="cx-preview" for="cx-item cx-qty" data-preview aria-live="polite">\+1 stamp, \+1 more from Double Tuesday<\/output>/);
   });
 
   it('asks before an award that promotions make large, with what they add', async () => {
