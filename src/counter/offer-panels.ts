@@ -20,8 +20,8 @@ export function previewText(card: Card, preview: AwardPreview): string {
 }
 
 /**
- * The line under a quick button: "+2 more from Double Tuesday". A phone shows "+2 more" under the
- * narrow button (the promotion is named just above); a screen reader hears it all.
+ * The line under a quick button: "+2 more from Double Tuesday". The screen shows "+2 more" under
+ * the button (the promotion is named just above them); a screen reader hears it all.
  */
 function extraLine(card: Card, preview: AwardPreview): Markup {
   const from = html`<span class="cx-gives-from"> from ${namesText(preview.names)}</span>`;
