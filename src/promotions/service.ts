@@ -157,18 +157,28 @@ export interface AppliedPromotions {
 export const NO_PROMOTIONS: AppliedPromotions = Object.freeze({ ids: [], extra: 0 }) as AppliedPromotions;
 
 /**
- * The promotions of `card` running at `at` (ms) and what they add to an award of `base`
- * hundredths. One indexed read of the card's promotions whose dates are near `at` (a date in any
- * time zone is within a day of UTC's); only a card that has some reads the shop's time zone.
+ * The promotions of `card` running at `at` (ms), oldest first. One indexed read of the card's
+ * promotions whose dates are near `at` (a date in any time zone is within a day of UTC's); only a
+ * card that has some reads the shop's time zone. The earn and the counter's "what this tap gives"
+ * both start here.
  */
-export function promotionsForAward(db: Db, card: Card, base: number, at: number): AppliedPromotions {
-  if (card.passType === 'prepaid_card') return NO_PROMOTIONS;
+export function runningPromotions(db: Db, card: Card, at: number): Promotion[] {
+  if (card.passType === 'prepaid_card') return [];
   const utcDate = localDate(at, 'UTC');
   const candidates = promotionsRepo(db).overlapping(card.id, addDays(utcDate, -1), addDays(utcDate, 1));
-  if (candidates.length === 0) return NO_PROMOTIONS;
-  const active = activeAt(candidates, at, shopTimeZone(db, card.orgId));
-  if (active.length === 0) return NO_PROMOTIONS;
-  return { ids: active.map((p) => p.id), extra: promotionExtra(base, active) };
+  if (candidates.length === 0) return [];
+  return activeAt(candidates, at, shopTimeZone(db, card.orgId));
+}
+
+/** What running promotions add to an award of `base` hundredths. */
+export function applyPromotions(running: readonly Promotion[], base: number): AppliedPromotions {
+  if (running.length === 0) return NO_PROMOTIONS;
+  return { ids: running.map((p) => p.id), extra: promotionExtra(base, running) };
+}
+
+/** The promotions of `card` running at `at` (ms) and what they add to an award of `base` hundredths. */
+export function promotionsForAward(db: Db, card: Card, base: number, at: number): AppliedPromotions {
+  return applyPromotions(runningPromotions(db, card, at), base);
 }
 
 /** The promotion as the API shows it: values in units, whether it has ended by the shop's calendar. */

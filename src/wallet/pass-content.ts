@@ -1,6 +1,7 @@
 // What a customer's pass shows, decided once for the Apple pass, the Google object and the web
 // pass, so the three can never disagree about a balance or a level.
-import type { Card } from '../cards/model';
+import { takesRewards, type Card } from '../cards/model';
+import { nextReward } from '../cards/rewards';
 import type { Customer } from '../customers/model';
 import { levelFor } from '../loyalty/balance';
 import { expiringText, type Expiring } from '../loyalty/expiring';
@@ -31,7 +32,10 @@ export interface PassContent {
     changeMessage: string;
     google: LoyaltyBalance;
   };
-  /** Level and reward progress; at most four (the storeCard front holds four). */
+  /**
+   * Level and reward progress, the next reward, what expires: most important first. The Apple
+   * storeCard's front holds four; the Apple pass puts any further ones on its back.
+   */
   details: PassDetail[];
   scanCode: string;
   holderName: string | null;
@@ -62,7 +66,7 @@ export function passContent(card: Card, holder: PassHolder, organizationName: st
     organizationName,
     testMode,
     balance: balanceOf(card, holder.balance, units),
-    details: [...detailsOf(card, holder.balance), ...expiringDetail(card, holder)],
+    details: [...detailsOf(card, holder.balance), ...nextRewardDetail(card, holder.balance), ...expiringDetail(card, holder)],
     scanCode: holder.scanCode,
     holderName: holder.name,
     logoText: card.design?.logoText || null,
@@ -108,6 +112,21 @@ function detailsOf(card: Card, balance: number): PassDetail[] {
     details.push({ key: 'reward', label: name, value, changeMessage: `${name.replace(/%/g, '%%')}: %@` });
   }
   return details;
+}
+
+/**
+ * "3 stamps to Cake": the cheapest reward the balance cannot pay yet (whatever the list order) and
+ * what is missing, when it is another than the default reward, whose line ("Free coffee: 7 of 10")
+ * already says how far that one is. So a card of one reward keeps its pass as it was, and the
+ * line is gone once every reward is affordable.
+ */
+function nextRewardDetail(card: Card, balance: number): PassDetail[] {
+  if (!takesRewards(card.passType)) return [];
+  const next = nextReward(card, balance);
+  if (!next || next.reward.id === card.reward?.id) return [];
+  const units = fromHundredths(next.remaining);
+  const word = card.passType === 'stamp_card' ? (units === 1 ? 'stamp' : 'stamps') : units === 1 ? 'point' : 'points';
+  return [{ key: 'nextReward', label: 'Next reward', value: `${units} ${word} to ${next.reward.name}` }];
 }
 
 /** "12 points expire on 31 Jan", once the customer was reminded; a new line notifies on Apple's lock screen. */

@@ -11,8 +11,9 @@ import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
-import { buildApplePass } from './pass-builder';
+import { APPLE_FRONT_FIELDS, buildApplePass, type ApplePassInput } from './pass-builder';
 import { customerPassContent } from '../customer-content';
+import type { PassContent } from '../pass-content';
 
 export interface PassDeps {
   db: Db;
@@ -37,6 +38,18 @@ export function organizationName(db: Db, card: Card): string {
   return orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
 }
 
+/**
+ * The pass's lines on the storeCard: its front holds four (two secondary, two auxiliary), in the
+ * order of importance the content gives; any further ones go on the back, where nothing is cut,
+ * before the member's name.
+ */
+export function appleFields(content: Pick<PassContent, 'details' | 'holderName'>): Pick<ApplePassInput, 'fields' | 'backFields'> {
+  return {
+    fields: content.details.slice(0, APPLE_FRONT_FIELDS),
+    backFields: [...content.details.slice(APPLE_FRONT_FIELDS), ...(content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [])],
+  };
+}
+
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
   const content = customerPassContent(deps.db, card, customer);
   const design = card.design ?? {};
@@ -52,8 +65,7 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       cardName: content.cardName,
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
-      fields: content.details,
-      backFields: content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [],
+      ...appleFields(content),
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,
       colors: {
