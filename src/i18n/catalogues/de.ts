@@ -7,6 +7,7 @@ const de = {
   'common.units': '{kind, select, stamp {{count, plural, one {# Stempel} other {# Stempel}}} other {{count, plural, one {# Punkt} other {# Punkte}}}}',
   'common.reward.stamps': '{reward} nach {cost, plural, one {# Stempel} other {# Stempeln}}',
   'common.reward.points': '{reward} ab {cost, plural, one {# Punkt} other {# Punkten}}',
+  'common.labelValue': '{label}: {value}',
 
   'pass.description': 'Treuekarte {card}',
   'pass.member': 'Karteninhaber',

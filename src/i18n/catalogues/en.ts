@@ -7,6 +7,7 @@ const en = {
   'common.units': '{kind, select, stamp {{count, plural, one {# stamp} other {# stamps}}} other {{count, plural, one {# point} other {# points}}}}',
   'common.reward.stamps': '{reward} after {cost, plural, one {# stamp} other {# stamps}}',
   'common.reward.points': '{reward} at {cost, plural, one {# point} other {# points}}',
+  'common.labelValue': '{label}: {value}',
 
   // --- pass: the Apple and Google passes and the web pass (labels, values, lock-screen notices) ---
   'pass.description': '{card} loyalty card',

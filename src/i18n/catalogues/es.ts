@@ -6,6 +6,7 @@ const es = {
   'common.units': '{kind, select, stamp {{count, plural, one {# sello} other {# sellos}}} other {{count, plural, one {# punto} other {# puntos}}}}',
   'common.reward.stamps': '{reward} al conseguir {cost, plural, one {# sello} other {# sellos}}',
   'common.reward.points': '{reward} a partir de {cost, plural, one {# punto} other {# puntos}}',
+  'common.labelValue': '{label}: {value}',
 
   'pass.description': 'Tarjeta de fidelidad {card}',
   'pass.member': 'Titular',

@@ -6,6 +6,7 @@ const fr = {
   'common.units': '{kind, select, stamp {{count, plural, one {# tampon} other {# tampons}}} other {{count, plural, one {# point} other {# points}}}}',
   'common.reward.stamps': '{reward} après {cost, plural, one {# tampon} other {# tampons}}',
   'common.reward.points': '{reward} dès {cost, plural, one {# point} other {# points}}',
+  'common.labelValue': '{label}\u00a0: {value}',
 
   'pass.description': 'Carte de fidélité {card}',
   'pass.member': 'Titulaire',

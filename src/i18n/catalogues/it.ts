@@ -6,6 +6,7 @@ const it = {
   'common.units': '{kind, select, stamp {{count, plural, one {# timbro} other {# timbri}}} other {{count, plural, one {# punto} other {# punti}}}}',
   'common.reward.stamps': '{reward} dopo {cost, plural, one {# timbro} other {# timbri}}',
   'common.reward.points': '{reward} con {cost, plural, one {# punto} other {# punti}}',
+  'common.labelValue': '{label}: {value}',
 
   'pass.description': 'Carta fedeltà {card}',
   'pass.member': 'Titolare',

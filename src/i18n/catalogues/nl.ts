@@ -6,6 +6,7 @@ const nl = {
   'common.units': '{kind, select, stamp {{count, plural, one {# stempel} other {# stempels}}} other {{count, plural, one {# punt} other {# punten}}}}',
   'common.reward.stamps': '{reward} na {cost, plural, one {# stempel} other {# stempels}}',
   'common.reward.points': '{reward} bij {cost, plural, one {# punt} other {# punten}}',
+  'common.labelValue': '{label}: {value}',
 
   'pass.description': 'Spaarkaart {card}',
   'pass.member': 'Kaarthouder',

@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Customer } from '../../customers/model';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
+import { t } from '../../i18n/translate';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { cardsRepo } from '../../cards/repo';
@@ -48,12 +49,12 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       authenticationToken: passAuthToken(deps, customer.id),
       webServiceURL: webServiceUrl(deps.config),
       organizationName: content.organizationName,
-      description: `${content.cardName} loyalty card`,
+      description: t(content.lang, 'pass.description', { card: content.cardName }),
       cardName: content.cardName,
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
       fields: content.details,
-      backFields: content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [],
+      backFields: content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : [],
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,
       colors: {
