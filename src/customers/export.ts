@@ -62,6 +62,8 @@ export function customerExport(deps: { db: Db; config: Pick<Config, 'installBase
       status: customer.status,
       joinedVia: customer.source,
       livemode: customer.livemode,
+      // The language of their pass and emails; null: the shop's.
+      language: customer.language,
       balance: balanceObject(card, customer.balance),
       createdAt: isoTime(customer.createdAt),
       updatedAt: isoTime(customer.updatedAt),
