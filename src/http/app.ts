@@ -94,9 +94,17 @@ export function createHttpServer(app: Koa): Server {
     const { body, headers } = bareErrorResponse(new ApiError(417, 'EXPECTATION_FAILED', { detail: 'only "Expect: 100-continue" is understood' }));
     res.writeHead(417, headers).end(body);
   });
+  // The response each socket is writing, so a client error that arrives mid-answer (a timeout)
+  // closes the socket instead of writing a second status line into the first answer.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('close', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    if (err.code === 'ECONNRESET' || !socket.writable || answering.get(socket)?.headersSent) {
       socket.destroy();
       return;
     }

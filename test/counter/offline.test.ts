@@ -101,7 +101,7 @@ describe('counter offline queue', () => {
     assert.equal(ledgerRows(app, otto.passUserId).length, 0);
     await next.getByRole('button', { name: 'Lock' }).click();
     await unlock(next, STAFF[0]!.pin);
-    await next.getByRole('status').filter({ hasText: '1 saved award was sent.' }).waitFor({ timeout: 15_000 });
+    await next.getByRole('status').filter({ hasText: '1 saved award was sent.' }).waitFor({ timeout: 60_000 });
     assert.equal(await badge(next).isHidden(), true);
     const rows = ledgerRows(app, otto.passUserId);
     assert.equal(rows.length, 1);
@@ -110,7 +110,7 @@ describe('counter offline queue', () => {
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
