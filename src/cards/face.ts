@@ -1,5 +1,7 @@
 import type { Db } from '../db/connection';
 import { parseColor, readColor, type Rgb } from '../lib/colors';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { fromHundredths } from '../lib/money';
 import { readOrgSettings } from '../orgs/settings';
 import { readableOn, themeCss } from '../web/theme';
@@ -65,11 +67,14 @@ export function cardColorsCss(colors: CardColors): string {
   return `${themeCss(colors.accent)}:root{${cardFaceVars(colors)}}`;
 }
 
-/** "Free coffee after 10 stamps": the card's reward, for stamp and point cards that have one. */
-export function rewardLine(card: Card): string | null {
+/**
+ * "Free coffee after 10 stamps": the card's reward, for stamp and point cards that have one, in
+ * `lang` (English until a page passes its own language).
+ */
+export function rewardLine(card: Card, lang: Lang = 'en'): string | null {
   if (!card.reward) return null;
   const cost = fromHundredths(card.reward.cost);
-  if (card.passType === 'stamp_card') return `${card.reward.name} after ${cost} stamp${cost === 1 ? '' : 's'}`;
-  if (card.passType === 'point_card') return `${card.reward.name} at ${cost} points`;
+  if (card.passType === 'stamp_card') return t(lang, 'common.reward.stamps', { reward: card.reward.name, cost });
+  if (card.passType === 'point_card') return t(lang, 'common.reward.points', { reward: card.reward.name, cost });
   return null;
 }

@@ -38,7 +38,7 @@ export function rewardProgress(card: Card, customer: Customer, offers: CounterOf
 <p class="muted">${balanceText(card, remaining)} more to ${reward.name} (${balanceText(card, reward.cost)}).</p>`;
   } else if (rewards.length === 1) progress = html`<p class="cx-ready"><strong>${rewards[0]!.name}</strong> can be redeemed now.</p>`;
   else if (rewards.length > 1) progress = html`<p class="cx-ready">Every reward can be redeemed now.</p>`;
-  return html`${progress}${expiring ? html`<p class="cx-expiring" id="cx-expiring">${expiringText(card, expiring, timeZone)}</p>` : ''}`;
+  return html`${progress}${expiring ? html`<p class="cx-expiring" id="cx-expiring">${expiringText('en', card, expiring, timeZone, 'dayMonth')}</p>` : ''}`;
 }
 
 /** Every reward, each redeemed in one tap: enabled when the balance pays it, otherwise disabled with what is missing. */

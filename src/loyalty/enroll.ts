@@ -13,6 +13,7 @@ import { newSecretCode } from '../customers/secret-codes';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
 import { changeBalance, channelData } from './ledger';
 import type { Channel, StaffRef } from '../lib/changes';
+import type { Lang } from '../i18n/langs';
 import { mergeCustomFields, validateCustomFields } from '../customers/custom-fields';
 import type { Customer, Namespace } from '../customers/model';
 import { consentRepo } from '../customers/consent-repo';
@@ -41,6 +42,8 @@ export interface EnrollRequest {
   customFields?: Record<string, unknown>;
   /** The agreement the customer ticked (the sign-up form): recorded with the time when a customer is created. */
   consent?: { text: string } | null;
+  /** The language the sign-up page was in: the new customer's pass and emails use it. A matched customer keeps theirs. */
+  language?: Lang | null;
 }
 
 export type LinkSkippedReason = 'external_id_taken' | 'already_has_external_id';
@@ -143,6 +146,7 @@ function createCustomer(
     createdAt: now,
     updatedAt: now,
     erasedAt: null,
+    language: req.language ?? null,
   };
   customersRepo(deps.db).insert(customer);
   keepBirthday(deps, card, customer, null, fields);

@@ -5,6 +5,8 @@ import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
 import { normalizeEmail } from '../lib/contact';
 import { orgsRepo, type AdminRow, type OrgRow } from './repo';
+import type { WriteDeps } from '../deps';
+import type { Lang } from '../i18n/langs';
 import { readOrgSettings, writeOrgSettings } from './settings';
 
 export type { AdminRow, OrgRow } from './repo';
@@ -74,18 +76,39 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
   });
 }
 
-/** The org's name, brand colour and time zone, as the console's settings page saves them: one write (the start checklist's first step). */
-export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string; country?: string | null }): OrgRow {
+export interface OrgProfile {
+  name: string;
+  brandColor: string | null;
+  timeZone: string;
+  country?: string | null;
+  language?: Lang;
+  /** ISO 4217, or null: amounts without a currency sign. */
+  currency?: string | null;
+}
+
+/**
+ * The org's name, brand colour, time zone, country, language and currency, as the console's
+ * settings page saves them: one write (the start checklist's first step). A new language or
+ * currency changes what the passes of customers who chose no language show (labels, money), so
+ * every card's installed passes are updated after the commit.
+ */
+export function updateOrgProfile(deps: WriteDeps, orgId: string, input: OrgProfile): OrgRow {
   return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    const started = readOrgSettings(deps.db, orgId).started;
-    writeOrgSettings(deps.db, orgId, {
+    const before = readOrgSettings(deps.db, orgId);
+    const started = before.started;
+    const after = writeOrgSettings(deps.db, orgId, {
       brandColor: input.brandColor,
       timeZone: input.timeZone,
       ...(input.country !== undefined ? { country: input.country } : {}),
+      ...(input.language !== undefined ? { language: input.language } : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
       started: { ...started, profileSavedAt: started.profileSavedAt ?? deps.clock.now() },
     });
+    if (after.language !== before.language || after.currency !== before.currency) {
+      for (const cardId of orgsRepo(deps.db).cardIds(orgId)) deps.onChange.cardChanged(deps, cardId);
+    }
     return getOrg(deps, orgId);
   });
 }

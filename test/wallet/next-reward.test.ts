@@ -99,8 +99,8 @@ describe('the next reward on the pass', () => {
 describe('the Apple storeCard’s field budget', () => {
   test('four lines on the front, in the content’s order; any further ones on the back, before the member’s name', () => {
     const line = (n: number) => ({ key: `k${n}`, label: `L${n}`, value: `v${n}` });
-    assert.deepEqual(appleFields({ details: [line(1), line(2), line(3)], holderName: null }), { fields: [line(1), line(2), line(3)], backFields: [] });
-    assert.deepEqual(appleFields({ details: [1, 2, 3, 4, 5, 6].map(line), holderName: 'Ana' }), {
+    assert.deepEqual(appleFields({ details: [line(1), line(2), line(3)], holderName: null, lang: 'en' }), { fields: [line(1), line(2), line(3)], backFields: [] });
+    assert.deepEqual(appleFields({ details: [1, 2, 3, 4, 5, 6].map(line), holderName: 'Ana', lang: 'en' }), {
       fields: [1, 2, 3, 4].map(line),
       backFields: [line(5), line(6), { key: 'holder', label: 'Member', value: 'Ana' }],
     });

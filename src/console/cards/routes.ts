@@ -14,6 +14,7 @@ import { sendPage } from '../../customer-pages/shell';
 import { cardCss, webPassBody } from '../../customer-pages/pass/views';
 import { passLogoUrl } from '../../wallet/logo-images';
 import { passContent } from '../../wallet/pass-content';
+import { shopPassLocale } from '../../wallet/customer-content';
 import { qrSvg } from '../../wallet/qr';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -128,7 +129,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const cardId = typeof ctx.query.card === 'string' ? ctx.query.card : undefined;
     const stored = cardId ? listCards(deps, c.org.id).find((card) => card.id === cardId) : undefined;
     const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
-    const content = passContent(card, sampleHolder(card), c.org.name);
+    const content = passContent(card, sampleHolder(card), c.org.name, shopPassLocale(deps.db, card));
     const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
     // Compact: a smaller code and no note under the card, so the whole pass fits the preview's frame.
     sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });

@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Customer } from '../../customers/model';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
+import { t } from '../../i18n/translate';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { cardsRepo } from '../../cards/repo';
@@ -43,10 +44,10 @@ export function organizationName(db: Db, card: Card): string {
  * order of importance the content gives; any further ones go on the back, where nothing is cut,
  * before the member's name.
  */
-export function appleFields(content: Pick<PassContent, 'details' | 'holderName'>): Pick<ApplePassInput, 'fields' | 'backFields'> {
+export function appleFields(content: Pick<PassContent, 'details' | 'holderName' | 'lang'>): Pick<ApplePassInput, 'fields' | 'backFields'> {
   return {
     fields: content.details.slice(0, APPLE_FRONT_FIELDS),
-    backFields: [...content.details.slice(APPLE_FRONT_FIELDS), ...(content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [])],
+    backFields: [...content.details.slice(APPLE_FRONT_FIELDS), ...(content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : [])],
   };
 }
 
@@ -61,7 +62,7 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       authenticationToken: passAuthToken(deps, customer.id),
       webServiceURL: webServiceUrl(deps.config),
       organizationName: content.organizationName,
-      description: `${content.cardName} loyalty card`,
+      description: t(content.lang, 'pass.description', { card: content.cardName }),
       cardName: content.cardName,
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
