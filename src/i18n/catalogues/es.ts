@@ -42,7 +42,7 @@ const es = {
   'email.notice.button': 'Abrir mi tarjeta',
   'email.notice.link': 'Abre tu tarjeta: {link}',
   'email.notice.footer': 'Recibes este correo porque tienes una tarjeta de fidelidad de {shop}.',
-  'email.notice.unsubscribe': '¿No quiere recibir más recordatorios ni felicitaciones de cumpleaños?',
+  'email.notice.unsubscribe': '¿No quieres recibir más recordatorios ni felicitaciones de cumpleaños?',
   'email.notice.unsubscribe.link': 'Darse de baja',
   'email.expiry.subject': '{shop}: {expiring}',
   'email.expiry.body':

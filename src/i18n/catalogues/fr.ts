@@ -42,7 +42,7 @@ const fr = {
   'email.notice.button': 'Ouvrir ma carte',
   'email.notice.link': 'Ouvrir votre carte\u00a0: {link}',
   'email.notice.footer': 'Vous recevez cet e-mail parce que vous avez une carte de fidélité chez {shop}.',
-  'email.notice.unsubscribe': 'Vous ne souhaitez plus recevoir de rappels ni de vœux d’anniversaire ?',
+  'email.notice.unsubscribe': 'Vous ne souhaitez plus recevoir de rappels ni de vœux d’anniversaire\u00a0?',
   'email.notice.unsubscribe.link': 'Se désabonner',
   'email.expiry.subject': '{shop}\u00a0: {expiring}',
   'email.expiry.body':

@@ -42,7 +42,7 @@ const it = {
   'email.notice.button': 'Apri la mia carta',
   'email.notice.link': 'Apri la tua carta: {link}',
   'email.notice.footer': 'Ricevi questa email perché hai una carta fedeltà di {shop}.',
-  'email.notice.unsubscribe': 'Non desidera più promemoria e auguri di compleanno?',
+  'email.notice.unsubscribe': 'Non vuoi più ricevere promemoria e auguri di compleanno?',
   'email.notice.unsubscribe.link': 'Annulla l’iscrizione',
   'email.expiry.subject': '{shop}: {expiring}',
   'email.expiry.body':
