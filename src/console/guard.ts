@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
+import { adminLang } from '../admins/service';
 import { findAdminAndOrg } from '../orgs/service';
 import { readCookie, clearCookie } from '../web/cookies';
 import { checkOrigin, checkToken, CSRF_FIELD } from '../web/csrf';
@@ -72,6 +73,7 @@ export function consoleGuard(deps: AppDeps) {
       livemode: session.livemode,
       namespace: { orgId: org.id, livemode: session.livemode },
       csrfToken: session.csrfToken,
+      lang: adminLang(deps.db, admin),
     };
     ctx.state.console = state;
     await next();

@@ -53,7 +53,7 @@ ${formError(view.error)}
 export function bindAccountSettings(router: Router, deps: AppDeps): void {
   const page = (ctx: Context, view: AccountView, status = 200) => {
     const c = consoleOf(ctx);
-    const lang = adminLang(deps.db, c.admin);
+    const lang = c.lang;
     sendConsolePage(ctx, deps, c, { section: 'settings', title: tConsole(lang, 'console.account.title'), status, body: accountBody(c, lang, view) });
   };
 
