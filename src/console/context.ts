@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Namespace } from '../customers/model';
 import type { ConsoleLang } from '../i18n/langs';
+import { tConsole } from '../i18n/translate';
 import { ApiError } from '../lib/errors';
 import type { AdminRow, OrgRow } from '../orgs/service';
 import type { FormFields } from '../web/forms';
@@ -26,9 +27,8 @@ export function consoleOf(ctx: Context): ConsoleContext {
   return state;
 }
 
-/** Every console form is a web form: what a request that sent another kind of body is told. */
-export const unsupportedBody = () =>
-  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'this page takes its form as a web form (application/x-www-form-urlencoded), as the page itself sends it; nothing was changed' });
+/** Every console form is a web form: what a request that sent another kind of body is told, in the admin's language. */
+export const unsupportedBody = (lang: ConsoleLang = 'en') => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: tConsole(lang, 'console.errors.unsupportedBody') });
 
 /**
  * The url-encoded form the guard read and checked. A request that sent another body (a file
@@ -36,6 +36,6 @@ export const unsupportedBody = () =>
  */
 export function consoleForm(ctx: Context): FormFields {
   const form = ctx.state.form as FormFields | undefined;
-  if (!form) throw unsupportedBody();
+  if (!form) throw unsupportedBody((ctx.state.console as ConsoleContext | undefined)?.lang);
   return form;
 }

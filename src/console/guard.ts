@@ -35,8 +35,8 @@ function toSignIn(ctx: Context): void {
 
 /**
  * In front of every console page but sign-in: a live session (else to the sign-in page), its admin
- * and org on ctx.state.console, and for every state-changing request the Origin and CSRF checks of
- * decisions §8. A url-encoded form is read here (ctx.state.form, read by routes with consoleForm)
+ * and org on ctx.state.console, the admin's language on ctx.state.lang (error pages use it), and for
+ * every state-changing request the Origin check and the session's CSRF token. A url-encoded form is read here (ctx.state.form, read by routes with consoleForm)
  * so its token is checked before any route sees it; a multipart upload from a plain form carries
  * the token in the `_csrf` query parameter (or, like any request, the X-CSRF-Token header). Any
  * other body is refused with 415.
@@ -50,6 +50,9 @@ export function consoleGuard(deps: AppDeps) {
       clearCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, CONSOLE_SESSIONS.path);
       return toSignIn(ctx);
     }
+    const lang = adminLang(deps.db, signedIn.admin);
+    // Set before the checks below, so a refused form's error page is in the admin's language too.
+    ctx.state.lang = lang;
     if (!SAFE_METHODS.has(ctx.method)) {
       checkOrigin(ctx, deps.config);
       const type = ctx.request.is(FORM, MULTIPART);
@@ -62,7 +65,7 @@ export function consoleGuard(deps: AppDeps) {
         // No body at all is an empty form; multipart is read by the upload pages themselves
         // (consoleForm refuses it everywhere else); no console page takes any other body.
         if (bodiless(ctx)) ctx.state.form = Object.create(null) as FormFields;
-        else if (type !== MULTIPART) throw unsupportedBody();
+        else if (type !== MULTIPART) throw unsupportedBody(lang);
       }
     }
     const { admin, org } = signedIn;
@@ -73,7 +76,7 @@ export function consoleGuard(deps: AppDeps) {
       livemode: session.livemode,
       namespace: { orgId: org.id, livemode: session.livemode },
       csrfToken: session.csrfToken,
-      lang: adminLang(deps.db, admin),
+      lang,
     };
     ctx.state.console = state;
     await next();

@@ -1,3 +1,6 @@
+import { formatDate } from '../i18n/format';
+import { localeOf, type ConsoleLang } from '../i18n/langs';
+import { tConsole } from '../i18n/translate';
 import { localDateTime } from '../lib/days';
 import { html, type Markup } from '../web/html';
 
@@ -10,15 +13,16 @@ import { html, type Markup } from '../web/html';
  * read-only text area (wrapped, so all of it is readable on a phone) that can be selected and copied by hand without JavaScript; console.js adds a
  * working "Copy" button (client/copy.ts).
  */
-export function shownOnce(o: { id: string; label: string; value: string; warning: string }): Markup {
+export function shownOnce(o: { id: string; label: string; value: string; warning: string; lang?: ConsoleLang }): Markup {
+  const lang = o.lang ?? 'en';
   return html`<div class="field shown-once">
   <label for="${o.id}">${o.label}</label>
   <div class="secret">
     <textarea id="${o.id}" class="secret-value mono" rows="2" readonly autocomplete="off" spellcheck="false" aria-describedby="${o.id}-warning">${o.value}</textarea>
-    <button type="button" class="button secondary copy-button" data-copy="${o.id}">Copy</button>
+    <button type="button" class="button secondary copy-button" data-copy="${o.id}" data-copied="${tConsole(lang, 'console.widgets.copied')}" data-copy-failed="${tConsole(lang, 'console.widgets.copyFailed')}">${tConsole(lang, 'console.widgets.copy')}</button>
   </div>
   <span class="copy-status" data-copy-status="${o.id}" role="status" aria-live="polite"></span>
-  <p class="notice warn" id="${o.id}-warning"><strong>Copy it now: it is shown only this once.</strong> ${o.warning}</p>
+  <p class="notice warn" id="${o.id}-warning"><strong>${tConsole(lang, 'console.widgets.shownOnce')}</strong> ${o.warning}</p>
 </div>`;
 }
 
@@ -26,12 +30,13 @@ export function shownOnce(o: { id: string; label: string; value: string; warning
  * A value the admin copies into another system (a card's id for an integrator's code): a read-only
  * field that can be selected by hand, and console.js's "Copy" button (client/copy.ts) beside it.
  */
-export function copyField(o: { id: string; label: string; value: string; hint?: string }): Markup {
+export function copyField(o: { id: string; label: string; value: string; hint?: string; lang?: ConsoleLang }): Markup {
+  const lang = o.lang ?? 'en';
   return html`<div class="copy-field">
   <label for="${o.id}">${o.label}</label>
   <span class="copy-field-value">
     <input id="${o.id}" type="text" class="mono" value="${o.value}" readonly autocomplete="off" spellcheck="false" size="${o.value.length + 2}"${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}>
-    <button type="button" class="button secondary small-button copy-button" data-copy="${o.id}">Copy</button>
+    <button type="button" class="button secondary small-button copy-button" data-copy="${o.id}" data-copied="${tConsole(lang, 'console.widgets.copied')}" data-copy-failed="${tConsole(lang, 'console.widgets.copyFailed')}">${tConsole(lang, 'console.widgets.copy')}</button>
   </span>
   <span class="copy-status" data-copy-status="${o.id}" role="status" aria-live="polite"></span>
   ${o.hint ? html`<span class="hint muted small" id="${o.id}-hint">${o.hint}</span>` : ''}
@@ -63,9 +68,24 @@ export function choiceGroup(o: { name: string; legend: string; type: 'radio' | '
 </fieldset>`;
 }
 
-/** An instant on the shop's clock (orgs/settings.ts timeZone), as a <time> element carrying the exact instant. */
-export function when(ms: number, timeZone: string, options: { seconds?: boolean } = {}): Markup {
-  return html`<time datetime="${new Date(ms).toISOString()}">${localDateTime(ms, timeZone, options)}</time>`;
+const withSeconds = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant on the shop's clock (orgs/settings.ts timeZone), as a <time> element carrying the
+ * exact instant. English keeps the sortable "2026-05-14 09:30" of tables and logs; German reads
+ * "14. Mai 2026, 09:30", as a German shop writes it.
+ */
+export function when(ms: number, timeZone: string, options: { seconds?: boolean } = {}, lang: ConsoleLang = 'en'): Markup {
+  let text: string;
+  if (lang === 'en') text = localDateTime(ms, timeZone, options);
+  else if (!options.seconds) text = formatDate(lang, timeZone, ms, 'dateTime');
+  else {
+    const key = `${lang}|${timeZone}`;
+    let f = withSeconds.get(key);
+    if (!f) withSeconds.set(key, (f = new Intl.DateTimeFormat(localeOf(lang), { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })));
+    text = f.format(ms);
+  }
+  return html`<time datetime="${new Date(ms).toISOString()}">${text}</time>`;
 }
 
 /** A notice that says a write went through (after the redirect of PRG). */

@@ -1,12 +1,16 @@
 import type { Config } from '../../config';
 import { backupIsStale, type BackupState } from '../../backups/state';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
+import { sayMarkup } from '../say';
 import { when } from '../widgets';
 
 /** On every console page while the last backup failed: the owner sees it without looking for it. */
-export function backupFailedBanner(state: Pick<BackupState, 'lastError'>): Markup {
+export function backupFailedBanner(state: Pick<BackupState, 'lastError'>, lang: ConsoleLang = 'en'): Markup {
   if (!state.lastError) return html``;
-  return html`<div class="test-banner" role="alert"><p><strong>The last backup failed.</strong> The shop keeps working; <a href="/console/settings/backups">see Backups</a>.</p></div>`;
+  const link = html`<a href="/console/settings/backups">${tConsole(lang, 'console.backup.seeBackups')}</a>`;
+  return html`<div class="test-banner" role="alert"><p><strong>${tConsole(lang, 'console.backup.failedTitle')}</strong> ${sayMarkup(lang, 'console.backup.failed', { link })}</p></div>`;
 }
 
 /**
@@ -14,15 +18,16 @@ export function backupFailedBanner(state: Pick<BackupState, 'lastError'>): Marku
  * Both are true of a shop that has never looked at its backups, and both lose the shop's data on
  * the day its disk dies.
  */
-export function backupNotices(state: BackupState, config: Pick<Config, 'backups' | 'replication'>, now: number, timeZone: string): Markup {
+export function backupNotices(state: BackupState, config: Pick<Config, 'backups' | 'replication'>, now: number, timeZone: string, lang: ConsoleLang = 'en'): Markup {
+  const say = (key: Parameters<typeof tConsole>[1]) => tConsole(lang, key);
   const stale = backupIsStale(state, now)
-    ? html`<div class="notice warn" role="alert"><p><strong>No backup in the last 48 hours.</strong> ${
-        state.newest ? html`The newest in the backup folder is from ${when(state.newest.at, timeZone)}.` : 'There is no backup in the backup folder.'
-      } ${config.backups.hour === null ? html`Daily backups are off (<code>BACKUP_HOUR=off</code>). ` : ''}<a href="/console/settings/backups">Back up now</a>.</p></div>`
+    ? html`<div class="notice warn" role="alert"><p><strong>${say('console.backup.staleTitle')}</strong> ${
+        state.newest ? sayMarkup(lang, 'console.backup.newestFrom', { when: when(state.newest.at, timeZone, {}, lang) }) : say('console.backup.noneInFolder')
+      } ${config.backups.hour === null ? html`${sayMarkup(lang, 'console.backup.dailyOff', { setting: html`<code>BACKUP_HOUR=off</code>` })} ` : ''}<a href="/console/settings/backups">${say('console.backup.backUpNow')}</a>.</p></div>`
     : '';
   const offSite =
     config.replication === null
-      ? html`<div class="notice warn" role="note"><p><strong>No copy off this computer.</strong> The backups are on this computer's disk: a dead disk, a theft or a fire takes them with it. Whoever runs the server can replicate the database elsewhere with Litestream and set <code>REPLICATION=litestream</code> (README, "Backups and restore"), or copy the backup files elsewhere regularly.</p></div>`
+      ? html`<div class="notice warn" role="note"><p><strong>${say('console.backup.offSiteTitle')}</strong> ${sayMarkup(lang, 'console.backup.offSite', { setting: html`<code>REPLICATION=litestream</code>` })}</p></div>`
       : '';
   return html`${stale}${offSite}`;
 }

@@ -4,6 +4,7 @@
 //
 // markup: <textarea id="x" readonly>…</textarea> <button type="button" class="copy-button" data-copy="x">Copy</button>
 //         <span data-copy-status="x" role="status"></span>
+// The button carries the status texts in the page's language (data-copied, data-copy-failed).
 
 document.documentElement.classList.add('has-js');
 
@@ -39,7 +40,7 @@ document.addEventListener('click', (event) => {
   const field = document.getElementById(targetId);
   if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
   void copyFrom(field).then((copied) => {
-    say(targetId, copied ? 'Copied.' : 'Select the text and copy it by hand.');
+    say(targetId, copied ? (button.dataset.copied ?? 'Copied.') : (button.dataset.copyFailed ?? 'Select the text and copy it by hand.'));
     if (!copied) field.select();
   });
 });

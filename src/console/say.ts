@@ -1,0 +1,25 @@
+import type { ConsoleLang } from '../i18n/langs';
+import { tConsole, type ConsoleKey } from '../i18n/translate';
+import { html, Markup } from '../web/html';
+
+// A console sentence with markup inside it ("Set <code>PUBLIC_URL</code> first: <a>how to go
+// live</a>."): the whole sentence is one catalogue message, so each language orders its words
+// itself, and the markup pieces are its arguments. The text around them is escaped as usual.
+
+const OPEN = '\u{E000}';
+const CLOSE = '\u{E001}';
+
+/** `tConsole` whose arguments may be markup (a link, a <code>, a <strong>); the result is markup. */
+export function sayMarkup(lang: ConsoleLang, key: ConsoleKey, params: Readonly<Record<string, string | number | Markup>>): Markup {
+  const pieces: Markup[] = [];
+  const text: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value instanceof Markup) {
+      text[name] = `${OPEN}${pieces.length}${CLOSE}`;
+      pieces.push(value);
+    } else text[name] = value;
+  }
+  const parts = tConsole(lang, key, text).split(new RegExp(`${OPEN}(\\d+)${CLOSE}`));
+  // split with a group: even indexes are text, odd ones the number of a markup piece.
+  return html`${parts.map((part, i) => (i % 2 === 0 ? part : pieces[Number(part)]))}`;
+}
