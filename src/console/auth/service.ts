@@ -7,8 +7,10 @@ import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../li
 import { adminEmailKey, findAdminByEmail, setAdminPasswordHash, type AdminRow } from '../../orgs/service';
 import { endOtherAdminSessions } from '../../web/sessions';
 import { attemptsCounted, clearFailures, refundAttempt, reserveAttempt, type ThrottlePolicy } from '../../web/throttle';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 
-// Console sign-in (decisions §8): email and password, failures rate limited per client address and
+// Console sign-in: email and password, failures rate limited per client address and
 // per account. Every answer to a failed attempt is the same whether the email exists or not, and
 // an unknown email costs the same scrypt as a wrong password.
 //
@@ -80,10 +82,11 @@ async function setPassword(deps: AuthDeps, adminId: string, password: string): P
  * The signed-in admin's own password, asked before a change to their login (the email), throttled
  * like a sign-in so a borrowed session cannot guess it. Null when right, else the field's message.
  */
-export async function checkOwnPassword(deps: AuthDeps, input: { admin: AdminRow; password: string; ip: string }): Promise<string | null> {
+export async function checkOwnPassword(deps: AuthDeps, input: { admin: AdminRow; password: string; ip: string; lang?: ConsoleLang }): Promise<string | null> {
+  const lang = input.lang ?? 'en';
   const locked = reserveAttempt(deps, attemptBuckets(input.ip, input.admin.email));
-  if (locked > 0) return `Too many wrong passwords. Try again in ${Math.ceil(locked / 60)} minutes.`;
-  if (!(await verifyPassword(input.password, input.admin.passwordHash))) return 'This is not your password.';
+  if (locked > 0) return tConsole(lang, 'console.password.tooManyWrong', { minutes: Math.ceil(locked / 60) });
+  if (!(await verifyPassword(input.password, input.admin.passwordHash))) return tConsole(lang, 'console.password.notYours');
   forgiveAttempt(deps, input.ip, input.admin.email);
   return null;
 }
@@ -96,11 +99,12 @@ export type PasswordChangeOutcome = { ok: true } | { ok: false; field: 'current'
  */
 export async function changePassword(
   deps: AuthDeps,
-  input: { admin: AdminRow; sessionId: string; current: string; next: string; ip: string },
+  input: { admin: AdminRow; sessionId: string; current: string; next: string; ip: string; lang?: ConsoleLang },
 ): Promise<PasswordChangeOutcome> {
+  const lang = input.lang ?? 'en';
   const locked = reserveAttempt(deps, attemptBuckets(input.ip, input.admin.email));
-  if (locked > 0) return { ok: false, field: 'current', message: `Too many wrong passwords. Try again in ${Math.ceil(locked / 60)} minutes.` };
-  if (!(await verifyPassword(input.current, input.admin.passwordHash))) return { ok: false, field: 'current', message: 'This is not your current password.' };
+  if (locked > 0) return { ok: false, field: 'current', message: tConsole(lang, 'console.password.tooManyWrong', { minutes: Math.ceil(locked / 60) }) };
+  if (!(await verifyPassword(input.current, input.admin.passwordHash))) return { ok: false, field: 'current', message: tConsole(lang, 'console.password.notCurrent') };
   forgiveAttempt(deps, input.ip, input.admin.email);
   const hash = await hashPassword(input.next);
   inTransaction(deps.db, () => {

@@ -1,3 +1,5 @@
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
 import { formatDay } from '../format';
 
@@ -22,24 +24,26 @@ export interface DailySeries {
 }
 
 /** The description a screen reader gives the chart (the numbers are also printed beside it). */
-export function seriesSummary(s: DailySeries): string {
+export function seriesSummary(s: DailySeries, lang: ConsoleLang = 'en'): string {
   const total = s.values.reduce((a, b) => a + b, 0);
   const best = s.values.reduce((bi, v, i) => (v > s.values[bi]! ? i : bi), 0);
-  const most = s.values[best]! > 0 ? `, the most on ${formatDay(s.dates[best]!)} (${s.text(s.values[best]!)})` : '';
-  return `${s.label} per day over the last ${s.values.length} days: ${s.text(total)} in all, ${s.text(s.values[s.values.length - 1]!)} today${most}.`;
+  const params = { label: s.label, days: s.values.length, total: s.text(total), today: s.text(s.values[s.values.length - 1]!) };
+  return s.values[best]! > 0
+    ? tConsole(lang, 'console.chart.summaryBest', { ...params, bestDay: formatDay(s.dates[best]!, lang), best: s.text(s.values[best]!) })
+    : tConsole(lang, 'console.chart.summary', params);
 }
 
 /** One bar per day, today's marked; each bar names its day and value on hover. */
-export function dailyBars(s: DailySeries): Markup {
+export function dailyBars(s: DailySeries, lang: ConsoleLang = 'en'): Markup {
   const max = Math.max(0, ...s.values);
   const slot = WIDTH / s.values.length || SLOT;
   const bars = s.values.map((value, i) => {
     // A day with activity is always visible, however small beside the busiest.
     const h = max === 0 || value <= 0 ? 0 : Math.max(2, (value / max) * (HEIGHT - 2));
     const today = i === s.values.length - 1;
-    return html`<rect class="bar${today ? ' today' : ''}" x="${round(i * slot + slot * 0.1)}" y="${round(HEIGHT - 1 - h)}" width="${round(slot * 0.8)}" height="${round(h)}"><title>${formatDay(s.dates[i]!)}${today ? ' (today)' : ''}: ${s.text(value)}</title></rect>`;
+    return html`<rect class="bar${today ? ' today' : ''}" x="${round(i * slot + slot * 0.1)}" y="${round(HEIGHT - 1 - h)}" width="${round(slot * 0.8)}" height="${round(h)}"><title>${tConsole(lang, today ? 'console.chart.barToday' : 'console.chart.bar', { day: formatDay(s.dates[i]!, lang), value: s.text(value) })}</title></rect>`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${seriesSummary(s)}">
+  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${seriesSummary(s, lang)}">
   <rect class="axis" x="0" y="${HEIGHT - 1}" width="${WIDTH}" height="1"></rect>
   ${bars}
 </svg>`;

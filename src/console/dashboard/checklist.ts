@@ -2,7 +2,8 @@
 // state of the org (never from a click on the list), each a link to the page where it is done.
 // Once every item is done the list folds away into one line.
 //
-// A feature with a first step of its own adds one entry to CHECKLIST: { label, done(state), href }.
+// A feature with a first step of its own adds one entry to CHECKLIST: { label, hint, done(state),
+// href }, its label and hint as console catalogue keys (the list is in the admin's language).
 import type { Card } from '../../cards/model';
 import { cardLogoMeta, listCards } from '../../cards/service';
 import type { Config } from '../../config';
@@ -15,6 +16,8 @@ import { backupState } from '../../backups/state';
 import { recentImports } from '../../import/jobs';
 import { countCustomers } from '../../customers/list';
 import { addressProblem, GOING_LIVE_HELP } from '../public-address';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
 
 /** What the items are judged from: read once per dashboard. */
@@ -29,9 +32,9 @@ export interface ChecklistState {
 }
 
 export interface ChecklistItem {
-  label: string;
+  label: ConsoleKey;
   /** One sentence under the label: why, or what "done" means. */
-  hint: string;
+  hint: ConsoleKey;
   done: (state: ChecklistState) => boolean;
   /** Where it is done; a function when it depends on the org (its first card's poster). */
   href: string | ((state: ChecklistState) => string);
@@ -44,33 +47,33 @@ const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt ==
 
 export const CHECKLIST: ChecklistItem[] = [
   {
-    label: 'Name your shop, set its time zone and country',
-    hint: 'Your name is on every pass and page; the dashboard’s days follow your clock; phone numbers without a country code are read as your country’s.',
+    label: 'console.checklist.profile',
+    hint: 'console.checklist.profileHint',
     // A country the time zone gives (Europe/Berlin: Germany) counts; UTC gives none.
     done: (s) => s.settings.started.profileSavedAt !== null && shopCountry(s.settings) !== null,
     href: '/console/settings',
   },
   {
-    label: 'Set the public address',
-    hint: 'Links and QR codes must lead to an address phones can reach, not this computer’s.',
+    label: 'console.checklist.address',
+    hint: 'console.checklist.addressHint',
     done: (s) => addressProblem(s.config.publicUrl) !== 'loopback',
     href: GOING_LIVE_HELP,
   },
   {
-    label: 'Design your card',
-    hint: 'Your reward, colours and logo; delete or archive the demo cards you do not use.',
+    label: 'console.checklist.design',
+    hint: 'console.checklist.designHint',
     done: designed,
     href: '/console/cards',
   },
   {
-    label: 'Add a staff member',
-    hint: 'Each gets a PIN to unlock the counter; what they award is recorded under their name.',
+    label: 'console.checklist.staff',
+    hint: 'console.checklist.staffHint',
     done: (s) => listStaff(s, s.org.id).length > 0,
     href: '/console/staff',
   },
   {
-    label: 'Print the poster',
-    hint: 'Customers scan it by the till and join by themselves. Ticked when you mark it printed, once the public address is set.',
+    label: 'console.checklist.poster',
+    hint: 'console.checklist.posterHint',
     done: (s) => s.settings.started.posterPrintedAt !== null,
     href: (s) => {
       const card = activeCards(s).find((c) => c.dataCollectionEnabled);
@@ -78,14 +81,14 @@ export const CHECKLIST: ChecklistItem[] = [
     },
   },
   {
-    label: 'Import your customers',
-    hint: 'Coming from another loyalty app? Bring your members and their balances from a CSV file. Done once you have real customers, imported or not.',
+    label: 'console.checklist.import',
+    hint: 'console.checklist.importHint',
     done: (s) => countCustomers(s.db, { orgId: s.org.id, livemode: true }) > 0 || recentImports(s.db, { orgId: s.org.id, livemode: true }).some((job) => job.status === 'done'),
     href: '/console/customers/import',
   },
   {
-    label: 'Check your backups',
-    hint: 'A copy is made every night; keep one off this computer too.',
+    label: 'console.checklist.backups',
+    hint: 'console.checklist.backupsHint',
     done: (s) => backupState(s).newest !== null,
     href: '/console/settings/backups',
   },
@@ -100,22 +103,22 @@ export function checklistState(deps: { db: Db; config: Readonly<Config>; clock: 
   return { ...deps, org, settings: readOrgSettings(deps.db, org.id), cards: listCards(deps, org.id) };
 }
 
-export function checklistView(state: ChecklistState, items: readonly ChecklistItem[] = CHECKLIST): ChecklistView {
-  const shown = items.map((item) => ({ label: item.label, hint: item.hint, href: typeof item.href === 'function' ? item.href(state) : item.href, done: item.done(state) }));
+export function checklistView(state: ChecklistState, items: readonly ChecklistItem[] = CHECKLIST, lang: ConsoleLang = 'en'): ChecklistView {
+  const shown = items.map((item) => ({ label: tConsole(lang, item.label), hint: tConsole(lang, item.hint), href: typeof item.href === 'function' ? item.href(state) : item.href, done: item.done(state) }));
   return { items: shown, done: shown.filter((i) => i.done).length };
 }
 
 /** Open while something is left to do; folded into its summary line once everything is done. */
-export function checklistPanel(view: ChecklistView): Markup {
+export function checklistPanel(view: ChecklistView, lang: ConsoleLang = 'en'): Markup {
   const all = view.items.length;
   const finished = view.done === all;
   return html`<details class="panel checklist" id="start-checklist"${finished ? '' : html` open`}>
-  <summary><h2 id="checklist-heading">${finished ? 'Your shop is set up' : 'Getting started'}</h2> <span class="muted small">${view.done} of ${all} done</span></summary>
+  <summary><h2 id="checklist-heading">${tConsole(lang, finished ? 'console.checklist.finished' : 'console.checklist.title')}</h2> <span class="muted small">${tConsole(lang, 'console.checklist.progress', { done: view.done, all })}</span></summary>
   <ol class="checklist-items" aria-labelledby="checklist-heading">
     ${view.items.map(
       (item) => html`<li class="${item.done ? 'done' : 'todo'}">
       <span class="check-mark" aria-hidden="true">${item.done ? '✓' : ''}</span>
-      <span><a href="${item.href}">${item.label}</a><span class="visually-hidden">${item.done ? ' (done)' : ' (to do)'}</span>
+      <span><a href="${item.href}">${item.label}</a><span class="visually-hidden"> ${tConsole(lang, item.done ? 'console.checklist.done' : 'console.checklist.toDo')}</span>
       <span class="hint muted small">${item.hint}</span></span>
     </li>`,
     )}

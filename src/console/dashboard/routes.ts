@@ -5,7 +5,8 @@ import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { dashboardData } from './service';
 import { dashboardBody } from './views';
-import { checklistPanel, checklistState, checklistView } from './checklist';
+import { CHECKLIST, checklistPanel, checklistState, checklistView } from './checklist';
+import { tConsole } from '../../i18n/translate';
 import { backupState } from '../../backups/state';
 import { backupNotices } from '../backups/banner';
 import { html } from '../../web/html';
@@ -13,11 +14,15 @@ import { html } from '../../web/html';
 export function bindDashboard(router: Router, deps: AppDeps): void {
   router.get('/console/dashboard', (ctx) => {
     const c = consoleOf(ctx);
-    const data = dashboardData(deps.db, c.namespace, deps.clock.now());
+    const data = dashboardData(deps.db, c.namespace, deps.clock.now(), c.lang);
     // In test mode the sandbox's limit matters: how much of it is used.
     const testCustomers = c.livemode ? null : countCustomers(deps.db, c.namespace);
-    const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
-    const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone);
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${checklist}`) });
+    const checklist = checklistPanel(checklistView(checklistState(deps, c.org), CHECKLIST, c.lang), c.lang);
+    const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone, c.lang);
+    sendConsolePage(ctx, deps, c, {
+      section: 'dashboard',
+      title: tConsole(c.lang, 'console.dashboard.title'),
+      body: dashboardBody(data, testCustomers, html`${backups}${checklist}`, c.lang),
+    });
   });
 }

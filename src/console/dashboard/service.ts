@@ -6,9 +6,11 @@ import { addDays, localDate, startOfLocalDate } from '../../lib/days';
 import type { Channel } from '../../lib/changes';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
 import { listStaff } from '../../staff/service';
-import { CHANNELS, channelLabel, currencyOf, formatMoney, formatNumber, unitOf, type Unit } from '../format';
+import { CHANNELS, channelLabel, currencyOf, formatMoney, unitOf, type Unit } from '../format';
 import { dashboardRepo, SLOT_MS } from './repo';
 import { fromHundredths } from '../../lib/money';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 
 // What the dashboard shows, worked out from the repo's per-day sums: today and the last 30 days
 // on the shop's calendar, by channel and by staff member, and the unusual days of the counter.
@@ -93,7 +95,8 @@ function creditCurrencyOf(cards: Card[]): string | null {
   return currencies.size === 1 ? [...currencies][0]! : null;
 }
 
-export function dashboardData(db: Db, n: Namespace, now: number): DashboardData {
+/** The dashboard's figures; names and amounts in them (a channel, a large award) are in `lang`. */
+export function dashboardData(db: Db, n: Namespace, now: number, lang: ConsoleLang = 'en'): DashboardData {
   const settings = readOrgSettings(db, n.orgId);
   const { timeZone } = settings;
   const { dates, ranges } = lastDays(now, timeZone);
@@ -101,7 +104,7 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
   const repo = dashboardRepo(db);
   const cards = new Map(listCards({ db }, n.orgId).map((c) => [c.id, c]));
   const staffNames = new Map(listStaff({ db }, n.orgId).map((s) => [s.id, s.name]));
-  const staffName = (id: string) => staffNames.get(id) ?? 'Former staff member';
+  const staffName = (id: string) => staffNames.get(id) ?? tConsole(lang, 'console.dashboard.formerStaff');
 
   const daily = dates.map(zero);
   const channel = { today: new Map<Channel, Totals>(), month: new Map<Channel, Totals>() };
@@ -142,8 +145,8 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
   const month = zero();
   for (const d of daily) add(month, d);
   // Imports are occasional: their row shows only in a period that had one.
-  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.filter((key) => key !== 'import' || map.has(key)).map((key) => ({ key, label: channelLabel(key), totals: map.get(key) ?? zero() }));
-  const byStaff = (map: Map<string, Totals>) => [...map].map(([key, totals]) => ({ key, label: staffName(key), totals })).sort((a, b) => b.totals.awards - a.totals.awards || a.label.localeCompare(b.label));
+  const byChannel = (map: Map<Channel, Totals>) => CHANNELS.filter((key) => key !== 'import' || map.has(key)).map((key) => ({ key, label: channelLabel(key, lang), totals: map.get(key) ?? zero() }));
+  const byStaff = (map: Map<string, Totals>) => [...map].map(([key, totals]) => ({ key, label: staffName(key), totals })).sort((a, b) => b.totals.awards - a.totals.awards || a.label.localeCompare(b.label, lang));
   const cardList = [...cards.values()];
   const units = (['stamps', 'points', 'credit'] as Unit[]).filter((u) => cardList.some((c) => unitOf(c.passType) === u));
 
@@ -157,7 +160,7 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
     byStaff: { today: byStaff(staff.today), month: byStaff(staff.month) },
     units,
     creditCurrency: creditCurrencyOf(cardList),
-    unusual: unusualDays(db, n, { ranges, dates, staffName, staffCounterAwards: counterAwards }, settings.counter),
+    unusual: unusualDays(db, n, { ranges, dates, staffName, staffCounterAwards: counterAwards }, settings.counter, lang),
     caps: { staff: settings.counter.staffDailyAwardCap, customer: settings.counter.customerDailyAwardCap, customerMark: settings.counter.customerDailyAwardCap ?? UNUSUAL_CUSTOMER_AWARDS_PER_DAY },
   };
 }
@@ -172,6 +175,7 @@ function unusualDays(
   n: Namespace,
   days: { ranges: DayRanges; dates: string[]; staffName: (id: string) => string; staffCounterAwards: Map<string, number> },
   caps: { staffDailyAwardCap: number | null; customerDailyAwardCap: number | null; confirmAbove: { stamps: number; points: number; credit: number } },
+  lang: ConsoleLang,
 ): UnusualDay[] {
   const flags: UnusualDay[] = [];
   const staffCap = caps.staffDailyAwardCap;
@@ -197,21 +201,22 @@ function unusualDays(
   const to = days.ranges[days.ranges.length - 1]![1];
   const large = repo.largeAwards(n, from, to, caps.confirmAbove);
   const names = new Map(
-    repo.customerNames(n, [...new Set([...flagged.map((f) => f.customerId), ...large.map((l) => l.customerId)])]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? 'Customer without a name']),
+    repo.customerNames(n, [...new Set([...flagged.map((f) => f.customerId), ...large.map((l) => l.customerId)])]).map((c) => [c.id, c.name ?? c.externalId ?? c.email ?? tConsole(lang, 'console.format.noName')]),
   );
   for (const award of large) {
     const day = dayOf(award.createdAt);
     if (day === null) continue;
     const unit = unitOf(award.passType as Card['passType']);
-    const text = (hundredths: number) => (unit === 'credit' ? `${formatMoney(hundredths, null)} credit` : `${formatNumber(fromHundredths(hundredths))} ${unit}`);
+    const text = (hundredths: number) =>
+      unit === 'credit' ? tConsole(lang, 'console.dashboard.credit', { amount: formatMoney(hundredths, null, lang) }) : tConsole(lang, 'console.format.units', { unit, count: fromHundredths(hundredths) });
     flags.push({
-      kind: 'large', date: days.dates[day]!, id: award.customerId, name: names.get(award.customerId) ?? 'Removed customer', awards: 1, limit: 0, limitKind: 'size',
+      kind: 'large', date: days.dates[day]!, id: award.customerId, name: names.get(award.customerId) ?? tConsole(lang, 'console.dashboard.removedCustomer'), awards: 1, limit: 0, limitKind: 'size',
       large: { amount: text(award.change), above: text(caps.confirmAbove[unit]), staffName: award.staffId ? days.staffName(award.staffId) : null },
     });
   }
   for (const f of flagged) {
     flags.push({
-      kind: 'customer', date: days.dates[f.day]!, id: f.customerId, name: names.get(f.customerId) ?? 'Removed customer', awards: f.awards,
+      kind: 'customer', date: days.dates[f.day]!, id: f.customerId, name: names.get(f.customerId) ?? tConsole(lang, 'console.dashboard.removedCustomer'), awards: f.awards,
       limit: customerLimit, limitKind: caps.customerDailyAwardCap === null ? 'unusual' : 'cap',
     });
   }

@@ -1,12 +1,15 @@
 import { TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
 import { formatDay, formatMoney, formatNumber } from '../format';
+import { sayMarkup } from '../say';
 import { dailyBars, shareBar } from './charts';
 import type { Breakdown, DashboardData, Totals, UnusualDay } from './service';
 
 // The dashboard page: today, then the last 30 days (a bar per day for each figure), each by
 // channel and by staff member, then the counter's unusual days. Figures the org's cards cannot
-// produce (store credit without a gift card) are left out.
+// produce (store credit without a gift card) are left out. Every text is in the admin's language.
 
 interface Metric {
   key: keyof Totals;
@@ -14,24 +17,21 @@ interface Metric {
   text: (value: number) => string;
 }
 
-function metricsOf(data: DashboardData): Metric[] {
-  const units = (value: number) => formatNumber(value / 100);
+function metricsOf(data: DashboardData, lang: ConsoleLang): Metric[] {
+  const say = (key: ConsoleKey) => tConsole(lang, key);
+  const units = (value: number) => formatNumber(value / 100, lang);
+  const count = (value: number) => formatNumber(value, lang);
+  const money = (v: number) => formatMoney(v, data.creditCurrency, lang);
   return [
-    ...(data.units.includes('stamps') ? [{ key: 'stamps' as const, label: 'Stamps awarded', text: units }] : []),
-    ...(data.units.includes('points') ? [{ key: 'points' as const, label: 'Points awarded', text: units }] : []),
-    ...(data.units.includes('credit') ? [{ key: 'credit' as const, label: 'Store credit added', text: (v: number) => formatMoney(v, data.creditCurrency) }] : []),
-    { key: 'rewards', label: 'Rewards redeemed', text: formatNumber },
-    { key: 'newCustomers', label: 'New customers', text: formatNumber },
-    ...importedMetrics(data, units),
-  ];
-}
-
-/** Balances a CSV import brought in, apart from what was awarded: shown only in a month that had an import. */
-function importedMetrics(data: DashboardData, units: (value: number) => string): Metric[] {
-  return [
-    ...(data.month.importedStamps ? [{ key: 'importedStamps' as const, label: 'Stamps imported', text: units }] : []),
-    ...(data.month.importedPoints ? [{ key: 'importedPoints' as const, label: 'Points imported', text: units }] : []),
-    ...(data.month.importedCredit ? [{ key: 'importedCredit' as const, label: 'Store credit imported', text: (v: number) => formatMoney(v, data.creditCurrency) }] : []),
+    ...(data.units.includes('stamps') ? [{ key: 'stamps' as const, label: say('console.dashboard.stampsAwarded'), text: units }] : []),
+    ...(data.units.includes('points') ? [{ key: 'points' as const, label: say('console.dashboard.pointsAwarded'), text: units }] : []),
+    ...(data.units.includes('credit') ? [{ key: 'credit' as const, label: say('console.dashboard.creditAdded'), text: money }] : []),
+    { key: 'rewards', label: say('console.dashboard.rewardsRedeemed'), text: count },
+    { key: 'newCustomers', label: say('console.dashboard.newCustomers'), text: count },
+    // Balances a CSV import brought in, apart from what was awarded: shown only in a month that had an import.
+    ...(data.month.importedStamps ? [{ key: 'importedStamps' as const, label: say('console.dashboard.stampsImported'), text: units }] : []),
+    ...(data.month.importedPoints ? [{ key: 'importedPoints' as const, label: say('console.dashboard.pointsImported'), text: units }] : []),
+    ...(data.month.importedCredit ? [{ key: 'importedCredit' as const, label: say('console.dashboard.creditImported'), text: money }] : []),
   ];
 }
 
@@ -43,12 +43,13 @@ function figures(metrics: Metric[], totals: Totals, period: string): Markup {
 </dl>`;
 }
 
-function breakdownTable<K>(title: string, id: string, rows: Breakdown<K>[], metrics: Metric[], empty: string): Markup {
-  if (rows.length === 0) return html`<div class="breakdown"><h3 id="${id}">${title}</h3><p class="muted">${empty}</p></div>`;
+function breakdownTable<K>(o: { title: string; column: string; id: string; rows: Breakdown<K>[]; metrics: Metric[]; empty: string }): Markup {
+  const { title, id, rows, metrics } = o;
+  if (rows.length === 0) return html`<div class="breakdown"><h3 id="${id}">${title}</h3><p class="muted">${o.empty}</p></div>`;
   const max = new Map(metrics.map((m) => [m.key, Math.max(0, ...rows.map((r) => r.totals[m.key]))]));
   return html`<div class="breakdown"><h3 id="${id}">${title}</h3>
 <div class="table-wrap"><table class="stacked breakdown-table" aria-labelledby="${id}">
-  <thead><tr><th scope="col">${title.replace(/^By /, '').replace(/^./, (ch) => ch.toUpperCase())}</th>${metrics.map((m) => html`<th scope="col" class="num">${m.label}</th>`)}</tr></thead>
+  <thead><tr><th scope="col">${o.column}</th>${metrics.map((m) => html`<th scope="col" class="num">${m.label}</th>`)}</tr></thead>
   <tbody>
   ${rows.map(
     (row) => html`<tr><th scope="row" data-label="">${row.label}</th>${metrics.map(
@@ -59,87 +60,109 @@ function breakdownTable<K>(title: string, id: string, rows: Breakdown<K>[], metr
 </table></div></div>`;
 }
 
-function breakdowns(data: DashboardData, metrics: Metric[], period: 'today' | 'month'): Markup {
+function breakdowns(data: DashboardData, metrics: Metric[], period: 'today' | 'month', lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey) => tConsole(lang, key);
   const staffMetrics = metrics.filter((m) => m.key !== 'newCustomers' && !m.key.startsWith('imported'));
-  const when = period === 'today' ? 'today' : 'in the last 30 days';
   return html`<div class="breakdowns">
-  ${breakdownTable('By channel', `${period}-channel`, data.byChannel[period], metrics, '')}
-  ${breakdownTable('By staff member', `${period}-staff`, data.byStaff[period], staffMetrics, `No staff member awarded or redeemed anything at the counter ${when}.`)}
+  ${breakdownTable({ title: say('console.dashboard.byChannel'), column: say('console.dashboard.channel'), id: `${period}-channel`, rows: data.byChannel[period], metrics, empty: '' })}
+  ${breakdownTable({
+    title: say('console.dashboard.byStaff'),
+    column: say('console.dashboard.staffMember'),
+    id: `${period}-staff`,
+    rows: data.byStaff[period],
+    metrics: staffMetrics,
+    empty: say(period === 'today' ? 'console.dashboard.noStaffToday' : 'console.dashboard.noStaffMonth'),
+  })}
 </div>`;
 }
 
-function dailyPanels(data: DashboardData, metrics: Metric[]): Markup {
+function dailyPanels(data: DashboardData, metrics: Metric[], lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  const day = (date: string) => formatDay(date, lang);
   return html`<div class="daily-charts">
   ${metrics.map((m) => {
     const values = data.daily.map((d) => d[m.key]);
     return html`<figure class="daily" id="month-${slug(m.key)}" aria-labelledby="month-${slug(m.key)}-caption">
     <figcaption id="month-${slug(m.key)}-caption"><span class="daily-label">${m.label}</span> <span class="daily-total">${m.text(data.month[m.key])}</span></figcaption>
-    ${dailyBars({ label: m.label, values, dates: data.dates, text: m.text })}
-    <p class="muted small chart-axis"><span>${formatDay(data.dates[0]!)}</span><span>Today: ${m.text(data.today[m.key])}</span></p>
+    ${dailyBars({ label: m.label, values, dates: data.dates, text: m.text }, lang)}
+    <p class="muted small chart-axis"><span>${day(data.dates[0]!)}</span><span>${say('console.dashboard.todayValue', { value: m.text(data.today[m.key]) })}</span></p>
   </figure>`;
   })}
 </div>
 <details class="per-day">
-  <summary>The numbers per day</summary>
+  <summary>${say('console.dashboard.perDay')}</summary>
   <div class="table-wrap"><table class="per-day-table">
-    <caption class="visually-hidden">Per day, newest first</caption>
-    <thead><tr><th scope="col">Day</th>${metrics.map((m) => html`<th scope="col" class="num">${m.label}</th>`)}</tr></thead>
-    <tbody>${[...data.daily.keys()].reverse().map((i) => html`<tr><th scope="row" class="nowrap">${formatDay(data.dates[i]!)}</th>${metrics.map((m) => html`<td class="num">${m.text(data.daily[i]![m.key])}</td>`)}</tr>`)}</tbody>
+    <caption class="visually-hidden">${say('console.dashboard.perDayCaption')}</caption>
+    <thead><tr><th scope="col">${say('console.dashboard.day')}</th>${metrics.map((m) => html`<th scope="col" class="num">${m.label}</th>`)}</tr></thead>
+    <tbody>${[...data.daily.keys()].reverse().map((i) => html`<tr><th scope="row" class="nowrap">${day(data.dates[i]!)}</th>${metrics.map((m) => html`<td class="num">${m.text(data.daily[i]![m.key])}</td>`)}</tr>`)}</tbody>
   </table></div>
 </details>`;
 }
 
-function unusualPanel(data: DashboardData): Markup {
-  const staffRule = data.caps.staff !== null ? html`a staff member who reached the daily cap of <strong>${data.caps.staff}</strong> counter awards` : html`no staff member (no daily cap for staff is set)`;
+function unusualPanel(data: DashboardData, lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  const strong = (n: number) => html`<strong>${formatNumber(n, lang)}</strong>`;
+  const staffRule = data.caps.staff !== null ? sayMarkup(lang, 'console.dashboard.ruleStaffCap', { cap: strong(data.caps.staff) }) : say('console.dashboard.ruleNoStaffCap');
   const customerRule =
     data.caps.customer !== null
-      ? html`a customer who reached the daily cap of <strong>${data.caps.customer}</strong> counter awards`
-      : html`a customer who got <strong>${data.caps.customerMark}</strong> or more counter awards in one day`;
+      ? sayMarkup(lang, 'console.dashboard.ruleCustomerCap', { cap: strong(data.caps.customer) })
+      : sayMarkup(lang, 'console.dashboard.ruleCustomerMark', { mark: strong(data.caps.customerMark) });
+  const why = (f: UnusualDay) =>
+    f.large
+      ? f.large.staffName
+        ? say('console.dashboard.whyLargeBy', { amount: f.large.amount, staff: f.large.staffName, above: f.large.above })
+        : say('console.dashboard.whyLarge', { amount: f.large.amount, above: f.large.above })
+      : f.limitKind === 'cap'
+        ? say('console.dashboard.whyCap', { limit: f.limit })
+        : say('console.dashboard.whyMark', { limit: f.limit });
   const row = (f: UnusualDay) => html`<tr>
-    <td data-label="Day" class="nowrap">${formatDay(f.date)}</td>
-    <td data-label="Who">${f.kind === 'staff' ? html`<a href="/console/staff/${f.id}">${f.name}</a> <span class="muted small">(staff)</span>` : html`<a href="/console/customers/${f.id}">${f.name}</a> <span class="muted small">(customer)</span>`}</td>
-    <td data-label="Counter awards" class="num">${formatNumber(f.awards)}</td>
-    <td data-label="Why">${
-      f.large
-        ? `One award of ${f.large.amount}${f.large.staffName ? ` by ${f.large.staffName}` : ''}: more than ${f.large.above}`
-        : f.limitKind === 'cap'
-          ? `Reached the daily cap of ${f.limit}`
-          : `${f.limit} or more in one day`
+    <td data-label="${say('console.dashboard.day')}" class="nowrap">${formatDay(f.date, lang)}</td>
+    <td data-label="${say('console.dashboard.who')}">${
+      f.kind === 'staff'
+        ? html`<a href="/console/staff/${f.id}">${f.name}</a> <span class="muted small">(${say('console.dashboard.staffTag')})</span>`
+        : html`<a href="/console/customers/${f.id}">${f.name}</a> <span class="muted small">(${say('console.dashboard.customerTag')})</span>`
     }</td>
+    <td data-label="${say('console.dashboard.counterAwards')}" class="num">${formatNumber(f.awards, lang)}</td>
+    <td data-label="${say('console.dashboard.why')}">${why(f)}</td>
   </tr>`;
   return html`<section class="panel" aria-labelledby="unusual-heading">
-  <h2 id="unusual-heading">Unusual days at the counter</h2>
-  <p class="muted small">Flagged in the last 30 days: ${staffRule}, ${customerRule}, and every single award larger than the size staff must confirm. Set the caps and sizes in <a href="/console/settings#counter-settings">Settings</a>.</p>
+  <h2 id="unusual-heading">${say('console.dashboard.unusualTitle')}</h2>
+  <p class="muted small">${sayMarkup(lang, 'console.dashboard.unusualRules', {
+    staffRule,
+    customerRule,
+    settings: html`<a href="/console/settings#counter-settings">${say('console.nav.settings')}</a>`,
+  })}</p>
   ${
     data.unusual.length
-      ? html`<div class="table-wrap"><table class="stacked unusual-table"><caption class="visually-hidden">Unusual days, newest first</caption>
-  <thead><tr><th scope="col">Day</th><th scope="col">Who</th><th scope="col" class="num">Counter awards</th><th scope="col">Why</th></tr></thead>
+      ? html`<div class="table-wrap"><table class="stacked unusual-table"><caption class="visually-hidden">${say('console.dashboard.unusualCaption')}</caption>
+  <thead><tr><th scope="col">${say('console.dashboard.day')}</th><th scope="col">${say('console.dashboard.who')}</th><th scope="col" class="num">${say('console.dashboard.counterAwards')}</th><th scope="col">${say('console.dashboard.why')}</th></tr></thead>
   <tbody>${data.unusual.map(row)}</tbody></table></div>`
-      : html`<p class="notice ok" role="status">Nothing unusual in the last 30 days.</p>`
+      : html`<p class="notice ok" role="status">${say('console.dashboard.nothingUnusual')}</p>`
   }
 </section>`;
 }
 
 /** `start`: panels shown first under the heading (the start checklist). */
-export function dashboardBody(data: DashboardData, testCustomers: number | null, start: Markup | string = ''): Markup {
-  const metrics = metricsOf(data);
+export function dashboardBody(data: DashboardData, testCustomers: number | null, start: Markup | string = '', lang: ConsoleLang = 'en'): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  const metrics = metricsOf(data, lang);
   const today = data.dates[data.dates.length - 1]!;
-  return html`<div class="page-head"><h1>Dashboard</h1><p class="muted">Today is ${formatDay(today)} · times in ${data.timeZone.replace(/_/g, ' ')}</p></div>
+  return html`<div class="page-head"><h1>${say('console.dashboard.title')}</h1><p class="muted">${say('console.dashboard.todayIs', { day: formatDay(today, lang), timeZone: data.timeZone.replace(/_/g, ' ') })}</p></div>
 ${start}
 ${
   testCustomers !== null
-    ? html`<div class="notice warn" role="status"><p><strong>${testCustomers} of ${TEST_CUSTOMER_LIMIT} test customers used.</strong> These figures count test data only; each test customer is removed 30 days after it was created.</p></div>`
+    ? html`<div class="notice warn" role="status"><p><strong>${say('console.dashboard.testUsed', { used: testCustomers, limit: TEST_CUSTOMER_LIMIT })}</strong> ${say('console.dashboard.testOnly', { days: 30 })}</p></div>`
     : ''
 }
 <section class="panel" aria-labelledby="today-heading">
-  <h2 id="today-heading">Today</h2>
+  <h2 id="today-heading">${say('console.dashboard.today')}</h2>
   ${figures(metrics, data.today, 'today')}
-  ${breakdowns(data, metrics, 'today')}
+  ${breakdowns(data, metrics, 'today', lang)}
 </section>
 <section class="panel" aria-labelledby="month-heading">
-  <h2 id="month-heading">Last 30 days</h2>
-  ${dailyPanels(data, metrics)}
-  ${breakdowns(data, metrics, 'month')}
+  <h2 id="month-heading">${say('console.dashboard.last30')}</h2>
+  ${dailyPanels(data, metrics, lang)}
+  ${breakdowns(data, metrics, 'month', lang)}
 </section>
-${unusualPanel(data)}`;
+${unusualPanel(data, lang)}`;
 }
