@@ -12,8 +12,8 @@ import { csrfField, sendConsolePage } from '../layout';
 import { settingsPage } from './subnav';
 
 // Settings → Account: what belongs to the signed-in admin alone, their login and the language the
-// console speaks to them in (English or German, each admin's own choice). The page itself is in
-// that language, from the console's catalogues.
+// console speaks to them in (English or German, each admin's own choice). Like every console page,
+// it is in that language, from the console's catalogues.
 
 export const ACCOUNT_PATH = '/console/settings/account';
 
@@ -28,8 +28,7 @@ function accountBody(c: ConsoleContext, lang: ConsoleLang, view: AccountView) {
   const say = (key: Parameters<typeof tConsole>[1], params?: Record<string, string>) => tConsole(lang, key, params);
   return settingsPage(
     ACCOUNT_PATH,
-    html`<div lang="${lang}">
-${view.saved ? html`<div class="notice ok" role="status"><p>${say('console.account.saved')}</p></div>` : ''}
+    html`${view.saved ? html`<div class="notice ok" role="status"><p>${say('console.account.saved')}</p></div>` : ''}
 ${formError(view.error)}
 <form method="post" action="${ACCOUNT_PATH}" class="form panel" novalidate>
   ${csrfField(c)}
@@ -45,8 +44,8 @@ ${formError(view.error)}
     hint: say('console.account.languageHint'),
   })}
   <div class="actions"><button type="submit">${say('console.account.save')}</button></div>
-</form>
-</div>`,
+</form>`,
+    lang,
   );
 }
 

@@ -5,7 +5,8 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { isTimeZone, readOrgSettings } from '../../orgs/settings';
 import { isCurrency } from '../../i18n/currencies';
-import { LANGS } from '../../i18n/langs';
+import { LANGS, type ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
 import { field, formErrorsFrom, parseForm } from '../../web/forms';
@@ -18,14 +19,19 @@ import { settingsBody, type SettingsView } from './views';
 import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
 import { bindAccountSettings } from './account';
 
-const SettingsForm = v.object({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
-  brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour.')),
-  timeZone: v.pipe(v.string(), v.trim(), v.check(isTimeZone, 'Pick the time zone of your shop from the list, such as Europe/London.')),
-  country: v.pipe(v.string(), v.check((c) => c === '' || isPhoneCountry(c), 'Pick a country from the list.')),
-  language: v.picklist(LANGS, 'Pick a language from the list.'),
-  currency: v.pipe(v.string(), v.check((c) => c === '' || isCurrency(c), 'Pick a currency from the list.')),
-});
+/** The business form, its messages in the admin's language. */
+const settingsForm = (lang: ConsoleLang) => {
+  const say = (key: Parameters<typeof tConsole>[1]) => tConsole(lang, key);
+  return v.object({
+    name: v.pipe(v.string(), v.trim(), v.minLength(1, say('console.settings.nameMissing')), v.maxLength(100, tConsole(lang, 'console.settings.atMost', { max: 100 }))),
+    brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, say('console.settings.colourInvalid'))),
+    timeZone: v.pipe(v.string(), v.trim(), v.check(isTimeZone, say('console.settings.timeZoneInvalid'))),
+    country: v.pipe(v.string(), v.check((c) => c === '' || isPhoneCountry(c), say('console.settings.countryInvalid'))),
+    language: v.picklist(LANGS, say('console.account.languageInvalid')),
+    currency: v.pipe(v.string(), v.check((c) => c === '' || isCurrency(c), say('console.settings.currencyInvalid'))),
+  });
+};
+const SETTINGS_FORMS = { en: settingsForm('en'), de: settingsForm('de') } satisfies Record<ConsoleLang, unknown>;
 
 const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
 
@@ -35,7 +41,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
     const c = consoleOf(ctx);
     const counterView = counter ?? counterSettingsView(readOrgSettings(deps.db, c.org.id), ctx.query.counterSaved === '1');
     const body = settingsBody(c, view, { config: deps.config, wallet, urlWarning, now: deps.clock.now() }, [counterSettingsPanel(c, counterView)]);
-    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Settings', status, body });
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: tConsole(c.lang, 'console.nav.settings'), status, body });
   };
 
   const stored = (ctx: Context): SettingsView => {
@@ -70,7 +76,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
       language: form.language === undefined ? current.language : field(form, 'language'),
       currency: form.currency === undefined ? current.currency : field(form, 'currency'),
     };
-    const parsed = parseForm(SettingsForm, typed);
+    const parsed = parseForm(SETTINGS_FORMS[c.lang], typed);
     if (!parsed.ok) return page(ctx, { ...stored(ctx), ...typed, errors: parsed.errors }, 400);
     try {
       updateOrgProfile(deps, c.org.id, {

@@ -9,6 +9,25 @@ import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { consoleForm, consoleOf } from '../context';
 import { csrfField } from '../layout';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
+
+/** The shared schema's messages (orgs/settings.ts, English) as the admin reads them. */
+const SCHEMA_MESSAGES: Readonly<Record<string, ConsoleKey>> = {
+  'Write the sentence customers agree to.': 'console.signup.consentMissing',
+  'At most 1000 characters.': 'console.signup.consentTooLong',
+  'At most 2000 characters.': 'console.signup.urlTooLong',
+  'Enter a full web address starting with https://': 'console.signup.urlInvalid',
+};
+
+function inLang(errors: FormErrors, lang: ConsoleLang): FormErrors {
+  const fields: FormErrors['fields'] = {};
+  for (const [name, message] of Object.entries(errors.fields)) {
+    const key = SCHEMA_MESSAGES[message];
+    fields[name] = key ? tConsole(lang, key) : message;
+  }
+  return { ...errors, fields };
+}
 
 // The settings page's "Sign-up form" panel: the consent sentence customers tick on every
 // card's sign-up form, and the link to the shop's privacy policy. Its own form and route, so the
@@ -26,17 +45,18 @@ export function signupPanelView(settings: OrgSettings, saved: boolean): SignupPa
 }
 
 export function signupPanel(c: ConsoleContext, view: SignupPanelView): Markup {
-  const errors = view.errors ?? { fields: {} };
+  const say = (key: ConsoleKey) => tConsole(c.lang, key);
+  const errors = inLang(view.errors ?? { fields: {} }, c.lang);
   return html`<section class="panel" aria-labelledby="signup-heading">
-  <h2 id="signup-heading">Sign-up form</h2>
-  <p class="muted">Customers join a card with data collection by themselves, from its counter poster. Before they send the form they tick this agreement.</p>
-  ${view.saved ? html`<div class="notice ok" role="status"><p>Sign-up form saved.</p></div>` : ''}
+  <h2 id="signup-heading">${say('console.signup.title')}</h2>
+  <p class="muted">${say('console.signup.intro')}</p>
+  ${view.saved ? html`<div class="notice ok" role="status"><p>${say('console.signup.saved')}</p></div>` : ''}
   ${formError(errors.form)}
   <form method="post" action="/console/settings/signup" class="form" novalidate>
     ${csrfField(c)}
-    ${textareaField({ name: 'consentText', label: 'Agreement customers tick', value: view.consentText, error: errors.fields.consentText, required: true, maxlength: 1000, rows: 4, hint: 'Say what you keep and why, and how customers can have it deleted.' })}
-    ${inputField({ name: 'privacyUrl', label: 'Privacy policy link', type: 'url', value: view.privacyUrl, error: errors.fields.privacyUrl, maxlength: 2000, placeholder: 'https://', hint: 'A full web address (https://…). Shown under the agreement; leave empty for none.' })}
-    <div class="actions"><button type="submit">Save sign-up form</button></div>
+    ${textareaField({ name: 'consentText', label: say('console.signup.consent'), value: view.consentText, error: errors.fields.consentText, required: true, maxlength: 1000, rows: 4, hint: say('console.signup.consentHint') })}
+    ${inputField({ name: 'privacyUrl', label: say('console.signup.privacyUrl'), type: 'url', value: view.privacyUrl, error: errors.fields.privacyUrl, maxlength: 2000, placeholder: 'https://', hint: say('console.signup.privacyUrlHint') })}
+    <div class="actions"><button type="submit">${say('console.signup.save')}</button></div>
   </form>
 </section>`;
 }

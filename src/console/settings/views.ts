@@ -3,11 +3,13 @@ import { html, type Markup } from '../../web/html';
 import { formError, inputField, selectField } from '../../web/fields';
 import { countryOfZone, phoneCountries, zoneChoices } from '../../lib/time-zones';
 import { currencyChoices } from '../../i18n/currencies';
-import { LANG_NAMES, LANGS } from '../../i18n/langs';
+import { LANG_NAMES, LANGS, localeOf, type ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
 import type { FormErrors } from '../../web/forms';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
+import { sayMarkup } from '../say';
 import { signupPanel, type SignupPanelView } from './signup-panel';
 import { settingsPage } from './subnav';
 
@@ -27,11 +29,29 @@ export interface SettingsView {
 
 const DAY = 86_400_000;
 
+const countryLists = new Map<ConsoleLang, readonly { code: string; name: string }[]>();
+
+/** The countries of the list, named and sorted in the admin's language ("Deutschland", "Österreich"). */
+function countries(lang: ConsoleLang): readonly { code: string; name: string }[] {
+  let list = countryLists.get(lang);
+  if (!list) {
+    if (lang === 'en') list = phoneCountries();
+    else {
+      const names = new Intl.DisplayNames(localeOf(lang), { type: 'region' });
+      list = phoneCountries()
+        .map((c) => ({ code: c.code, name: names.of(c.code) ?? c.name }))
+        .sort((a, b) => a.name.localeCompare(b.name, localeOf(lang)));
+    }
+    countryLists.set(lang, list);
+  }
+  return list;
+}
+
 /** The empty choice of the country list: what it stands for. */
-function zoneCountry(timeZone: string): string {
+function zoneCountry(timeZone: string, lang: ConsoleLang): string {
   const code = countryOfZone(timeZone);
-  const name = code && phoneCountries().find((c) => c.code === code)?.name;
-  return name ? `The time zone's: ${name}` : 'None';
+  const name = code && countries(lang).find((c) => c.code === code)?.name;
+  return name ? tConsole(lang, 'console.settings.zoneCountry', { country: name }) : tConsole(lang, 'console.settings.noCountry');
 }
 
 /**
@@ -39,39 +59,46 @@ function zoneCountry(timeZone: string): string {
  * Asia/Kolkata, "ukr" Europe/Kyiv by its country). console.js adds a button that fills in the
  * zone this browser is in.
  */
-function timeZoneField(value: string, error: string | undefined): Markup {
-  return html`${inputField({ name: 'timeZone', label: 'Time zone', value, error, required: true, list: 'time-zones', autocomplete: 'off', hint: 'Type a city or country and pick from the list. Your days on the dashboard, and the counter\'s daily limits, follow this clock.' })}
+function timeZoneField(value: string, error: string | undefined, lang: ConsoleLang): Markup {
+  return html`${inputField({ name: 'timeZone', label: tConsole(lang, 'console.settings.timeZone'), value, error, required: true, list: 'time-zones', autocomplete: 'off', hint: tConsole(lang, 'console.settings.timeZoneHint') })}
 <datalist id="time-zones">${zoneChoices().map((z) => html`<option value="${z.zone}">${z.country}</option>`)}</datalist>
-<p class="browser-zone" data-browser-zone hidden><button type="button" class="secondary" data-use-zone>Use this device's time zone</button> <span class="muted small" data-zone-name></span></p>`;
+<p class="browser-zone" data-browser-zone hidden><button type="button" class="secondary" data-use-zone>${tConsole(lang, 'console.settings.useDeviceZone')}</button> <span class="muted small" data-zone-name></span></p>`;
 }
 
 function settingList(names: readonly string[]): Markup {
   return html`${names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}`;
 }
 
-function appleStatus(wallet: WalletServices, now: number): Markup {
+function appleStatus(wallet: WalletServices, now: number, lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
   const apple = wallet.apple;
   if (!apple) {
-    return html`<p><span class="badge warn">Off</span> Apple Wallet passes are not set up. Set ${settingList(APPLE_SETTINGS)} and restart the server (README, "Apple Wallet").</p>`;
+    return html`<p><span class="badge warn">${say('console.settings.off')}</span> ${sayMarkup(lang, 'console.settings.appleOff', { settings: settingList(APPLE_SETTINGS) })}</p>`;
   }
   const expires = apple.certificateNotAfter.getTime();
   const days = Math.floor((expires - now) / DAY);
-  const state = days < 0 ? html`<span class="badge danger">Expired</span>` : days < 30 ? html`<span class="badge warn">Expires in ${days} days</span>` : html`<span class="badge ok">On</span>`;
-  return html`<p>${state} Apple Wallet passes are issued.</p>
+  const state =
+    days < 0
+      ? html`<span class="badge danger">${say('console.settings.expired')}</span>`
+      : days < 30
+        ? html`<span class="badge warn">${say('console.settings.expiresIn', { days })}</span>`
+        : html`<span class="badge ok">${say('console.settings.on')}</span>`;
+  return html`<p>${state} ${say('console.settings.appleOn')}</p>
 <dl class="facts">
-  <dt>Pass type</dt><dd><code>${apple.passTypeId}</code></dd>
-  <dt>Team</dt><dd><code>${apple.teamId}</code></dd>
-  <dt>Certificate expires</dt><dd>${new Date(expires).toISOString().slice(0, 10)}${days < 30 ? html` — renew it in Apple's developer portal before then, or installed passes stop updating` : ''}</dd>
+  <dt>${say('console.settings.passType')}</dt><dd><code>${apple.passTypeId}</code></dd>
+  <dt>${say('console.settings.team')}</dt><dd><code>${apple.teamId}</code></dd>
+  <dt>${say('console.settings.certificateExpires')}</dt><dd>${new Date(expires).toISOString().slice(0, 10)}${days < 30 ? html` — ${say('console.settings.renew')}` : ''}</dd>
 </dl>`;
 }
 
-function googleStatus(wallet: WalletServices): Markup {
+function googleStatus(wallet: WalletServices, lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey) => tConsole(lang, key);
   const google = wallet.google;
   if (!google) {
-    return html`<p><span class="badge warn">Off</span> Google Wallet passes are not set up. Set ${settingList(GOOGLE_SETTINGS)} and restart the server (README, "Google Wallet").</p>`;
+    return html`<p><span class="badge warn">${say('console.settings.off')}</span> ${sayMarkup(lang, 'console.settings.googleOff', { settings: settingList(GOOGLE_SETTINGS) })}</p>`;
   }
-  return html`<p><span class="badge ok">On</span> Google Wallet passes are issued.</p>
-<dl class="facts"><dt>Issuer</dt><dd><code>${google.issuerId}</code></dd><dt>Service account</dt><dd><code>${google.serviceAccount.clientEmail}</code></dd></dl>`;
+  return html`<p><span class="badge ok">${say('console.settings.on')}</span> ${say('console.settings.googleOn')}</p>
+<dl class="facts"><dt>${say('console.settings.issuer')}</dt><dd><code>${google.issuerId}</code></dd><dt>${say('console.settings.serviceAccount')}</dt><dd><code>${google.serviceAccount.clientEmail}</code></dd></dl>`;
 }
 
 /** The settings page: the business first, then the panels of other features (the counter's), the sign-up form, then what the operator set. */
@@ -81,64 +108,70 @@ export function settingsBody(
   server: { config: Readonly<Config>; wallet: WalletServices; urlWarning?: string; now: number },
   panels: Markup[] = [],
 ): Markup {
+  const lang = c.lang;
+  const say = (key: ConsoleKey) => tConsole(lang, key);
   const errors = view.errors ?? { fields: {} };
-  return settingsPage('/console/settings', html`${view.saved ? html`<div class="notice ok" role="status"><p>Saved.</p></div>` : ''}
+  return settingsPage(
+    '/console/settings',
+    html`${view.saved ? html`<div class="notice ok" role="status"><p>${say('console.settings.saved')}</p></div>` : ''}
 ${formError(errors.form)}
 <form method="post" action="/console/settings" class="form panel" novalidate>
   ${csrfField(c)}
-  <h2>Your business</h2>
-  ${inputField({ name: 'name', label: 'Business name', value: view.name, error: errors.fields.name, required: true, maxlength: 100, hint: 'Shown on passes and on every page your customers and staff see.' })}
-  ${inputField({ name: 'brandColor', label: 'Brand colour', type: 'color', value: view.brandColor, error: errors.fields.brandColor, required: true, hint: 'The colour of the console, the counter and the sign-up form.' })}
-  ${timeZoneField(view.timeZone, errors.fields.timeZone)}
+  <h2>${say('console.settings.business')}</h2>
+  ${inputField({ name: 'name', label: say('console.settings.name'), value: view.name, error: errors.fields.name, required: true, maxlength: 100, hint: say('console.settings.nameHint') })}
+  ${inputField({ name: 'brandColor', label: say('console.settings.brandColor'), type: 'color', value: view.brandColor, error: errors.fields.brandColor, required: true, hint: say('console.settings.brandColorHint') })}
+  ${timeZoneField(view.timeZone, errors.fields.timeZone, lang)}
   ${selectField({
     name: 'country',
-    label: 'Country',
+    label: say('console.settings.country'),
     value: view.country,
     error: errors.fields.country,
-    placeholder: zoneCountry(view.timeZone),
-    options: phoneCountries().map((c) => ({ value: c.code, label: c.name })),
-    hint: 'Phone numbers typed without a country code, on the sign-up form, at the counter, here and in imported files, are read as numbers of this country, and so are amounts such as 1.000 in imported files.',
+    placeholder: zoneCountry(view.timeZone, lang),
+    options: countries(lang).map((c) => ({ value: c.code, label: c.name })),
+    hint: say('console.settings.countryHint'),
   })}
   ${selectField({
     name: 'language',
-    label: 'Language',
+    label: say('console.settings.language'),
     value: view.language,
     error: errors.fields.language,
     required: true,
-    options: LANGS.map((lang) => ({ value: lang, label: LANG_NAMES[lang] })),
-    hint: 'The language of your customers’ cards and emails. A customer who signed up in another of these languages keeps theirs.',
+    options: LANGS.map((l) => ({ value: l, label: LANG_NAMES[l] })),
+    hint: say('console.settings.languageHint'),
   })}
   ${selectField({
     name: 'currency',
-    label: 'Currency',
+    label: say('console.settings.currency'),
     value: view.currency,
     error: errors.fields.currency,
-    placeholder: 'None: amounts without a currency sign',
-    options: currencyChoices('en').map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
-    hint: 'Store credit on passes and pages is shown in this currency, unless the card names its own.',
+    placeholder: say('console.settings.noCurrency'),
+    options: currencyChoices(lang).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
+    hint: say('console.settings.currencyHint'),
   })}
-  <div class="actions"><button type="submit">Save settings</button></div>
+  <div class="actions"><button type="submit">${say('console.settings.save')}</button></div>
 </form>
 ${panels}
 ${view.signup ? signupPanel(c, view.signup) : ''}
 <section class="panel" aria-labelledby="wallet-heading">
-  <h2 id="wallet-heading">Wallet passes</h2>
-  <p class="muted">Customers can always use the web pass. Apple and Google Wallet passes need the server operator's settings; they are read when the server starts.</p>
+  <h2 id="wallet-heading">${say('console.settings.wallet')}</h2>
+  <p class="muted">${say('console.settings.walletIntro')}</p>
   <h3>Apple Wallet</h3>
-  ${appleStatus(server.wallet, server.now)}
+  ${appleStatus(server.wallet, server.now, lang)}
   <h3>Google Wallet</h3>
-  ${googleStatus(server.wallet)}
+  ${googleStatus(server.wallet, lang)}
   ${server.urlWarning ? html`<div class="notice warn"><p>${server.urlWarning}</p></div>` : ''}
 </section>
 <section class="panel" aria-labelledby="login-heading">
-  <h2 id="login-heading">Your login</h2>
-  <p>Signed in as <strong>${c.admin.email}</strong>. <a href="/console/password">Change password</a></p>
+  <h2 id="login-heading">${say('console.settings.login')}</h2>
+  <p>${sayMarkup(lang, 'console.password.signedInAs', { email: html`<strong>${c.admin.email}</strong>` })} <a href="/console/password">${say('console.password.title')}</a></p>
 </section>
 <section class="panel" aria-labelledby="server-heading">
-  <h2 id="server-heading">Server</h2>
+  <h2 id="server-heading">${say('console.settings.server')}</h2>
   <dl class="facts">
-    <dt>Public address</dt><dd><code>${server.config.publicUrl}</code></dd>
-    <dt>Install links</dt><dd><code>${server.config.installBaseUrl}/get-pass/…</code></dd>
+    <dt>${say('console.settings.publicAddress')}</dt><dd><code>${server.config.publicUrl}</code></dd>
+    <dt>${say('console.settings.installLinks')}</dt><dd><code>${server.config.installBaseUrl}/get-pass/…</code></dd>
   </dl>
-</section>`);
+</section>`,
+    lang,
+  );
 }
