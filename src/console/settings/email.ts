@@ -12,6 +12,9 @@ import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { formatTime } from '../format';
 import { csrfField, sendConsolePage } from '../layout';
 import { settingsPage } from './subnav';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
+import { sayMarkup } from '../say';
 
 // Settings → Email: whether this server sends email (SMTP_URL and MAIL_FROM are the operator's,
 // read at start and shown without the password), "Send a test email", which goes through the same
@@ -29,74 +32,94 @@ interface EmailView {
   heldBack: HeldBack;
 }
 
-const emails = (n: number) => `${n} sign-up email${n === 1 ? '' : 's'}`;
-
 /** The sign-up emails the abuse limits held back: how often the form is being misused, if at all. */
-function heldBackPanel(held: HeldBack): Markup {
+function heldBackPanel(held: HeldBack, lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
   const { recipient, client } = held.today;
-  const why = [
-    recipient ? `${recipient} to an address that already had one today` : '',
-    client ? `${client} from a network that asked for more than ${SIGNUP_MAIL_PER_CLIENT.limit} in an hour` : '',
-  ].filter(Boolean);
+  const limit = SIGNUP_MAIL_PER_CLIENT.limit;
+  const why = [recipient ? say('console.email.heldRecipient', { n: recipient }) : '', client ? say('console.email.heldClient', { n: client, limit }) : ''].filter(Boolean);
   return html`<section class="panel" aria-labelledby="held-heading">
-  <h2 id="held-heading">Held back by the abuse limits</h2>
-  <p>Anyone can type any email address on your sign-up form. So the card emails asked for there go out at most once a day to the same address, and at most ${SIGNUP_MAIL_PER_CLIENT.limit} an hour from the same network. A customer whose email was held back still sees their card on the screen.</p>
+  <h2 id="held-heading">${say('console.email.heldTitle')}</h2>
+  <p>${say('console.email.heldIntro', { limit })}</p>
   <dl class="facts" id="held-back">
-    <dt>Today</dt><dd>${recipient + client ? `${emails(recipient + client)} held back (${why.join('; ')})` : 'None held back'}</dd>
-    <dt>Last 7 days</dt><dd>${held.lastSevenDays ? `${emails(held.lastSevenDays)} held back` : 'None held back'}</dd>
+    <dt>${say('console.email.today')}</dt><dd>${recipient + client ? say('console.email.heldToday', { n: recipient + client, why: why.join('; ') }) : say('console.email.noneHeld')}</dd>
+    <dt>${say('console.email.lastSevenDays')}</dt><dd>${held.lastSevenDays ? say('console.email.heldWeek', { n: held.lastSevenDays }) : say('console.email.noneHeld')}</dd>
   </dl>
 </section>`;
 }
 
-function status(send: MailSend, timeZone: string): Markup {
-  if (send.status === 'sent') return html`<span class="badge ok">Sent</span>`;
-  if (send.status === 'failed') return html`<span class="badge danger">Failed</span> <span class="small">${send.error ?? ''}</span>`;
+function status(send: MailSend, timeZone: string, lang: ConsoleLang): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  if (send.status === 'sent') return html`<span class="badge ok">${say('console.email.sent')}</span>`;
+  if (send.status === 'failed') return html`<span class="badge danger">${say('console.email.failed')}</span> <span class="small">${send.error ?? ''}</span>`;
   return send.attempts === 0
-    ? html`<span class="badge">Waiting to be sent</span> <span class="small">reload to see the outcome</span>`
-    : html`<span class="badge warn">Retrying</span> <span class="small">${send.error ?? ''}${send.nextAttemptAt ? ` · next try ${formatTime(send.nextAttemptAt, timeZone)}` : ''}</span>`;
+    ? html`<span class="badge">${say('console.email.waiting')}</span> <span class="small">${say('console.email.reload')}</span>`
+    : html`<span class="badge warn">${say('console.email.retrying')}</span> <span class="small">${send.error ?? ''}${
+        send.nextAttemptAt ? ` · ${say('console.email.nextTry', { time: formatTime(send.nextAttemptAt, timeZone, lang) })}` : ''
+      }</span>`;
 }
 
 function emailBody(c: ConsoleContext, deps: Pick<AppDeps, 'config'>, view: EmailView): Markup {
+  const lang = c.lang;
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  const code = (text: string) => html`<code>${text}</code>`;
   const setup = mailSetup(deps.config);
   const errors = view.errors ?? { fields: {} };
   const state = setup
-    ? html`<p><span class="badge ok">On</span> Customers can be sent their card by email: from the page after they sign up, from their page here and from the counter.</p>
-<dl class="facts"><dt>Mail server</dt><dd><code>${setup.server}</code></dd><dt>Sent from</dt><dd><code>${setup.from}</code></dd><dt>Encryption</dt><dd>${setup.tls === 'required' ? 'Required' : html`<span class="badge warn">Not required</span>`}</dd></dl>
-${setup.tls === 'off' ? html`<div class="notice warn" role="alert"><p><strong>Email may travel unencrypted.</strong> ${MAIL_TLS_OFF_WARNING}. Whoever runs the server should use <code>smtps://</code> or a mail server with STARTTLS and remove <code>?tls=off</code>.</p></div>` : ''}`
-    : html`<p><span class="badge warn">Off</span> This server sends no email. The server operator sets <code>SMTP_URL</code> (such as <code>smtps://user:password@smtp.example.com:465</code>) and <code>MAIL_FROM</code> and restarts the server (README, "Email"). Until then the email buttons are not shown.</p>`;
+    ? html`<p><span class="badge ok">${say('console.settings.on')}</span> ${say('console.email.on')}</p>
+<dl class="facts"><dt>${say('console.email.server')}</dt><dd><code>${setup.server}</code></dd><dt>${say('console.email.from')}</dt><dd><code>${setup.from}</code></dd><dt>${say('console.email.encryption')}</dt><dd>${
+        setup.tls === 'required' ? say('console.email.required') : html`<span class="badge warn">${say('console.email.notRequired')}</span>`
+      }</dd></dl>
+${
+  setup.tls === 'off'
+    ? html`<div class="notice warn" role="alert"><p><strong>${say('console.email.unencryptedTitle')}</strong> ${MAIL_TLS_OFF_WARNING}. ${sayMarkup(lang, 'console.email.unencrypted', { smtps: code('smtps://'), tlsOff: code('?tls=off') })}</p></div>`
+    : ''
+}`
+    : html`<p><span class="badge warn">${say('console.settings.off')}</span> ${sayMarkup(lang, 'console.email.off', {
+        smtpUrl: code('SMTP_URL'),
+        example: code('smtps://user:password@smtp.example.com:465'),
+        mailFrom: code('MAIL_FROM'),
+      })}</p>`;
   const tests = view.tests.length
-    ? html`<div class="table-wrap"><table class="stacked"><caption>Recent test emails</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">To</th><th scope="col">Status</th></tr></thead>
-<tbody>${view.tests.map((t) => html`<tr><td data-label="Time" class="nowrap">${formatTime(t.createdAt, view.timeZone)}</td><td data-label="To">${t.recipient ?? ''}</td><td data-label="Status">${status(t, view.timeZone)}</td></tr>`)}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table class="stacked"><caption>${say('console.email.recentTests')}</caption>
+<thead><tr><th scope="col">${say('console.email.time')}</th><th scope="col">${say('console.email.to')}</th><th scope="col">${say('console.email.status')}</th></tr></thead>
+<tbody>${view.tests.map(
+        (t) =>
+          html`<tr><td data-label="${say('console.email.time')}" class="nowrap">${formatTime(t.createdAt, view.timeZone, lang)}</td><td data-label="${say('console.email.to')}">${t.recipient ?? ''}</td><td data-label="${say('console.email.status')}">${status(t, view.timeZone, lang)}</td></tr>`,
+      )}</tbody></table></div>`
     : '';
-  return settingsPage(EMAIL_SETTINGS_PATH, html`<section class="panel" aria-labelledby="email-heading">
-  <h2 id="email-heading">Email</h2>
+  return settingsPage(
+    EMAIL_SETTINGS_PATH,
+    html`<section class="panel" aria-labelledby="email-heading">
+  <h2 id="email-heading">${say('console.settingsNav.email')}</h2>
   ${state}
-  <p class="muted small">Only emails a customer or your staff ask for are sent: a customer's own card. Never newsletters or offers.</p>
+  <p class="muted small">${say('console.email.onlyAsked')}</p>
 </section>
 ${
   setup
     ? html`<section class="panel" aria-labelledby="test-heading">
-  <h2 id="test-heading">Send a test email</h2>
-  ${view.queued ? html`<div class="notice ok" role="status"><p>The test email is on its way. Its outcome shows below: reload the page in a moment.</p></div>` : ''}
+  <h2 id="test-heading">${say('console.email.sendTest')}</h2>
+  ${view.queued ? html`<div class="notice ok" role="status"><p>${say('console.email.queued')}</p></div>` : ''}
   ${formError(errors.form)}
   <form method="post" action="${EMAIL_SETTINGS_PATH}/test" class="form" novalidate>
     ${csrfField(c)}
-    ${inputField({ name: 'to', label: 'Send to', type: 'email', value: view.to, error: errors.fields.to, required: true, maxlength: 254, autocomplete: 'email' })}
-    <div class="actions"><button type="submit">Send a test email</button></div>
+    ${inputField({ name: 'to', label: say('console.email.sendTo'), type: 'email', value: view.to, error: errors.fields.to, required: true, maxlength: 254, autocomplete: 'email' })}
+    <div class="actions"><button type="submit">${say('console.email.sendTest')}</button></div>
   </form>
   ${tests}
 </section>
-${heldBackPanel(view.heldBack)}`
+${heldBackPanel(view.heldBack, lang)}`
     : ''
-}`);
+}`,
+    lang,
+  );
 }
 
 export function bindEmailSettings(router: Router, deps: AppDeps): void {
   const show = (ctx: Context, view: Omit<EmailView, 'tests' | 'timeZone' | 'heldBack'>, status = 200) => {
     const c = consoleOf(ctx);
     const full: EmailView = { ...view, tests: recentTestEmails(deps, c.namespace), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, heldBack: heldBack(deps, c.namespace) };
-    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Email settings', status, body: emailBody(c, deps, full) });
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: tConsole(c.lang, 'console.email.pageTitle'), status, body: emailBody(c, deps, full) });
   };
 
   router.get(EMAIL_SETTINGS_PATH, (ctx) => show(ctx, { to: consoleOf(ctx).admin.email, queued: ctx.query.queued === '1' }));
