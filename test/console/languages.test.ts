@@ -27,7 +27,7 @@ after(async () => {
 const adminLanguage = (email: string) => orgsRepo(app.db).findAdminByEmail(email)!.language;
 
 describe('languages in the console', () => {
-  it('the owner sets the shop to German and euros; the Account page then speaks German until they choose English', async () => {
+  it('the owner sets the shop to German and euros; the console then speaks German until they choose English', async () => {
     const org = await seedConsoleOrg(app, 'Café Elbe');
     const { context, page } = await signedInPage(browser, app, org, { next: '/console/settings' });
     assert.equal(await page.getByLabel('Language', { exact: true }).inputValue(), 'en');
@@ -35,10 +35,12 @@ describe('languages in the console', () => {
     await page.getByLabel('Language', { exact: true }).selectOption({ label: 'Deutsch' });
     await page.getByLabel('Currency').selectOption({ label: 'Euro (EUR)' });
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // An admin who chose no language of their own follows the shop: the console is German now.
+    await page.getByRole('status').filter({ hasText: 'Gespeichert.' }).waitFor();
     assert.deepEqual([readOrgSettings(app.db, org.orgId).language, readOrgSettings(app.db, org.orgId).currency], ['de', 'EUR']);
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
 
-    await page.getByRole('navigation', { name: 'Settings pages' }).getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('navigation', { name: 'Seiten der Einstellungen' }).getByRole('link', { name: 'Konto' }).click();
     await page.getByRole('heading', { name: 'Konto' }).waitFor();
     assert.equal(await page.getByLabel('Sprache der Verwaltung').inputValue(), 'de', 'an admin who chose nothing: German in a German shop');
     assert.equal(adminLanguage(org.admin.email), null);
@@ -86,6 +88,6 @@ describe('languages in the console', () => {
     const good = await client.request('POST', '/console/settings/account', { form: { _csrf: accountCsrf, language: 'de' } });
     assert.equal(good.status, 303);
     assert.equal(adminLanguage(org.admin.email), 'de');
-    assert.match((await client.request('GET', '/console/settings/account?saved=1')).text, /<div lang="de">[\s\S]*Gespeichert\./);
+    assert.match((await client.request('GET', '/console/settings/account?saved=1')).text, /<html lang="de">[\s\S]*Gespeichert\./);
   });
 });

@@ -11,11 +11,35 @@ import { checkOwnPassword } from '../auth/service';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { ADMINS_PATH, adminsBody, type AdminsView } from './views';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 
-const NOTICES: Record<string, string> = {
-  removed: 'Admin removed; their browsers are signed out.',
-  email: 'Your login email is changed. Sign in with it from now on.',
+const NOTICES: Record<string, ConsoleKey> = {
+  removed: 'console.admins.removed',
+  email: 'console.admins.emailChanged',
 };
+
+/**
+ * The admins service's messages (shared with the command line, in English) as the admin reads
+ * them; one the table does not know is shown as it is.
+ */
+const SERVICE_MESSAGES: readonly [RegExp, ConsoleKey][] = [
+  [/^(?<email>.+) is already an admin of this shop\.$/, 'console.admins.errAlreadyHere'],
+  [/^(?<email>.+) cannot be used for an admin login\. Choose another email address\.$/, 'console.admins.errTaken'],
+  [/^Enter an email address\.$/, 'console.admins.errEnterEmail'],
+  [/^(?<email>.+) is not an email address\.$/, 'console.admins.errNotEmail'],
+  [/^This admin no longer exists\.$/, 'console.admins.errGone'],
+  [/^The last admin cannot be removed: add another admin first\.$/, 'console.admins.errLast'],
+  [/^This is already your login email\.$/, 'console.admins.errSame'],
+];
+
+export function adminMessage(lang: ConsoleLang, message: string): string {
+  for (const [pattern, key] of SERVICE_MESSAGES) {
+    const match = pattern.exec(message);
+    if (match) return tConsole(lang, key, { ...match.groups });
+  }
+  return message;
+}
 
 /** Settings → Admins: several admins per org with equal rights; never none. */
 export function bindAdmins(router: Router, deps: AppDeps): void {
@@ -23,20 +47,23 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     sendConsolePage(ctx, deps, c, {
       section: 'settings',
-      title: 'Admins',
+      title: tConsole(c.lang, 'console.settingsNav.admins'),
       status,
       body: adminsBody(c, { admins: listAdmins(deps.db, c.org.id), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, ...view }),
     });
   };
   const refused = (ctx: Context, form: 'add' | 'remove' | 'email', err: AdminError, typed?: string) => {
     const errors = noErrors();
-    const message = err.orgMessage ?? err.message;
+    const message = adminMessage(consoleOf(ctx).lang, err.orgMessage ?? err.message);
     if (err.field === 'form') errors.form = message;
     else errors.fields[err.field] = message;
     page(ctx, { errors: { form, errors, typed } }, 400);
   };
 
-  router.get(ADMINS_PATH, (ctx) => page(ctx, { notice: typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined }));
+  router.get(ADMINS_PATH, (ctx) => {
+    const notice = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
+    page(ctx, { notice: notice && tConsole(consoleOf(ctx).lang, notice) });
+  });
 
   router.post(ADMINS_PATH, async (ctx) => {
     const c = consoleOf(ctx);
@@ -75,8 +102,8 @@ export function bindAdmins(router: Router, deps: AppDeps): void {
     const email = field(form, 'email').slice(0, 320);
     const password = field(form, 'password').slice(0, PASSWORD_MAX_LENGTH);
     try {
-      if (!password) throw new AdminError('password', 'Enter your password.');
-      const wrong = await checkOwnPassword(deps, { admin: c.admin, password, ip: ctx.ip });
+      if (!password) throw new AdminError('password', tConsole(c.lang, 'console.signIn.enterPassword'));
+      const wrong = await checkOwnPassword(deps, { admin: c.admin, password, ip: ctx.ip, lang: c.lang });
       if (wrong) throw new AdminError('password', wrong);
       changeAdminEmail(deps, c.admin, email);
     } catch (err) {

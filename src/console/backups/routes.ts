@@ -11,6 +11,7 @@ import { readOrgSettings } from '../../orgs/settings';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { BACKUPS_PATH, backupsBody } from './views';
+import { tConsole } from '../../i18n/translate';
 
 /**
  * Settings → Backups: the last result, the kept files, Back up now, and a download. A backup is the
@@ -24,7 +25,7 @@ export function bindBackups(router: Router, deps: AppDeps): void {
     const notice = ctx.query.done === 'ok' ? 'ok' : undefined;
     sendConsolePage(ctx, deps, c, {
       section: 'settings',
-      title: 'Backups',
+      title: tConsole(c.lang, 'console.settingsNav.backups'),
       body: backupsBody(c, deps.config, {
         state: backupState(deps),
         files: listBackups(deps.config.backups.dir),
@@ -45,7 +46,7 @@ export function bindBackups(router: Router, deps: AppDeps): void {
   router.get(`${BACKUPS_PATH}/:name`, (ctx) => {
     const name = ctx.params.name!;
     const file = path.join(deps.config.backups.dir, name);
-    if (!singleOrg()) throw new ApiError(403, 'FORBIDDEN', { detail: 'on a server with several businesses, backups are not downloaded from the console' });
+    if (!singleOrg()) throw new ApiError(403, 'FORBIDDEN', { detail: tConsole(consoleOf(ctx).lang, 'console.backups.noDownload') });
     // Only a backup's own name: never a path out of the folder, never the live database.
     if (!BACKUP_NAME.test(name) || !existsSync(file)) throw new ApiError(404, 'BACKUP_NOT_FOUND', { detail: name });
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
