@@ -1,5 +1,5 @@
 import type { ConsoleLang } from '../i18n/langs';
-import { tConsole, type ConsoleKey } from '../i18n/translate';
+import { tConsole, type ConsoleKey, type MessageParams } from '../i18n/translate';
 import { html, Markup } from '../web/html';
 
 // A console sentence with markup inside it ("Set <code>PUBLIC_URL</code> first: <a>how to go
@@ -22,4 +22,24 @@ export function sayMarkup(lang: ConsoleLang, key: ConsoleKey, params: Readonly<R
   const parts = tConsole(lang, key, text).split(new RegExp(`${OPEN}(\\d+)${CLOSE}`));
   // split with a group: even indexes are text, odd ones the number of a markup piece.
   return html`${parts.map((part, i) => (i % 2 === 0 ? part : pieces[Number(part)]))}`;
+}
+
+/**
+ * Form errors from a schema shared with the API (whose messages are English) in the admin's
+ * language: each known message is looked up in `table`; one the table lacks is shown as it is.
+ */
+export function errorsInLang<E extends { fields: Record<string, string>; form?: string }>(
+  errors: E,
+  lang: ConsoleLang,
+  table: Readonly<Record<string, ConsoleKey | readonly [ConsoleKey, MessageParams]>>,
+): E {
+  if (lang === 'en') return errors;
+  const say = (message: string) => {
+    const entry = table[message];
+    if (!entry) return message;
+    return typeof entry === 'string' ? tConsole(lang, entry) : tConsole(lang, entry[0], entry[1]);
+  };
+  const fields: Record<string, string> = {};
+  for (const [name, message] of Object.entries(errors.fields)) fields[name] = say(message);
+  return { ...errors, fields, ...(errors.form === undefined ? {} : { form: say(errors.form) }) };
 }

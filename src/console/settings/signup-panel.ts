@@ -9,8 +9,8 @@ import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { consoleForm, consoleOf } from '../context';
 import { csrfField } from '../layout';
-import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole, type ConsoleKey } from '../../i18n/translate';
+import { errorsInLang } from '../say';
 
 /** The shared schema's messages (orgs/settings.ts, English) as the admin reads them. */
 const SCHEMA_MESSAGES: Readonly<Record<string, ConsoleKey>> = {
@@ -19,19 +19,6 @@ const SCHEMA_MESSAGES: Readonly<Record<string, ConsoleKey>> = {
   'At most 2000 characters.': 'console.signup.urlTooLong',
   'Enter a full web address starting with https://': 'console.signup.urlInvalid',
 };
-
-function inLang(errors: FormErrors, lang: ConsoleLang): FormErrors {
-  const fields: FormErrors['fields'] = {};
-  for (const [name, message] of Object.entries(errors.fields)) {
-    const key = SCHEMA_MESSAGES[message];
-    fields[name] = key ? tConsole(lang, key) : message;
-  }
-  return { ...errors, fields };
-}
-
-// The settings page's "Sign-up form" panel: the consent sentence customers tick on every
-// card's sign-up form, and the link to the shop's privacy policy. Its own form and route, so the
-// business profile form above it is untouched.
 
 export interface SignupPanelView {
   consentText: string;
@@ -46,7 +33,7 @@ export function signupPanelView(settings: OrgSettings, saved: boolean): SignupPa
 
 export function signupPanel(c: ConsoleContext, view: SignupPanelView): Markup {
   const say = (key: ConsoleKey) => tConsole(c.lang, key);
-  const errors = inLang(view.errors ?? { fields: {} }, c.lang);
+  const errors = errorsInLang(view.errors ?? { fields: {} }, c.lang, SCHEMA_MESSAGES);
   return html`<section class="panel" aria-labelledby="signup-heading">
   <h2 id="signup-heading">${say('console.signup.title')}</h2>
   <p class="muted">${say('console.signup.intro')}</p>
