@@ -8,10 +8,12 @@ import { CreateWebhookBody } from '../../webhooks/schemas';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, replayDelivery, updateWebhook, type WebhookRow } from '../../webhooks/service';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import { createdWebhookBody, deleteBody, DELIVERIES_SHOWN, endpointBody, formOf, webhooksBody, type EndpointForm } from './views';
 
-// Webhooks of the namespace the switch shows: each key mode has its own endpoints
-// (decisions §4). Every write is the API's own service call with the API's own body schema, so
+// Webhooks of the namespace the switch shows: each key mode has its own endpoints (a live key
+// never sees test endpoints, nor a test key live ones). Every write is the API's own service call with the API's own body schema, so
 // URL rules, the 20-per-mode limit and the messages are the same; a refusal comes back on the form.
 
 const FIELDS = ['url', 'events'] as const;
@@ -23,12 +25,12 @@ const readEndpointForm = (posted: FormFields): EndpointForm => ({ url: field(pos
  * Field names as the form has them (`events[1]` is the events group), messages starting with a
  * capital; the API's words for "*" mixed with single types say it in the form's terms.
  */
-function onFields(errors: FormErrors): FormErrors {
+function onFields(errors: FormErrors, lang: ConsoleLang): FormErrors {
   const out = noErrors();
   const capital = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
   for (const [name, message] of Object.entries(errors.fields)) {
     const base = name.replace(/\[\d+\]$/, '');
-    const text = message.includes('["*"] alone') ? 'Check "All events" alone, or uncheck it and pick single event types.' : message;
+    const text = message.includes('["*"] alone') ? tConsole(lang, 'console.webhooks.errAllAlone') : message;
     if ((FIELDS as readonly string[]).includes(base)) out.fields[base] ??= capital(text);
     else out.form ??= capital(text);
   }
@@ -36,20 +38,24 @@ function onFields(errors: FormErrors): FormErrors {
   return out;
 }
 
-function validated(form: EndpointForm): { ok: true; value: { url: string; events: string[] } } | { ok: false; errors: FormErrors } {
+function validated(form: EndpointForm, lang: ConsoleLang): { ok: true; value: { url: string; events: string[] } } | { ok: false; errors: FormErrors } {
   const parsed = parseForm(CreateWebhookBody, form);
-  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, errors: onFields(parsed.errors) };
+  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, errors: onFields(parsed.errors, lang) };
 }
 
-const NOTICES: Record<string, string> = {
-  saved: 'Saved.',
-  disabled: 'The endpoint is disabled: nothing is sent to it.',
-  active: 'The endpoint is enabled: events are sent to it again.',
-  replayed: 'The event is queued to be sent again: the new delivery is at the top of the list.',
-  deleted: 'The endpoint is deleted.',
-  otherMode: 'That endpoint belongs to the other data set: use the switch at the top to see it.',
+const NOTICES: Record<string, ConsoleKey> = {
+  saved: 'console.settings.saved',
+  disabled: 'console.webhooks.doneDisabled',
+  active: 'console.webhooks.doneActive',
+  replayed: 'console.webhooks.doneReplayed',
+  deleted: 'console.webhooks.doneDeleted',
+  otherMode: 'console.webhooks.doneOtherMode',
 };
-const noticeOf = (ctx: Context) => (typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined);
+const noticeOf = (ctx: Context) => {
+  const key = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
+  return key && tConsole(consoleOf(ctx).lang, key);
+};
+const titleOf = (c: { lang: ConsoleLang; livemode: boolean }, key: ConsoleKey) => tConsole(c.lang, key, { mode: c.livemode ? 'live' : 'test' });
 
 export function bindWebhooks(router: Router, deps: AppDeps): void {
   const timeZone = (ctx: Context) => readOrgSettings(deps.db, consoleOf(ctx).org.id).timeZone;
@@ -58,7 +64,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     sendConsolePage(ctx, deps, c, {
       section: 'webhooks',
-      title: c.livemode ? 'Webhooks' : 'Test webhooks',
+      title: titleOf(c, 'console.webhooks.pageTitle'),
       status,
       body: webhooksBody(c, { endpoints: listWebhooks(deps, c.namespace), form: view.form ?? { url: '', events: ['*'] }, errors: view.errors, notice: noticeOf(ctx), timeZone: timeZone(ctx) }),
     });
@@ -68,7 +74,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     sendConsolePage(ctx, deps, c, {
       section: 'webhooks',
-      title: c.livemode ? 'Webhook endpoint' : 'Test webhook endpoint',
+      title: titleOf(c, 'console.webhooks.endpointPageTitle'),
       status,
       body: endpointBody(c, {
         endpoint,
@@ -92,17 +98,17 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
   router.post('/console/webhooks', async (ctx) => {
     const c = consoleOf(ctx);
     const form = readEndpointForm(consoleForm(ctx));
-    const checked = validated(form);
+    const checked = validated(form, c.lang);
     if (!checked.ok) return listPage(ctx, { form, errors: checked.errors }, 400);
     let row: WebhookRow;
     try {
       row = await createWebhook(deps, c.namespace, checked.value);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return listPage(ctx, { form, errors: onFields(formErrorsFrom(err, FIELDS)) }, err.status);
+      return listPage(ctx, { form, errors: onFields(formErrorsFrom(err, FIELDS), c.lang) }, err.status);
     }
     // The secret is shown in this answer only (no-store like every console page), never redirected to.
-    sendConsolePage(ctx, deps, c, { section: 'webhooks', title: 'Endpoint added', status: 201, scripts: ['console.js'], body: createdWebhookBody(c, row) });
+    sendConsolePage(ctx, deps, c, { section: 'webhooks', title: titleOf(c, 'console.webhooks.addedTitle'), status: 201, scripts: ['console.js'], body: createdWebhookBody(c, row) });
   });
 
   router.get('/console/webhooks/:id', (ctx) => {
@@ -123,13 +129,13 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const endpoint = getWebhook(deps, c.namespace, ctx.params.id!);
     const form = readEndpointForm(consoleForm(ctx));
-    const checked = validated(form);
+    const checked = validated(form, c.lang);
     if (!checked.ok) return endpointPage(ctx, endpoint, { form, errors: checked.errors }, 400);
     try {
       await updateWebhook(deps, c.namespace, endpoint.id, checked.value);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return endpointPage(ctx, getWebhook(deps, c.namespace, endpoint.id), { form, errors: onFields(formErrorsFrom(err, FIELDS)) }, err.status);
+      return endpointPage(ctx, getWebhook(deps, c.namespace, endpoint.id), { form, errors: onFields(formErrorsFrom(err, FIELDS), c.lang) }, err.status);
     }
     seeOther(ctx, `/console/webhooks/${endpoint.id}?done=saved`);
   });
@@ -145,7 +151,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
   router.get('/console/webhooks/:id/delete', (ctx) => {
     const c = consoleOf(ctx);
     const endpoint = getWebhook(deps, c.namespace, ctx.params.id!);
-    sendConsolePage(ctx, deps, c, { section: 'webhooks', title: 'Delete endpoint', body: deleteBody(c, endpoint) });
+    sendConsolePage(ctx, deps, c, { section: 'webhooks', title: titleOf(c, 'console.webhooks.delete'), body: deleteBody(c, endpoint) });
   });
 
   router.post('/console/webhooks/:id/delete', (ctx) => {
@@ -161,7 +167,7 @@ export function bindWebhooks(router: Router, deps: AppDeps): void {
       webhookId = replayDelivery(deps, c.namespace, ctx.params.deliveryId!).delivery.webhookId;
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'WEBHOOK_DISABLED') throw err;
-      return endpointPage(ctx, endpoint, { errors: { fields: {}, form: 'This endpoint is disabled: enable it before replaying a delivery.' } }, err.status);
+      return endpointPage(ctx, endpoint, { errors: { fields: {}, form: tConsole(c.lang, 'console.webhooks.errReplayDisabled') } }, err.status);
     }
     // As the API's replay route: the delivery is committed, wake the worker to send it now.
     deps.afterCommit.eventsWritten();

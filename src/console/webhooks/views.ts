@@ -8,6 +8,9 @@ import type { FormErrors } from '../../web/forms';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { choiceGroup, doneNotice, shownOnce, when } from '../widgets';
+import { formatNumber } from '../../i18n/format';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
+import { sayMarkup } from '../say';
 
 /** How many of an endpoint's deliveries its page shows (the API's default page). */
 export const DELIVERIES_SHOWN = 50;
@@ -18,41 +21,39 @@ export interface EndpointForm {
   events: string[];
 }
 
-const EVENT_WORDS: Record<(typeof EVENT_TYPES)[number], string> = {
-  'customer.enrolled': 'A customer joins a card',
-  'balance.updated': 'A balance changes (stamps, points or credit awarded, redeemed or corrected)',
-  'reward.redeemed': 'A customer redeems the card’s reward',
-  'level.changed': 'A customer reaches another level',
-  'customer.deleted': 'A customer’s personal data is erased (delete your copy)',
+const EVENT_WORDS: Record<(typeof EVENT_TYPES)[number], ConsoleKey> = {
+  'customer.enrolled': 'console.webhooks.event.enrolled',
+  'balance.updated': 'console.webhooks.event.balance',
+  'reward.redeemed': 'console.webhooks.event.reward',
+  'level.changed': 'console.webhooks.event.level',
+  'customer.deleted': 'console.webhooks.event.deleted',
 };
 
-/** "Test webhook endpoints" on the test side: which data a page shows is never left to guess. */
-const modeWord = (c: ConsoleContext) => (c.livemode ? '' : 'test ');
-/** A heading as the switch stands: "Deliveries", or "Test deliveries". */
-const titled = (c: ConsoleContext, text: string) => (c.livemode ? text : `Test ${text.charAt(0).toLowerCase()}${text.slice(1)}`);
+/** A console message that names the data set the switch shows ("Test deliveries"): which data a page shows is never left to guess. */
+const say = (c: ConsoleContext, key: ConsoleKey, params: MessageParams = {}) => tConsole(c.lang, key, { mode: c.livemode ? 'live' : 'test', ...params });
 
 export const formOf = (row: WebhookRow): EndpointForm => ({ url: row.url, events: row.events });
 
-function statusBadge(status: WebhookRow['status']): Markup {
-  return status === 'active' ? html`<span class="badge ok">Active</span>` : html`<span class="badge">Disabled</span>`;
+function statusBadge(c: ConsoleContext, status: WebhookRow['status']): Markup {
+  return status === 'active' ? html`<span class="badge ok">${say(c, 'console.webhooks.active')}</span>` : html`<span class="badge">${say(c, 'console.webhooks.disabled')}</span>`;
 }
 
-function eventsText(events: string[]): Markup {
-  return events.includes('*') ? html`All events` : html`${events.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}`;
+function eventsText(c: ConsoleContext, events: string[]): Markup {
+  return events.includes('*') ? html`${say(c, 'console.webhooks.allEvents')}` : html`${events.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}`;
 }
 
-function endpointFields(form: EndpointForm, errors: FormErrors): Markup {
-  return html`${inputField({ name: 'url', label: 'Endpoint URL', type: 'url', value: form.url, error: errors.fields.url, required: true, maxlength: 2048, placeholder: 'https://example.com/loyalty-events', hint: 'Where this server sends events, as a signed POST request. http or https.' })}
+function endpointFields(c: ConsoleContext, form: EndpointForm, errors: FormErrors): Markup {
+  return html`${inputField({ name: 'url', label: say(c, 'console.webhooks.url'), type: 'url', value: form.url, error: errors.fields.url, required: true, maxlength: 2048, placeholder: 'https://example.com/loyalty-events', hint: say(c, 'console.webhooks.urlHint') })}
 ${choiceGroup({
   name: 'events',
-  legend: 'Events to send',
+  legend: say(c, 'console.webhooks.events'),
   type: 'checkbox',
   checked: form.events,
   error: errors.fields.events,
-  hint: 'All events, or uncheck it and pick single event types.',
+  hint: say(c, 'console.webhooks.eventsHint'),
   choices: [
-    { value: '*', label: 'All events', hint: 'Every event type, also those added in later versions.' },
-    ...EVENT_TYPES.map((type) => ({ value: type, label: html`<code>${type}</code>`, hint: EVENT_WORDS[type] })),
+    { value: '*', label: say(c, 'console.webhooks.allEvents'), hint: say(c, 'console.webhooks.allEventsHint') },
+    ...EVENT_TYPES.map((type) => ({ value: type, label: html`<code>${type}</code>`, hint: say(c, EVENT_WORDS[type]) })),
   ],
 })}`;
 }
@@ -60,84 +61,93 @@ ${choiceGroup({
 export function webhooksBody(c: ConsoleContext, view: { endpoints: WebhookRow[]; form: EndpointForm; errors?: FormErrors; notice?: string; timeZone: string }): Markup {
   const errors = view.errors ?? { fields: {} };
   const full = view.endpoints.length >= MAX_WEBHOOKS_PER_MODE;
-  return html`<div class="page-head"><h1>${titled(c, 'Webhook endpoints')}</h1></div>
-<p class="muted">A webhook tells another system (your CRM, a shop, an automation service) the moment something happens: a customer joins, a balance changes, a reward is redeemed.
-${c.livemode ? 'These endpoints receive events of your live data only.' : 'These endpoints receive events of the test sandbox only; live endpoints are listed under live data.'}</p>
+  return html`<div class="page-head"><h1>${say(c, 'console.webhooks.title')}</h1></div>
+<p class="muted">${say(c, 'console.webhooks.intro')}
+${say(c, 'console.webhooks.introMode')}</p>
 ${doneNotice(view.notice)}
 ${formError(errors.form)}
 <section class="endpoint-list" aria-labelledby="endpoints-heading">
-  <h2 id="endpoints-heading">${titled(c, 'Endpoints')} <span class="small muted">(${view.endpoints.length} of ${MAX_WEBHOOKS_PER_MODE})</span></h2>
+  <h2 id="endpoints-heading">${say(c, 'console.webhooks.endpoints')} <span class="small muted">(${say(c, 'console.webhooks.count', { n: view.endpoints.length, max: MAX_WEBHOOKS_PER_MODE })})</span></h2>
   ${
     view.endpoints.length === 0
-      ? html`<p class="empty panel">No ${modeWord(c)}endpoints yet.</p>`
+      ? html`<p class="empty panel">${say(c, 'console.webhooks.none')}</p>`
       : html`<div class="table-wrap"><table>
-  <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Created</th></tr></thead>
+  <thead><tr><th scope="col">URL</th><th scope="col">${say(c, 'console.webhooks.eventsColumn')}</th><th scope="col">${say(c, 'console.keys.status')}</th><th scope="col" class="hide-narrow">${say(c, 'console.keys.created')}</th></tr></thead>
   <tbody>${view.endpoints.map(
-    (e) => html`<tr><td class="url-cell"><a href="/console/webhooks/${e.id}">${e.url}</a></td><td>${eventsText(e.events)}</td><td>${statusBadge(e.status)}</td><td class="nowrap hide-narrow">${when(e.createdAt, view.timeZone)}</td></tr>`,
+    (e) =>
+      html`<tr><td class="url-cell"><a href="/console/webhooks/${e.id}">${e.url}</a></td><td>${eventsText(c, e.events)}</td><td>${statusBadge(c, e.status)}</td><td class="nowrap hide-narrow">${when(e.createdAt, view.timeZone, {}, c.lang)}</td></tr>`,
   )}</tbody>
 </table></div>`
   }
 </section>
 <form method="post" action="/console/webhooks" class="form panel" novalidate>
   ${csrfField(c)}
-  <h2>${c.livemode ? 'Add an endpoint' : 'Add a test endpoint'}</h2>
-  ${full ? html`<p class="notice warn">You have ${MAX_WEBHOOKS_PER_MODE} ${modeWord(c)}endpoints, the most an organisation may have: delete one first.</p>` : ''}
-  ${endpointFields(view.form, errors)}
-  <div class="actions"><button type="submit">Add endpoint</button></div>
+  <h2>${say(c, 'console.webhooks.addTitle')}</h2>
+  ${full ? html`<p class="notice warn">${say(c, 'console.webhooks.full', { max: MAX_WEBHOOKS_PER_MODE })}</p>` : ''}
+  ${endpointFields(c, view.form, errors)}
+  <div class="actions"><button type="submit">${say(c, 'console.webhooks.add')}</button></div>
 </form>`;
 }
 
 export function createdWebhookBody(c: ConsoleContext, row: WebhookRow): Markup {
-  return html`<div class="page-head"><h1>${titled(c, 'Endpoint added')}</h1></div>
-<div class="notice ok" role="status"><p>Events ${row.events.includes('*') ? '' : html`(${eventsText(row.events)}) `}are now sent to <strong class="url-cell">${row.url}</strong>.</p></div>
+  const url = html`<strong class="url-cell">${row.url}</strong>`;
+  return html`<div class="page-head"><h1>${say(c, 'console.webhooks.addedTitle')}</h1></div>
+<div class="notice ok" role="status"><p>${
+    row.events.includes('*') ? sayMarkup(c.lang, 'console.webhooks.addedAll', { url }) : sayMarkup(c.lang, 'console.webhooks.addedSome', { events: eventsText(c, row.events), url })
+  }</p></div>
 <section class="panel" aria-labelledby="secret-heading">
-  <h2 id="secret-heading">Signing secret</h2>
-  <p>Every delivery carries an <code>X-Loyalty-Signature</code> header made with this secret, so your system can check that an event really comes from this server (the README shows how, under "Verify the signature").</p>
-  ${shownOnce({ id: 'signing-secret', label: 'Signing secret', value: row.secret, warning: 'Store it in the system that receives the events. If you lose it, delete this endpoint and add it again.' })}
-  <div class="actions"><a class="button" href="/console/webhooks/${row.id}">Done, I have stored the secret</a></div>
+  <h2 id="secret-heading">${say(c, 'console.webhooks.secret')}</h2>
+  <p>${sayMarkup(c.lang, 'console.webhooks.secretIntro', { header: html`<code>X-Loyalty-Signature</code>` })}</p>
+  ${shownOnce({ id: 'signing-secret', label: say(c, 'console.webhooks.secret'), value: row.secret, warning: say(c, 'console.webhooks.secretWarning'), lang: c.lang })}
+  <div class="actions"><a class="button" href="/console/webhooks/${row.id}">${say(c, 'console.webhooks.secretStored')}</a></div>
 </section>`;
 }
 
-function attemptRows(attempts: AttemptRow[], timeZone: string): Markup {
+function attemptRows(c: ConsoleContext, attempts: AttemptRow[], timeZone: string): Markup {
+  const label = (key: ConsoleKey) => say(c, key);
   // data-label: on a phone each attempt is a small card of labelled lines (app.css), not a wide row.
   return html`${attempts.map(
     (a) => html`<tr>
-  <td class="num" data-label="Attempt">${a.number}</td>
-  <td data-label="Outcome">${a.status === 'succeeded' ? html`<span class="badge ok">Succeeded</span>` : html`<span class="badge danger">Failed</span>`}</td>
-  <td class="num" data-label="Response">${a.responseCode ?? html`<span class="muted">none</span>`}</td>
-  <td class="error-cell" data-label="Error">${a.error ?? html`<span class="muted">—</span>`}</td>
-  <td class="num nowrap" data-label="Duration">${a.durationMs} ms</td>
-  <td class="nowrap" data-label="Time">${when(a.at, timeZone, { seconds: true })}</td>
+  <td class="num" data-label="${label('console.webhooks.attempt')}">${a.number}</td>
+  <td data-label="${label('console.webhooks.outcome')}">${a.status === 'succeeded' ? html`<span class="badge ok">${label('console.webhooks.succeeded')}</span>` : html`<span class="badge danger">${label('console.webhooks.failed')}</span>`}</td>
+  <td class="num" data-label="${label('console.webhooks.response')}">${a.responseCode ?? html`<span class="muted">${label('console.webhooks.noResponse')}</span>`}</td>
+  <td class="error-cell" data-label="${label('console.webhooks.error')}">${a.error ?? html`<span class="muted">—</span>`}</td>
+  <td class="num nowrap" data-label="${label('console.webhooks.duration')}">${formatNumber(c.lang, a.durationMs)} ms</td>
+  <td class="nowrap" data-label="${label('console.email.time')}">${when(a.at, timeZone, { seconds: true }, c.lang)}</td>
 </tr>`,
   )}`;
 }
 
-const DELIVERY_BADGE = {
-  pending: html`<span class="badge warn">Pending</span>`,
-  succeeded: html`<span class="badge ok">Succeeded</span>`,
-  failed: html`<span class="badge danger">Failed</span>`,
-};
+function deliveryBadge(c: ConsoleContext, status: 'pending' | 'succeeded' | 'failed'): Markup {
+  if (status === 'pending') return html`<span class="badge warn">${say(c, 'console.webhooks.pending')}</span>`;
+  if (status === 'succeeded') return html`<span class="badge ok">${say(c, 'console.webhooks.succeeded')}</span>`;
+  return html`<span class="badge danger">${say(c, 'console.webhooks.failed')}</span>`;
+}
 
 function deliveryBlock(c: ConsoleContext, endpoint: WebhookRow, { delivery, attempts }: DeliveryView, timeZone: string): Markup {
   const headingId = `delivery-${delivery.id}`;
+  const at = (ms: number) => when(ms, timeZone, { seconds: true }, c.lang);
   return html`<article class="delivery" aria-labelledby="${headingId}">
   <div class="spread">
-    <h3 id="${headingId}"><code>${delivery.eventType}</code> ${DELIVERY_BADGE[delivery.status]}</h3>
+    <h3 id="${headingId}"><code>${delivery.eventType}</code> ${deliveryBadge(c, delivery.status)}</h3>
     ${
       endpoint.status === 'active'
-        ? html`<form method="post" action="/console/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay" class="inline">${csrfField(c)}<button type="submit" class="secondary small-button" aria-label="Replay ${delivery.eventType} of ${localDateTime(delivery.createdAt, timeZone, { seconds: true })}">Replay</button></form>`
+        ? html`<form method="post" action="/console/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay" class="inline">${csrfField(c)}<button type="submit" class="secondary small-button" aria-label="${say(c, 'console.webhooks.replayWhich', {
+            event: delivery.eventType,
+            time: localDateTime(delivery.createdAt, timeZone, { seconds: true }),
+          })}">${say(c, 'console.webhooks.replay')}</button></form>`
         : ''
     }
   </div>
-  <p class="small muted">Event <code>${delivery.eventId}</code> · created ${when(delivery.createdAt, timeZone, { seconds: true })}${
-    delivery.nextAttemptAt !== null ? html` · next attempt ${when(delivery.nextAttemptAt, timeZone, { seconds: true })}` : ''
-  }${delivery.replayOf ? html` · replay of <code>${delivery.replayOf}</code>` : ''}</p>
+  <p class="small muted">${sayMarkup(c.lang, 'console.webhooks.eventLine', { id: html`<code>${delivery.eventId}</code>`, created: at(delivery.createdAt) })}${
+    delivery.nextAttemptAt !== null ? html` · ${sayMarkup(c.lang, 'console.webhooks.nextAttempt', { time: at(delivery.nextAttemptAt) })}` : ''
+  }${delivery.replayOf ? html` · ${sayMarkup(c.lang, 'console.webhooks.replayOf', { id: html`<code>${delivery.replayOf}</code>` })}` : ''}</p>
   ${
     attempts.length === 0
-      ? html`<p class="small">Not sent yet.</p>`
-      : html`<div class="table-wrap"><table class="attempts stack-narrow" aria-label="Attempts">
-  <thead><tr><th scope="col" class="num">Attempt</th><th scope="col">Outcome</th><th scope="col" class="num">Response</th><th scope="col">Error</th><th scope="col" class="num">Duration</th><th scope="col">Time</th></tr></thead>
-  <tbody>${attemptRows(attempts, timeZone)}</tbody>
+      ? html`<p class="small">${say(c, 'console.webhooks.notSent')}</p>`
+      : html`<div class="table-wrap"><table class="attempts stack-narrow" aria-label="${say(c, 'console.webhooks.attempts')}">
+  <thead><tr><th scope="col" class="num">${say(c, 'console.webhooks.attempt')}</th><th scope="col">${say(c, 'console.webhooks.outcome')}</th><th scope="col" class="num">${say(c, 'console.webhooks.response')}</th><th scope="col">${say(c, 'console.webhooks.error')}</th><th scope="col" class="num">${say(c, 'console.webhooks.duration')}</th><th scope="col">${say(c, 'console.email.time')}</th></tr></thead>
+  <tbody>${attemptRows(c, attempts, timeZone)}</tbody>
 </table></div>`
   }
 </article>`;
@@ -154,55 +164,59 @@ export interface EndpointView {
   notice?: string;
 }
 
-function retryText(delays: readonly number[]): string {
-  if (delays.length === 0) return 'A failed attempt is not retried';
-  const wait = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
-  return `A failed attempt is retried ${delays.length === 1 ? 'once' : `${delays.length} times`} (after ${delays.map(wait).join(', then ')})`;
+function retryText(c: ConsoleContext, delays: readonly number[]): string {
+  if (delays.length === 0) return say(c, 'console.webhooks.noRetry');
+  const wait = (ms: number) => (ms % 1000 === 0 ? `${formatNumber(c.lang, ms / 1000)} s` : `${formatNumber(c.lang, ms)} ms`);
+  return say(c, 'console.webhooks.retries', { n: delays.length, waits: delays.map(wait).join(say(c, 'console.webhooks.then')) });
 }
 
 export function endpointBody(c: ConsoleContext, view: EndpointView): Markup {
   const { endpoint } = view;
   const errors = view.errors ?? { fields: {} };
   const active = endpoint.status === 'active';
-  return html`<p class="small"><a href="/console/webhooks">← ${titled(c, 'Webhook endpoints')}</a></p>
-<div class="page-head"><h1>${titled(c, 'Endpoint')} ${statusBadge(endpoint.status)}</h1></div>
-<p class="url-cell"><code>${endpoint.url}</code> · <a href="#deliveries-heading">Deliveries</a></p>
+  return html`<p class="small"><a href="/console/webhooks">← ${say(c, 'console.webhooks.title')}</a></p>
+<div class="page-head"><h1>${say(c, 'console.webhooks.endpoint')} ${statusBadge(c, endpoint.status)}</h1></div>
+<p class="url-cell"><code>${endpoint.url}</code> · <a href="#deliveries-heading">${say(c, 'console.webhooks.deliveriesLink')}</a></p>
 ${doneNotice(view.notice)}
 ${formError(errors.form)}
 <div class="grid endpoint-grid">
 <form method="post" action="/console/webhooks/${endpoint.id}" class="form panel" novalidate>
   ${csrfField(c)}
-  <h2>Settings</h2>
-  ${endpointFields(view.form, errors)}
-  <div class="actions"><button type="submit">Save changes</button></div>
+  <h2>${say(c, 'console.nav.settings')}</h2>
+  ${endpointFields(c, view.form, errors)}
+  <div class="actions"><button type="submit">${say(c, 'console.webhooks.save')}</button></div>
 </form>
 <section class="panel" aria-labelledby="state-heading">
-  <h2 id="state-heading">${active ? 'Sending' : 'Paused'}</h2>
-  <p>${active ? 'Events are sent to this endpoint as they happen.' : 'Nothing is sent to this endpoint, and events that happen meanwhile are not kept for it.'}</p>
+  <h2 id="state-heading">${say(c, active ? 'console.webhooks.sending' : 'console.webhooks.paused')}</h2>
+  <p>${say(c, active ? 'console.webhooks.sendingText' : 'console.webhooks.pausedText')}</p>
   <form method="post" action="/console/webhooks/${endpoint.id}/status" class="actions">
     ${csrfField(c)}<input type="hidden" name="status" value="${active ? 'disabled' : 'active'}">
-    <button type="submit" class="secondary">${active ? 'Disable endpoint' : 'Enable endpoint'}</button>
+    <button type="submit" class="secondary">${say(c, active ? 'console.webhooks.disable' : 'console.webhooks.enable')}</button>
   </form>
-  ${active ? html`<p class="small muted">Disabling stops deliveries that are still waiting for a retry.</p>` : ''}
-  <h2>Delete</h2>
-  <p><a class="button secondary" href="/console/webhooks/${endpoint.id}/delete">Delete endpoint…</a></p>
+  ${active ? html`<p class="small muted">${say(c, 'console.webhooks.disableHint')}</p>` : ''}
+  <h2>${say(c, 'console.webhooks.deleteHeading')}</h2>
+  <p><a class="button secondary" href="/console/webhooks/${endpoint.id}/delete">${say(c, 'console.webhooks.deleteLink')}</a></p>
 </section>
 </div>
 <section aria-labelledby="deliveries-heading">
-  <h2 id="deliveries-heading">${titled(c, 'Deliveries')}</h2>
-  <p class="muted small">The latest ${DELIVERIES_SHOWN}, newest first, each with every attempt. ${retryText(view.retryDelaysMs)}; replay sends the same event again${active ? '' : ' (enable the endpoint first)'}. History is kept ${WEBHOOK_HISTORY_DAYS} days.</p>
-  ${view.deliveries.length === 0 ? html`<p class="empty panel">No deliveries yet. Events are sent here as they happen.</p>` : view.deliveries.map((d) => deliveryBlock(c, endpoint, d, view.timeZone))}
+  <h2 id="deliveries-heading">${say(c, 'console.webhooks.deliveries')}</h2>
+  <p class="muted small">${say(c, active ? 'console.webhooks.deliveriesIntro' : 'console.webhooks.deliveriesIntroPaused', {
+    shown: DELIVERIES_SHOWN,
+    retries: retryText(c, view.retryDelaysMs),
+    days: WEBHOOK_HISTORY_DAYS,
+  })}</p>
+  ${view.deliveries.length === 0 ? html`<p class="empty panel">${say(c, 'console.webhooks.noDeliveries')}</p>` : view.deliveries.map((d) => deliveryBlock(c, endpoint, d, view.timeZone))}
 </section>`;
 }
 
 export function deleteBody(c: ConsoleContext, endpoint: WebhookRow): Markup {
-  return html`<div class="page-head"><h1>Delete this ${modeWord(c)}endpoint?</h1></div>
+  return html`<div class="page-head"><h1>${say(c, 'console.webhooks.deleteTitle')}</h1></div>
 <section class="panel confirm">
-  <p><strong>Delete the endpoint <span class="url-cell">${endpoint.url}</span>? Nothing more is sent to it, and its delivery history is removed.</strong></p>
+  <p><strong>${sayMarkup(c.lang, 'console.webhooks.deleteQuestion', { url: html`<span class="url-cell">${endpoint.url}</span>` })}</strong></p>
   <form method="post" action="/console/webhooks/${endpoint.id}/delete" class="actions">
     ${csrfField(c)}
-    <button type="submit" class="danger">Delete endpoint</button>
-    <a class="button secondary" href="/console/webhooks/${endpoint.id}">Cancel</a>
+    <button type="submit" class="danger">${say(c, 'console.webhooks.delete')}</button>
+    <a class="button secondary" href="/console/webhooks/${endpoint.id}">${say(c, 'console.keys.cancel')}</a>
   </form>
 </section>`;
 }
