@@ -6,6 +6,9 @@ import { html, type Markup } from '../../web/html';
 import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { when } from '../widgets';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
+import { sayMarkup } from '../say';
 
 // Counters paused after too many wrong PINs (counter/unlock.ts): the owner sees which, and lifts
 // a pause at once instead of the staff waiting it out. The PIN screen of a paused device shows the
@@ -23,22 +26,23 @@ function readPause(value: string): Pick<PausedCounter, 'kind' | 'label'> | undef
   return colon > 0 && (kind === 'device' || kind === 'address') ? { kind, label: value.slice(colon + 1) } : undefined;
 }
 
-function what(p: PausedCounter): { text: Markup; name: string } {
-  if (p.kind === 'device') return { text: html`Device <strong>${p.label}</strong>`, name: `on device ${p.label}` };
-  if (p.kind === 'address') return { text: html`New devices at the address <strong>${p.label}</strong>`, name: `at the address ${p.label}` };
-  return { text: html`<strong>Every new device of the shop</strong>`, name: 'on every new device' };
+function what(p: PausedCounter, lang: ConsoleLang): { text: Markup; name: string } {
+  const label = html`<strong>${p.label ?? ''}</strong>`;
+  if (p.kind === 'device') return { text: sayMarkup(lang, 'console.pauses.device', { label }), name: tConsole(lang, 'console.pauses.deviceName', { label: p.label ?? '' }) };
+  if (p.kind === 'address') return { text: sayMarkup(lang, 'console.pauses.address', { label }), name: tConsole(lang, 'console.pauses.addressName', { label: p.label ?? '' }) };
+  return { text: html`<strong>${tConsole(lang, 'console.pauses.shop')}</strong>`, name: tConsole(lang, 'console.pauses.shopName') };
 }
 
 export function pausesPanel(c: ConsoleContext, paused: PausedCounter[], timeZone: string): Markup {
   if (paused.length === 0) return html``;
   return html`<section class="panel notice warn" id="paused-counters" aria-labelledby="paused-heading">
-  <h2 id="paused-heading">Paused counters</h2>
-  <p>Unlocking was paused after too many wrong PINs. If it was one of your staff mistyping, lift the pause; if nobody at the shop was trying, leave it. A pause of new devices never stops the devices your staff use every day.</p>
+  <h2 id="paused-heading">${tConsole(c.lang, 'console.pauses.title')}</h2>
+  <p>${tConsole(c.lang, 'console.pauses.intro')}</p>
   <ul class="paused-list">${paused.map((p) => {
-    const { text, name } = what(p);
+    const { text, name } = what(p, c.lang);
     return html`<li><form method="post" action="/console/staff/counter-pause" class="row">${csrfField(c)}<input type="hidden" name="${PAUSE_FIELD}" value="${pauseValue(p)}">
-      <span>${text}, paused until ${when(p.until, timeZone)}</span>
-      <button type="submit" class="secondary">Lift the pause<span class="visually-hidden"> ${name}</span></button></form></li>`;
+      <span>${sayMarkup(c.lang, 'console.pauses.until', { what: text, until: when(p.until, timeZone, {}, c.lang) })}</span>
+      <button type="submit" class="secondary">${tConsole(c.lang, 'console.pauses.lift')}<span class="visually-hidden"> ${name}</span></button></form></li>`;
   })}</ul>
 </section>`;
 }
@@ -53,7 +57,7 @@ export function bindCounterPauses(router: Router, deps: AppDeps): void {
   });
 }
 
-export const PAUSE_NOTICES: Record<string, string> = {
-  lifted: 'The pause is lifted: staff can unlock that counter with their PIN now.',
-  gone: 'That pause had already ended.',
+export const PAUSE_NOTICES: Record<string, ConsoleKey> = {
+  lifted: 'console.pauses.lifted',
+  gone: 'console.pauses.gone',
 };

@@ -16,27 +16,42 @@ import { memberBody, staffBody, type StaffForm } from './views';
 import { bindStaffExport } from './export';
 import { bindCounterPauses, PAUSE_NOTICES, pausesPanel } from './pauses';
 import { pausedCounters } from '../../counter/unlock';
+import { STAFF_NAME_MAX } from '../../staff/model';
+import { errorsInLang } from '../say';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 
-// Staff (decisions §8): add with a name and a PIN, rename, re-PIN, disable; each
+// Staff: add with a name and a PIN, rename, re-PIN, disable; each
 // member's counter activity per day; and the counter's link with its QR for the shop's tablet.
 // Writes go through src/staff/service.ts, as the seed file's do; a taken PIN comes back on the field.
 
-/** Valibot's and the service's messages as the form shows them: on their field, with a capital. */
-function capitalised(errors: FormErrors): FormErrors {
+/** The staff schema's and service's messages (shared with the seed file, in English) as the admin reads them. */
+const SERVICE_MESSAGES: Readonly<Record<string, ConsoleKey | readonly [ConsoleKey, { max: number }]>> = {
+  'Enter a name': 'console.staff.errName',
+  [`At most ${STAFF_NAME_MAX} characters`]: ['console.staff.errNameLong', { max: STAFF_NAME_MAX }],
+  'A PIN is 4 to 8 digits': 'console.staff.errPin',
+  'Another staff member of this organisation has this PIN; choose another': 'console.staff.errPinTaken',
+};
+
+/** Valibot's and the service's messages as the form shows them: on their field, with a capital, in the admin's language. */
+function capitalised(errors: FormErrors, lang: ConsoleLang): FormErrors {
   const up = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
   const out = noErrors();
   for (const [name, message] of Object.entries(errors.fields)) out.fields[name] = up(message);
   if (errors.form) out.form = up(errors.form);
-  return out;
+  return errorsInLang(out, lang, SERVICE_MESSAGES);
 }
 
-const NOTICES: Record<string, (s: Staff) => string> = {
-  added: (s) => `${s.name} is added. They can unlock the counter with their PIN now.`,
-  renamed: (s) => `Renamed to ${s.name}.`,
-  pin: (s) => `${s.name}'s PIN is changed; the old one no longer works.`,
-  disabled: (s) => `${s.name} is disabled and can no longer unlock the counter.`,
-  active: (s) => `${s.name} is enabled and can unlock the counter again.`,
+const NOTICE_KEYS: Record<string, ConsoleKey> = {
+  added: 'console.staff.doneAdded',
+  renamed: 'console.staff.doneRenamed',
+  pin: 'console.staff.donePin',
+  disabled: 'console.staff.doneDisabled',
+  active: 'console.staff.doneActive',
 };
+const NOTICES: Record<string, (s: Staff, lang: ConsoleLang) => string> = Object.fromEntries(
+  Object.entries(NOTICE_KEYS).map(([done, key]) => [done, (s: Staff, lang: ConsoleLang) => tConsole(lang, key, { name: s.name })]),
+);
 
 export function bindStaff(router: Router, deps: AppDeps): void {
   const timeZone = (ctx: Context) => readOrgSettings(deps.db, consoleOf(ctx).org.id).timeZone;
@@ -51,17 +66,17 @@ export function bindStaff(router: Router, deps: AppDeps): void {
     const pause = typeof ctx.query.pause === 'string' ? PAUSE_NOTICES[ctx.query.pause] : undefined;
     sendConsolePage(ctx, deps, c, {
       section: 'staff',
-      title: 'Staff',
+      title: tConsole(c.lang, 'console.nav.staff'),
       status,
       body: staffBody(c, {
         staff,
         activity: staffActivity(deps, c.namespace, zone),
         counterUrl: url,
-        counterQr: await qrSvg(url, 'QR code of the counter link'),
+        counterQr: await qrSvg(url, tConsole(c.lang, 'console.staff.qrAlt')),
         timeZone: zone,
         form: view.form ?? { name: '', pin: '' },
         errors: view.errors,
-        notice: added ? NOTICES.added!(added) : pause,
+        notice: added ? NOTICES.added!(added, c.lang) : pause && tConsole(c.lang, pause),
         pauses: pausesPanel(c, pausedCounters(deps, c.org.id), zone),
       }),
     });
@@ -82,7 +97,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
         nameValue: view.name ?? member.name,
         pinValue: view.pin ?? '',
         errors: view.errors,
-        notice: done && status === 200 ? done(member) : undefined,
+        notice: done && status === 200 ? done(member, c.lang) : undefined,
       }),
     });
   };
@@ -102,13 +117,13 @@ export function bindStaff(router: Router, deps: AppDeps): void {
     const posted = consoleForm(ctx);
     const form = { name: field(posted, 'name'), pin: field(posted, 'pin') };
     const parsed = parseForm(StaffInput, form);
-    if (!parsed.ok) return listPage(ctx, { form, errors: capitalised(parsed.errors) }, 400);
+    if (!parsed.ok) return listPage(ctx, { form, errors: capitalised(parsed.errors, consoleOf(ctx).lang) }, 400);
     let created: Staff;
     try {
       created = createStaff(deps, c.org.id, parsed.value);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return listPage(ctx, { form, errors: capitalised(formErrorsFrom(err, ['name', 'pin'])) }, err.status);
+      return listPage(ctx, { form, errors: capitalised(formErrorsFrom(err, ['name', 'pin']), consoleOf(ctx).lang) }, err.status);
     }
     seeOther(ctx, `/console/staff?added=${created.id}`);
   });
@@ -122,7 +137,7 @@ export function bindStaff(router: Router, deps: AppDeps): void {
       const current = member(ctx);
       const typed = field(consoleForm(ctx), name);
       const parsed = parseForm(v.object({ [name]: schema }), { [name]: typed });
-      const again = (errors: FormErrors, status: number) => memberPage(ctx, current, { [name]: typed, errors: capitalised(errors) }, status);
+      const again = (errors: FormErrors, status: number) => memberPage(ctx, current, { [name]: typed, errors: capitalised(errors, consoleOf(ctx).lang) }, status);
       if (!parsed.ok) return again(parsed.errors, 400);
       try {
         write(c.org.id, current.id, (parsed.value as Record<string, string>)[name]!);
