@@ -4,6 +4,8 @@ import { html } from '../web/html';
 import { consoleOf } from './context';
 import { sendConsolePage } from './layout';
 import { addressProblem } from './public-address';
+import { tConsole, type ConsoleKey } from '../i18n/translate';
+import { sayMarkup } from './say';
 
 /**
  * The going-live help the address banner links to: the three ways to give the server an address
@@ -12,28 +14,32 @@ import { addressProblem } from './public-address';
 export function bindGoingLive(router: Router, deps: AppDeps): void {
   router.get('/console/going-live', (ctx) => {
     const c = consoleOf(ctx);
+    const say = (key: ConsoleKey) => tConsole(c.lang, key);
+    const code = (text: string) => html`<code>${text}</code>`;
     const problem = addressProblem(deps.config.publicUrl);
-    const now =
-      problem === 'loopback'
-        ? 'This computer only: phones cannot open it.'
-        : problem === 'plain-http'
-          ? 'Reachable, without HTTPS: no Apple Wallet passes, no camera at the counter.'
-          : 'HTTPS: everything works.';
+    const now = say(problem === 'loopback' ? 'console.goingLive.loopback' : problem === 'plain-http' ? 'console.goingLive.plainHttp' : 'console.goingLive.https');
     sendConsolePage(ctx, deps, c, {
       section: null,
-      title: 'Going live',
-      body: html`<div class="going-live"><div class="page-head"><h1>Going live</h1></div>
+      title: say('console.goingLive.title'),
+      body: html`<div class="going-live"><div class="page-head"><h1>${say('console.goingLive.title')}</h1></div>
 <section class="panel" aria-labelledby="now-heading">
-  <h2 id="now-heading">Your address now</h2>
+  <h2 id="now-heading">${say('console.goingLive.now')}</h2>
   <p><code>${deps.config.publicUrl}</code> — ${now}</p>
-  <p>Every link and QR code (posters, the counter, install links) is built on the server setting <code>PUBLIC_URL</code>. Whoever runs the server sets it and restarts it; see "Going live" in the README.</p>
+  <p>${sayMarkup(c.lang, 'console.goingLive.setting', { setting: code('PUBLIC_URL') })}</p>
 </section>
 <section class="panel" aria-labelledby="ways-heading">
-  <h2 id="ways-heading">Three ways</h2>
+  <h2 id="ways-heading">${say('console.goingLive.ways')}</h2>
   <ol>
-    <li><strong>Your own domain</strong> (this machine or a small server): Caddy in front gets the HTTPS certificate by itself. <code>PUBLIC_URL=https://loyalty.example.com</code>, <code>TRUST_PROXY=true</code>; the file is <code>deploy/Caddyfile</code>.</li>
-    <li><strong>A computer in the shop behind the router</strong> (a Raspberry Pi): a tunnel (Cloudflare Tunnel or Tailscale Funnel) gives it a public HTTPS address without opening the router. <code>PUBLIC_URL</code> is the tunnel's address, <code>TRUST_PROXY=true</code>.</li>
-    <li><strong>Shop Wi-Fi only</strong>: <code>HOST=0.0.0.0</code>, <code>PUBLIC_URL=http://&lt;this computer's address&gt;:3000</code>. Phones on the shop's Wi-Fi can sign up and see their web pass; Apple Wallet passes and the counter's camera need HTTPS, and nothing works off the Wi-Fi.</li>
+    <li><strong>${say('console.goingLive.domainTitle')}</strong> ${sayMarkup(c.lang, 'console.goingLive.domain', {
+      url: code('PUBLIC_URL=https://loyalty.example.com'),
+      proxy: code('TRUST_PROXY=true'),
+      file: code('deploy/Caddyfile'),
+    })}</li>
+    <li><strong>${say('console.goingLive.tunnelTitle')}</strong> ${sayMarkup(c.lang, 'console.goingLive.tunnel', { setting: code('PUBLIC_URL'), proxy: code('TRUST_PROXY=true') })}</li>
+    <li><strong>${say('console.goingLive.wifiTitle')}</strong>${sayMarkup(c.lang, 'console.goingLive.wifi', {
+      host: code('HOST=0.0.0.0'),
+      url: code(`PUBLIC_URL=http://<${say('console.goingLive.thisAddress')}>:3000`),
+    })}</li>
   </ol>
 </section></div>`,
     });

@@ -525,6 +525,20 @@ const consoleDe = {
   'console.pauses.lift': 'Sperre aufheben',
   'console.pauses.lifted': 'Die Sperre ist aufgehoben: Ihr Team kann diese Kasse jetzt mit der PIN entsperren.',
   'console.pauses.gone': 'Diese Sperre war schon abgelaufen.',
+  'console.goingLive.title': 'Online gehen',
+  'console.goingLive.loopback': 'Nur dieser Computer: Smartphones können sie nicht öffnen.',
+  'console.goingLive.plainHttp': 'Erreichbar, ohne HTTPS: keine Apple-Wallet-Karten, keine Kamera an der Kasse.',
+  'console.goingLive.https': 'HTTPS: Alles funktioniert.',
+  'console.goingLive.now': 'Ihre Adresse jetzt',
+  'console.goingLive.setting': 'Jeder Link und jeder QR-Code (Plakate, die Kasse, Links zur Karte) beruht auf der Servereinstellung {setting}. Wer den Server betreut, setzt sie und startet den Server neu; siehe „Going live“ im README.',
+  'console.goingLive.ways': 'Drei Wege',
+  'console.goingLive.domainTitle': 'Ihre eigene Domain',
+  'console.goingLive.domain': '(dieser Rechner oder ein kleiner Server): Caddy davor holt sich das HTTPS-Zertifikat selbst. {url}, {proxy}; die Datei ist {file}.',
+  'console.goingLive.tunnelTitle': 'Ein Computer im Geschäft hinter dem Router',
+  'console.goingLive.tunnel': '(ein Raspberry Pi): Ein Tunnel (Cloudflare Tunnel oder Tailscale Funnel) gibt ihm eine öffentliche HTTPS-Adresse, ohne den Router zu öffnen. {setting} ist die Adresse des Tunnels, {proxy}.',
+  'console.goingLive.wifiTitle': 'Nur das WLAN des Geschäfts',
+  'console.goingLive.wifi': ': {host}, {url}. Smartphones im WLAN des Geschäfts können sich anmelden und ihre Web-Karte sehen; Apple-Wallet-Karten und die Kamera der Kasse brauchen HTTPS, und außerhalb des WLANs funktioniert nichts.',
+  'console.goingLive.thisAddress': 'Adresse dieses Computers',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

@@ -523,6 +523,20 @@ const consoleEn = {
   'console.pauses.lift': 'Lift the pause',
   'console.pauses.lifted': 'The pause is lifted: staff can unlock that counter with their PIN now.',
   'console.pauses.gone': 'That pause had already ended.',
+  'console.goingLive.title': 'Going live',
+  'console.goingLive.loopback': 'This computer only: phones cannot open it.',
+  'console.goingLive.plainHttp': 'Reachable, without HTTPS: no Apple Wallet passes, no camera at the counter.',
+  'console.goingLive.https': 'HTTPS: everything works.',
+  'console.goingLive.now': 'Your address now',
+  'console.goingLive.setting': 'Every link and QR code (posters, the counter, install links) is built on the server setting {setting}. Whoever runs the server sets it and restarts it; see "Going live" in the README.',
+  'console.goingLive.ways': 'Three ways',
+  'console.goingLive.domainTitle': 'Your own domain',
+  'console.goingLive.domain': '(this machine or a small server): Caddy in front gets the HTTPS certificate by itself. {url}, {proxy}; the file is {file}.',
+  'console.goingLive.tunnelTitle': 'A computer in the shop behind the router',
+  'console.goingLive.tunnel': '(a Raspberry Pi): a tunnel (Cloudflare Tunnel or Tailscale Funnel) gives it a public HTTPS address without opening the router. {setting} is the tunnel\'s address, {proxy}.',
+  'console.goingLive.wifiTitle': 'Shop Wi-Fi only',
+  'console.goingLive.wifi': ': {host}, {url}. Phones on the shop\'s Wi-Fi can sign up and see their web pass; Apple Wallet passes and the counter\'s camera need HTTPS, and nothing works off the Wi-Fi.',
+  'console.goingLive.thisAddress': 'this computer\'s address',
 };
 
 export default consoleEn;
