@@ -51,6 +51,7 @@ describe('the console in German over HTTP', () => {
       ['/console/staff', /<h1>Team<\/h1>[\s\S]*Die Kasse[\s\S]*Teammitglieder[\s\S]*Teammitglied hinzufügen[\s\S]*Aktivität an der Kasse, letzte 30 Tage/],
       ['/console/going-live', /Online gehen[\s\S]*Drei Wege/],
       ['/console/password', /Aktuelles Passwort[\s\S]*Neues Passwort wiederholen/],
+      ['/console/help/staff', /<h1>Hilfe: Team und Kasse<\/h1>[\s\S]*<strong>Gesperrte Kassen<\/strong>[\s\S]*Alle Hilfeseiten/],
     ];
     for (const [path, german] of pages) {
       const res = await client.request('GET', path);

@@ -1,67 +1,96 @@
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
+import { sayMarkup } from '../say';
 
 // Short help for each section of the console, written for a shop owner: what the page is for and
 // the few things worth knowing. Served by this process (console/help/routes.ts), no web access.
-// A feature adds its page here; the console's Help link opens the current section's page.
+// A feature adds its page here; the console's Help link opens the current section's page. Each
+// paragraph is one console catalogue message (English and German); the words it shows in bold are
+// its arguments, so each language places them itself.
+
+interface HelpParagraph {
+  text: ConsoleKey;
+  /** Arguments of `text` shown in bold, each a message of its own. */
+  strong?: Readonly<Record<string, ConsoleKey>>;
+}
 
 export interface HelpPage {
   slug: string;
-  title: string;
-  body: Markup;
+  title: ConsoleKey;
+  paragraphs: readonly HelpParagraph[];
 }
 
 export const HELP_PAGES: readonly HelpPage[] = [
   {
     slug: 'dashboard',
-    title: 'Dashboard',
-    body: html`<p>Today and the last 30 days of your shop: stamps, points and credit awarded, rewards redeemed and new customers, by channel and by staff member. Days follow the time zone in Settings.</p>
-<p>An award counts once, where it was made. An entry undone at the counter counts nowhere: not as awarded, and its undo not as a correction. The Staff page and its CSV count the same way.</p>
-<p><strong>Unusual days</strong> lists a staff member or a customer who reached a daily cap (or, without a customer cap, 5 counter awards in a day), and every single award larger than the size staff must confirm (Settings, Counter).</p>
-<p>The <strong>Getting started</strong> list ticks itself as you do each step; it folds away once all are done.</p>`,
+    title: 'console.nav.dashboard',
+    paragraphs: [
+      { text: 'console.help.dashboard.1' },
+      { text: 'console.help.dashboard.2' },
+      { text: 'console.help.dashboard.3', strong: { term: 'console.help.dashboard.unusual' } },
+      { text: 'console.help.dashboard.4', strong: { term: 'console.checklist.title' } },
+    ],
   },
   {
     slug: 'cards',
-    title: 'Cards',
-    body: html`<p>A card is your loyalty programme: a stamp card, a point card, a card with levels, or prepaid credit. Each customer has one pass of one card.</p>
-<p><strong>Questions</strong> on the sign-up form need only the question and, for a choice, the choices. The names an integration uses (keys and stored values) are made from them and stay the same once saved; see them under “Advanced”.</p>
-<p><strong>Archive</strong> a card you no longer offer: sign-up closes and the counter stops offering it, while its customers keep their passes. <strong>Delete</strong> is only for a card no real customer has, such as the demo cards.</p>
-<p>Colours: the pass's text must stand out from its background. The editor warns when the contrast is below 4.5 : 1, the accessibility guideline for normal text.</p>
-<p><strong>Rewards</strong>: up to 20 on a stamp or point card, saved from the cheapest up; the cheapest is the one given when nobody picks another. <strong>Expiry</strong> is never retroactive: what customers were given before you switch it on never expires. A <strong>birthday treat</strong> uses one of the card's date questions; a birthday entered or changed within 30 days before it earns nothing that year.</p>
-<p><strong>Promotions</strong> (on the card's page): double stamps on Tuesday afternoons, two more all weekend. The page shows what runs now and on each of the next 14 days, in your shop's time zone. They are changed with live data only, since they run for your real customers.</p>`,
+    title: 'console.nav.cards',
+    paragraphs: [
+      { text: 'console.help.cards.1' },
+      { text: 'console.help.cards.2', strong: { term: 'console.help.cards.questions' } },
+      { text: 'console.help.cards.3', strong: { archive: 'console.help.cards.archive', delete: 'console.help.cards.delete' } },
+      { text: 'console.help.cards.4' },
+      { text: 'console.help.cards.5', strong: { rewards: 'console.help.cards.rewards', expiry: 'console.help.cards.expiry', birthday: 'console.help.cards.birthday' } },
+      { text: 'console.help.cards.6', strong: { term: 'console.help.cards.promotions' } },
+    ],
   },
   {
     slug: 'customers',
-    title: 'Customers',
-    body: html`<p>Everyone who holds one of your cards. Search by name, email, phone (with or without the country code), external id or pass code.</p>
-<p><strong>Status</strong>: “Pass installed” when Apple or Google Wallet holds the pass, “Uses the web pass” when the customer opened their card in the browser, “Not installed yet” otherwise.</p>
-<p>Test customers (from test API keys and the counter's test data) are kept apart and removed after 30 days.</p>`,
+    title: 'console.nav.customers',
+    paragraphs: [
+      { text: 'console.help.customers.1' },
+      { text: 'console.help.customers.2', strong: { term: 'console.help.customers.status' } },
+      { text: 'console.help.customers.3' },
+    ],
   },
   {
     slug: 'keys',
-    title: 'API keys',
-    body: html`<p>For a till, a website or an app that awards and looks up customers by itself. A key is shown once when it is made: copy it into that system then.</p>
-<p>Test keys work on test customers only; use them to try an integration without touching real balances.</p>`,
+    title: 'console.nav.keys',
+    paragraphs: [{ text: 'console.help.keys.1' }, { text: 'console.help.keys.2' }],
   },
   {
     slug: 'webhooks',
-    title: 'Webhooks',
-    body: html`<p>Addresses of your other systems that are told when something happens (a customer joins, a balance changes). Each delivery is signed and retried; the history shows every attempt.</p>`,
+    title: 'console.nav.webhooks',
+    paragraphs: [{ text: 'console.help.webhooks.1' }],
   },
   {
     slug: 'staff',
-    title: 'Staff and the counter',
-    body: html`<p>Staff unlock the counter on the shop's tablet with their own PIN. Everything they award, redeem or undo is recorded under their name.</p>
-<p>A large award (more than 10 stamps unless you set another size in Settings) asks the staff member to confirm it, with the customer's name and the amount.</p>
-<p>After five wrong PINs a device pauses unlocking for 15 minutes. If it was one of your staff mistyping, lift the pause under <strong>Paused counters</strong> on the Staff page; the PIN screen names the device.</p>
-<p>Staff can undo their own entries for 5 minutes. Counter activity and its CSV count an undone entry nowhere.</p>`,
+    title: 'console.help.staff.title',
+    paragraphs: [
+      { text: 'console.help.staff.1' },
+      { text: 'console.help.staff.2' },
+      { text: 'console.help.staff.3', strong: { term: 'console.pauses.title' } },
+      { text: 'console.help.staff.4' },
+    ],
   },
   {
     slug: 'settings',
-    title: 'Settings',
-    body: html`<p><strong>Time zone</strong>: type a city or a country and pick from the list; it decides when your days start on the dashboard and for the daily caps.</p>
-<p><strong>Country</strong>: a phone number typed without its country code (0151 2345678), on the sign-up form, at the counter, in the console or in an imported file, is read as a number of this country and kept with the code; an amount such as 1.000 in an imported file is read as this country writes it. Empty: the time zone's country.</p>
-<p><strong>Counter</strong>: when it locks, daily caps per staff member and customer, and the award size above which staff confirm.</p>`,
+    title: 'console.nav.settings',
+    paragraphs: [
+      { text: 'console.help.settings.1', strong: { term: 'console.settings.timeZone' } },
+      { text: 'console.help.settings.2', strong: { term: 'console.settings.country' } },
+      { text: 'console.help.settings.3', strong: { term: 'console.counterSettings.title' } },
+    ],
   },
 ];
 
 export const helpPage = (slug: string) => HELP_PAGES.find((p) => p.slug === slug);
+
+/** A help page's text in the admin's language. */
+export function helpBody(page: HelpPage, lang: ConsoleLang): Markup {
+  return html`${page.paragraphs.map((p) => {
+    const strong = Object.fromEntries(Object.entries(p.strong ?? {}).map(([name, key]) => [name, html`<strong>${tConsole(lang, key)}</strong>`]));
+    return html`<p>${sayMarkup(lang, p.text, strong)}</p>
+`;
+  })}`;
+}
