@@ -20,7 +20,7 @@ import { bindBackups } from './backups/routes';
 import { bindAdmins } from './admins/routes';
 import { bindHelp } from './help/routes';
 
-// Every console path (decisions §8: `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
+// Every console path (all under `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
 
 export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] {

@@ -1,4 +1,4 @@
-// The console's API keys as an owner uses them (issue 10 §6): a key made in the browser works
+// The console's API keys as an owner uses them: a key made in the browser works
 // through the API with exactly its scopes, is shown once and never again, and revoking it stops it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,6 @@
-// The console's sessions, sign-in throttling and CSRF rules (decisions §8), over HTTP.
+// The console's sessions, sign-in throttling and CSRF rules, over HTTP: sessions expire, failed
+// sign-ins are limited per address and per account, and every write needs its Origin and the
+// session's token.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runJob } from '../../src/jobs/jobs';
@@ -152,7 +154,7 @@ describe('sessions', () => {
   });
 });
 
-describe('CSRF (decisions §8)', () => {
+describe("CSRF: a write needs the page's own Origin and the session's token", () => {
   async function signedIn(): Promise<{ client: ConsoleClient; csrf: string }> {
     const client = new ConsoleClient(app);
     await client.signIn(org.admin.email, ADMIN_PASSWORD);

@@ -1,4 +1,4 @@
-// Sign-in under a flood (decisions §8: failed sign-ins limited per address and per account): an
+// Sign-in under a flood (failed sign-ins are limited per address and per account): an
 // attempt counts before its password is hashed, so guesses sent side by side cannot all get a
 // verdict, and one address's flood never holds up a sign-in from another address. The server runs
 // behind a proxy here (TRUST_PROXY), so each client has its own address in X-Forwarded-For.

@@ -1,4 +1,4 @@
-// The console's staff section as an owner uses it (issue 10 §8, decisions §8): add with a PIN,
+// The console's staff section as an owner uses it: add with a PIN,
 // refusals on the PIN field, re-PIN, rename, disable; the counter's link and QR; and each member's
 // counter activity per day of the shop, read from the ledger.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The console's webhooks as an owner uses them (issue 10 §7), with the real delivery worker and a
+// The console's webhooks as an owner uses them, with the real delivery worker and a
 // real receiver: create (secret shown once), signed deliveries, edit, disable, delete, every attempt
 // of a delivery, replay; refusals on the form; each side of the live/test switch has its own endpoints.
 import assert from 'node:assert/strict';

@@ -575,6 +575,10 @@ const consoleDe = {
   'console.help.settings.1': '{term}: Tippen Sie eine Stadt oder ein Land ein und wählen Sie aus der Liste; sie bestimmt, wann Ihre Tage in der Übersicht und für die Tagesobergrenzen beginnen.',
   'console.help.settings.2': '{term}: Eine Telefonnummer ohne Ländervorwahl (0151 2345678) – im Anmeldeformular, an der Kasse, in der Verwaltung oder in einer importierten Datei – gilt als Nummer dieses Landes und wird mit Vorwahl gespeichert; ein Betrag wie 1.000 in einer importierten Datei wird so gelesen, wie man ihn in diesem Land schreibt. Leer: das Land der Zeitzone.',
   'console.help.settings.3': '{term}: wann sie sperrt, Tagesobergrenzen pro Teammitglied und Kunde, und ab welcher Menge das Team eine Vergabe bestätigt.',
+  'console.staffCsv.awards': 'Vergaben',
+  'console.staffCsv.redemptions': 'Einlösungen',
+  'console.staffCsv.corrections': 'Korrekturen',
+  'console.staffCsv.unitColumn': '{what, select, awarded {{unit, select, stamps {Vergebene Stempel} points {Vergebene Punkte} other {Vergebenes Guthaben}}} redeemed {{unit, select, stamps {Eingelöste Stempel} points {Eingelöste Punkte} other {Eingelöstes Guthaben}}} other {{unit, select, stamps {Korrigierte Stempel} points {Korrigierte Punkte} other {Korrigiertes Guthaben}}}}',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

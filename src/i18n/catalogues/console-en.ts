@@ -573,6 +573,10 @@ const consoleEn = {
   'console.help.settings.1': '{term}: type a city or a country and pick from the list; it decides when your days start on the dashboard and for the daily caps.',
   'console.help.settings.2': '{term}: a phone number typed without its country code (0151 2345678), on the sign-up form, at the counter, in the console or in an imported file, is read as a number of this country and kept with the code; an amount such as 1.000 in an imported file is read as this country writes it. Empty: the time zone\'s country.',
   'console.help.settings.3': '{term}: when it locks, daily caps per staff member and customer, and the award size above which staff confirm.',
+  'console.staffCsv.awards': 'Awards',
+  'console.staffCsv.redemptions': 'Redemptions',
+  'console.staffCsv.corrections': 'Corrections',
+  'console.staffCsv.unitColumn': '{what, select, awarded {Awarded} redeemed {Redeemed} other {Corrected}} {unit, select, stamps {stamps} points {points} other {credit}}',
 };
 
 export default consoleEn;
