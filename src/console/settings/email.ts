@@ -72,7 +72,7 @@ function emailBody(c: ConsoleContext, deps: Pick<AppDeps, 'config'>, view: Email
       }</dd></dl>
 ${
   setup.tls === 'off'
-    ? html`<div class="notice warn" role="alert"><p><strong>${say('console.email.unencryptedTitle')}</strong> ${MAIL_TLS_OFF_WARNING}. ${sayMarkup(lang, 'console.email.unencrypted', { smtps: code('smtps://'), tlsOff: code('?tls=off') })}</p></div>`
+    ? html`<div class="notice warn" role="alert"><p><strong>${say('console.email.unencryptedTitle')}</strong> ${lang === 'en' ? MAIL_TLS_OFF_WARNING : say('console.email.tlsOff')}. ${sayMarkup(lang, 'console.email.unencrypted', { smtps: code('smtps://'), tlsOff: code('?tls=off') })}</p></div>`
     : ''
 }`
     : html`<p><span class="badge warn">${say('console.settings.off')}</span> ${sayMarkup(lang, 'console.email.off', {

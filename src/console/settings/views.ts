@@ -101,6 +101,15 @@ function googleStatus(wallet: WalletServices, lang: ConsoleLang): Markup {
 <dl class="facts"><dt>${say('console.settings.issuer')}</dt><dd><code>${google.issuerId}</code></dd><dt>${say('console.settings.serviceAccount')}</dt><dd><code>${google.serviceAccount.clientEmail}</code></dd></dl>`;
 }
 
+/** The wallet's warning about PUBLIC_URL (wallet/services.ts, written for the server's log) as the admin reads it. */
+function urlWarningText(warning: string, lang: ConsoleLang): string {
+  if (lang === 'en') return warning;
+  const address = /PUBLIC_URL (\S+) /.exec(warning)?.[1] ?? '';
+  if (warning.includes('phones cannot reach')) return tConsole(lang, 'console.settings.urlUnreachable', { address });
+  if (warning.includes('is not HTTPS')) return tConsole(lang, 'console.settings.urlNotHttps', { address });
+  return warning;
+}
+
 /** The settings page: the business first, then the panels of other features (the counter's), the sign-up form, then what the operator set. */
 export function settingsBody(
   c: ConsoleContext,
@@ -159,7 +168,7 @@ ${view.signup ? signupPanel(c, view.signup) : ''}
   ${appleStatus(server.wallet, server.now, lang)}
   <h3>Google Wallet</h3>
   ${googleStatus(server.wallet, lang)}
-  ${server.urlWarning ? html`<div class="notice warn"><p>${server.urlWarning}</p></div>` : ''}
+  ${server.urlWarning ? html`<div class="notice warn"><p>${urlWarningText(server.urlWarning, lang)}</p></div>` : ''}
 </section>
 <section class="panel" aria-labelledby="login-heading">
   <h2 id="login-heading">${say('console.settings.login')}</h2>

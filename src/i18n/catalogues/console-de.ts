@@ -579,6 +579,9 @@ const consoleDe = {
   'console.staffCsv.redemptions': 'Einlösungen',
   'console.staffCsv.corrections': 'Korrekturen',
   'console.staffCsv.unitColumn': '{what, select, awarded {{unit, select, stamps {Vergebene Stempel} points {Vergebene Punkte} other {Vergebenes Guthaben}}} redeemed {{unit, select, stamps {Eingelöste Stempel} points {Eingelöste Punkte} other {Eingelöstes Guthaben}}} other {{unit, select, stamps {Korrigierte Stempel} points {Korrigierte Punkte} other {Korrigiertes Guthaben}}}}',
+  'console.settings.urlUnreachable': 'Wallet: PUBLIC_URL {address} ist eine Adresse, die Smartphones nicht erreichen; jetzt ausgestellte Apple-Karten werden nie aktualisiert (setzen Sie PUBLIC_URL auf die öffentliche HTTPS-Adresse)',
+  'console.settings.urlNotHttps': 'Wallet: PUBLIC_URL {address} ist kein HTTPS; iPhones melden Apple-Karten nur über HTTPS für Aktualisierungen an, jetzt ausgestellte Karten werden also nicht aktualisiert',
+  'console.email.tlsOff': 'SMTP_URL enthält ?tls=off: Bietet der Mailserver keine Verschlüsselung an, gehen sein Passwort und jede E-Mail (Adressen und Kartenlinks Ihrer Kunden) unverschlüsselt übers Netz',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

@@ -577,6 +577,9 @@ const consoleEn = {
   'console.staffCsv.redemptions': 'Redemptions',
   'console.staffCsv.corrections': 'Corrections',
   'console.staffCsv.unitColumn': '{what, select, awarded {Awarded} redeemed {Redeemed} other {Corrected}} {unit, select, stamps {stamps} points {points} other {credit}}',
+  'console.settings.urlUnreachable': 'wallet: PUBLIC_URL {address} is an address phones cannot reach; Apple passes issued now will never update (set PUBLIC_URL to the public HTTPS address)',
+  'console.settings.urlNotHttps': 'wallet: PUBLIC_URL {address} is not HTTPS; iPhones register Apple passes for updates over HTTPS only, so passes issued now will not update',
+  'console.email.tlsOff': 'SMTP_URL says ?tls=off: when the mail server offers no encryption, its password and every email (customers’ addresses and card links) travel unencrypted',
 };
 
 export default consoleEn;
