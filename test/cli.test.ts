@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { latestVersion } from '../src/db/migrate';
 import { cliEnv, freePort, ROOT, runCli, ServeProcess, tempDir } from './support/cli';
 
-// The operator CLI, run as the real command in a child process (decisions §6).
+// The operator CLI, run as the real command in a child process (docs/operator.md#commands).
 
 const EXAMPLE = path.join(ROOT, 'test', 'fixtures', 'seed-example.json');
 
@@ -66,7 +66,7 @@ describe('wallet-loyalty CLI', () => {
     }
   });
 
-  it('seed accepts the exact example of decisions §6 and prints the documented output', async () => {
+  it('seed accepts the documented example file and prints the documented output', async () => {
     const res = await runCli(['seed', EXAMPLE, '--data', dir]);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stderr, '');
@@ -496,7 +496,7 @@ describe('requests Node refuses before the app sees them', () => {
     });
   }
 
-  // Every error body is { statusCode, error, message } (decisions §5), also for a request the
+  // Every error body is { statusCode, error, message }, also for a request the
   // HTTP parser throws out: Node alone answers those with an empty body.
   it('oversized headers and a malformed request get the JSON error body', async () => {
     const port = await freePort();
