@@ -6,7 +6,7 @@ import { html, type Markup } from '../web/html';
 import { sayMarkup } from './say';
 
 // Where customers' phones are sent: every link and QR code is built on PUBLIC_URL (install links
-// on INSTALL_BASE_URL), see docs/operator.md. The console says plainly when phones cannot follow them.
+// on INSTALL_BASE_URL), see docs/going-live.md. The console says plainly when phones cannot follow them.
 
 export const GOING_LIVE_HELP = '/console/going-live';
 
