@@ -63,6 +63,11 @@ describe('the console in German over HTTP', () => {
       assert.doesNotMatch(res.text, />(Sign out|Save settings|Create key|Add endpoint|Add staff member)</, path);
     }
 
+    // Dates and money as Germany writes them, on the shop's clock.
+    const dashboardDe = (await client.request('GET', '/console/dashboard')).text;
+    assert.match(dashboardDe, /Heute ist (Mo|Di|Mi|Do|Fr|Sa|So)\., \d{1,2}\. [A-ZÄÖÜ][a-zä]+\.? · Uhrzeiten in /);
+    assert.match(dashboardDe, /0,00\u00a0€/);
+
     const english = await seedConsoleOrg(app, 'Café Spree');
     const other = await signedIn(english);
     const dashboard = await other.request('GET', '/console/dashboard');
