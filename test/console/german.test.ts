@@ -76,6 +76,30 @@ describe('the console in German over HTTP', () => {
     assert.match(dashboard.text, /<h1>Dashboard<\/h1>[\s\S]*Getting started/);
   });
 
+  it('the detail pages too: a new webhook endpoint and its secret, its page, a staff member, a key\'s revoke step', async () => {
+    const org = await seedConsoleOrg(app, 'Café Saale');
+    setAdminLanguage(org, 'de');
+    const client = await signedIn(org);
+    const csrf = await client.csrfFrom('/console/webhooks');
+    const created = await client.request('POST', '/console/webhooks', { form: { _csrf: csrf, url: 'http://127.0.0.1:9/hook', events: '*' } });
+    assert.equal(created.status, 201);
+    assert.match(created.text, /<h1>Endpunkt hinzugefügt<\/h1>[\s\S]*Ereignisse gehen jetzt an[\s\S]*Signaturgeheimnis[\s\S]*Kopieren Sie den Wert jetzt/);
+    const hookId = (app.db.prepare('SELECT id FROM webhooks WHERE org_id = ?').get(org.orgId) as { id: string }).id;
+    const endpoint = await client.request('GET', `/console/webhooks/${hookId}`);
+    assert.match(endpoint.text, /<html lang="de">[\s\S]*Endpunkt[\s\S]*Änderungen speichern[\s\S]*Endpunkt ausschalten[\s\S]*Zustellungen[\s\S]*Der Verlauf bleibt \d+ Tage erhalten/);
+
+    const added = await client.request('POST', '/console/staff', { form: { _csrf: csrf, name: 'Kim', pin: '5931' } });
+    assert.equal(added.status, 303);
+    const listed = await client.request('GET', added.headers.get('location')!);
+    assert.match(listed.text, /Kim ist hinzugefügt und kann die Kasse jetzt mit der PIN entsperren\./);
+    const staffId = (app.db.prepare("SELECT id FROM staff WHERE org_id = ? AND name = 'Kim'").get(org.orgId) as { id: string }).id;
+    const member = await client.request('GET', `/console/staff/${staffId}`);
+    assert.match(member.text, /Umbenennen[\s\S]*Neue PIN[\s\S]*Kim kann die Kasse entsperren\.[\s\S]*Kim sperren/);
+
+    const revoke = await client.request('GET', `/console/keys/${(app.db.prepare('SELECT id FROM api_keys WHERE org_id = ? LIMIT 1').get(org.orgId) as { id: string }).id}/revoke`);
+    assert.match(revoke.text, /Schlüssel [^<]* widerrufen\?[\s\S]*Erstellt am [\s\S]*Schlüssel widerrufen[\s\S]*Abbrechen/);
+  });
+
   it('refusals come back in German: the settings form, a key without permissions, a short PIN, a wrong current password', async () => {
     const org = await seedConsoleOrg(app, 'Café Havel');
     setAdminLanguage(org, 'de');
