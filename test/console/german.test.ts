@@ -68,6 +68,10 @@ describe('the console in German over HTTP', () => {
     assert.match(dashboardDe, /Heute ist (Mo|Di|Mi|Do|Fr|Sa|So)\., \d{1,2}\. [A-ZÄÖÜ][a-zä]+\.? · Uhrzeiten in /);
     assert.match(dashboardDe, /0,00\u00a0€/);
 
+    const settingsDe = (await client.request('GET', '/console/settings')).text;
+    assert.match(settingsDe, /<option value="Europe\/Berlin">Deutschland<\/option>/, 'the time zone list names countries in German');
+    assert.match(settingsDe, /<option value="AT">Österreich<\/option>/, 'and so does the country list');
+
     const english = await seedConsoleOrg(app, 'Café Spree');
     const other = await signedIn(english);
     const dashboard = await other.request('GET', '/console/dashboard');

@@ -47,6 +47,25 @@ function countries(lang: ConsoleLang): readonly { code: string; name: string }[]
   return list;
 }
 
+const zoneLists = new Map<ConsoleLang, readonly { zone: string; country: string }[]>();
+
+/** The time zones with their countries named in the admin's language, so "Deutschland" finds Europe/Berlin. */
+function zones(lang: ConsoleLang): readonly { zone: string; country: string }[] {
+  let list = zoneLists.get(lang);
+  if (!list) {
+    if (lang === 'en') list = zoneChoices();
+    else {
+      const names = new Intl.DisplayNames(localeOf(lang), { type: 'region' });
+      list = zoneChoices().map((z) => {
+        const code = countryOfZone(z.zone);
+        return { zone: z.zone, country: (code && names.of(code)) || z.country };
+      });
+    }
+    zoneLists.set(lang, list);
+  }
+  return list;
+}
+
 /** The empty choice of the country list: what it stands for. */
 function zoneCountry(timeZone: string, lang: ConsoleLang): string {
   const code = countryOfZone(timeZone);
@@ -61,7 +80,7 @@ function zoneCountry(timeZone: string, lang: ConsoleLang): string {
  */
 function timeZoneField(value: string, error: string | undefined, lang: ConsoleLang): Markup {
   return html`${inputField({ name: 'timeZone', label: tConsole(lang, 'console.settings.timeZone'), value, error, required: true, list: 'time-zones', autocomplete: 'off', hint: tConsole(lang, 'console.settings.timeZoneHint') })}
-<datalist id="time-zones">${zoneChoices().map((z) => html`<option value="${z.zone}">${z.country}</option>`)}</datalist>
+<datalist id="time-zones">${zones(lang).map((z) => html`<option value="${z.zone}">${z.country}</option>`)}</datalist>
 <p class="browser-zone" data-browser-zone hidden><button type="button" class="secondary" data-use-zone>${tConsole(lang, 'console.settings.useDeviceZone')}</button> <span class="muted small" data-zone-name></span></p>`;
 }
 
