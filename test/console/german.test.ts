@@ -116,6 +116,8 @@ describe('the console in German over HTTP', () => {
       { name: 'an unknown time zone', path: '/console/settings', form: { name: 'Café Havel', brandColor: '#225588', timeZone: 'Mars/Olympus', country: '' }, message: /Wählen Sie die Zeitzone Ihres Geschäfts aus der Liste/ },
       { name: 'a key without permissions', path: '/console/keys', form: { deviceName: 'Kasse 1', mode: 'live' }, message: /Wählen Sie mindestens eine Berechtigung/ },
       { name: 'a key without a name', path: '/console/keys', form: { deviceName: '', mode: 'live', scopes: 'cards:read' }, message: /Nennen Sie das Gerät oder die Anbindung/ },
+      { name: 'a webhook at no web address', path: '/console/webhooks', form: { url: 'ftp://example.com/hook', events: '*' }, message: /Geben Sie eine vollständige http\(s\)-Adresse ein/ },
+      { name: 'a webhook without events', path: '/console/webhooks', form: { url: 'https://example.com/hook' }, message: /Wählen Sie mindestens eine Art von Ereignis/ },
       { name: 'a PIN of three digits', path: '/console/staff', form: { name: 'Sam', pin: '123' }, message: /Eine PIN hat 4 bis 8 Ziffern\./ },
       { name: 'a lock time of none', path: '/console/settings/counter', form: { lockAfterMinutes: '0', staffDailyAwardCap: '', customerDailyAwardCap: '', confirmStamps: '10', confirmPoints: '1000', confirmCredit: '200' }, message: /Geben Sie eine ganze Zahl von Minuten zwischen 1 und 240 ein\./ },
       { name: 'a wrong current password', path: '/console/password', form: { current: 'not it at all', next: 'a much better passphrase', confirm: 'a much better passphrase' }, message: /Das ist nicht Ihr aktuelles Passwort\./ },

@@ -5,11 +5,12 @@ import { ApiError } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
 import { field, fieldAll, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormFields } from '../../web/forms';
 import { CreateWebhookBody } from '../../webhooks/schemas';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, replayDelivery, updateWebhook, type WebhookRow } from '../../webhooks/service';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, MAX_WEBHOOKS_PER_MODE, replayDelivery, updateWebhook, type WebhookRow } from '../../webhooks/service';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import type { ConsoleLang } from '../../i18n/langs';
-import { tConsole, type ConsoleKey } from '../../i18n/translate';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
+import { errorsInLang } from '../say';
 import { createdWebhookBody, deleteBody, DELIVERIES_SHOWN, endpointBody, formOf, webhooksBody, type EndpointForm } from './views';
 
 // Webhooks of the namespace the switch shows: each key mode has its own endpoints (a live key
@@ -35,8 +36,17 @@ function onFields(errors: FormErrors, lang: ConsoleLang): FormErrors {
     else out.form ??= capital(text);
   }
   if (errors.form) out.form = capital(errors.form);
-  return out;
+  return errorsInLang(out, lang, API_MESSAGES);
 }
+
+/** The API's messages (English, shared with integrators) as the admin reads them. */
+const API_MESSAGES: Readonly<Record<string, ConsoleKey | readonly [ConsoleKey, MessageParams]>> = {
+  'Must be an absolute http(s) URL': 'console.webhooks.errUrl',
+  'Must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead': 'console.webhooks.errCredentials',
+  'Must list at least one event type': 'console.webhooks.errNoEvents',
+  [`An organisation may have ${MAX_WEBHOOKS_PER_MODE} live endpoints; delete one first`]: ['console.webhooks.full', { mode: 'live', max: MAX_WEBHOOKS_PER_MODE }],
+  [`An organisation may have ${MAX_WEBHOOKS_PER_MODE} test endpoints; delete one first`]: ['console.webhooks.full', { mode: 'test', max: MAX_WEBHOOKS_PER_MODE }],
+};
 
 function validated(form: EndpointForm, lang: ConsoleLang): { ok: true; value: { url: string; events: string[] } } | { ok: false; errors: FormErrors } {
   const parsed = parseForm(CreateWebhookBody, form);

@@ -582,6 +582,9 @@ const consoleDe = {
   'console.settings.urlUnreachable': 'Wallet: PUBLIC_URL {address} ist eine Adresse, die Smartphones nicht erreichen; jetzt ausgestellte Apple-Karten werden nie aktualisiert (setzen Sie PUBLIC_URL auf die öffentliche HTTPS-Adresse)',
   'console.settings.urlNotHttps': 'Wallet: PUBLIC_URL {address} ist kein HTTPS; iPhones melden Apple-Karten nur über HTTPS für Aktualisierungen an, jetzt ausgestellte Karten werden also nicht aktualisiert',
   'console.email.tlsOff': 'SMTP_URL enthält ?tls=off: Bietet der Mailserver keine Verschlüsselung an, gehen sein Passwort und jede E-Mail (Adressen und Kartenlinks Ihrer Kunden) unverschlüsselt übers Netz',
+  'console.webhooks.errUrl': 'Geben Sie eine vollständige http(s)-Adresse ein',
+  'console.webhooks.errCredentials': 'Die Adresse darf keinen Benutzernamen und kein Passwort enthalten; prüfen Sie stattdessen die X-Loyalty-Signature jeder Zustellung',
+  'console.webhooks.errNoEvents': 'Wählen Sie mindestens eine Art von Ereignis',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

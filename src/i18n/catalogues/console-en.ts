@@ -580,6 +580,9 @@ const consoleEn = {
   'console.settings.urlUnreachable': 'wallet: PUBLIC_URL {address} is an address phones cannot reach; Apple passes issued now will never update (set PUBLIC_URL to the public HTTPS address)',
   'console.settings.urlNotHttps': 'wallet: PUBLIC_URL {address} is not HTTPS; iPhones register Apple passes for updates over HTTPS only, so passes issued now will not update',
   'console.email.tlsOff': 'SMTP_URL says ?tls=off: when the mail server offers no encryption, its password and every email (customers’ addresses and card links) travel unencrypted',
+  'console.webhooks.errUrl': 'Must be an absolute http(s) URL',
+  'console.webhooks.errCredentials': 'Must not contain a user name or password; verify the X-Loyalty-Signature of each delivery instead',
+  'console.webhooks.errNoEvents': 'Must list at least one event type',
 };
 
 export default consoleEn;
