@@ -21,6 +21,7 @@ import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, 
 import { int, median, ms, pct, table, targetsTable, type Target } from './report';
 import { earnRequest, requestsOf, SCENARIOS, type LoadRequest } from './scenarios';
 import { serverLogSummary } from './server-log';
+import { countWalFrames, type FrameCount } from './wal-frames';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,6 +51,10 @@ const BACKLOG = 10_000;
 /** Below the server's 5 s webhook timeout: a slow receiver, never a failed attempt. */
 const SLOW_ANSWER_MS = 4000;
 const COLD_STARTS = 5;
+/** Earns per WAL frame count: enough that a page split, or a write of a cron job, is a small fraction of a frame per earn. */
+const FRAME_EARNS = 1000;
+/** What one earn may write to the WAL (no webhook endpoint): pages of wear on an SD card. */
+const MAX_FRAMES_PER_EARN = 6;
 /** `--pi`: a counter's pace, 5 earns a second, for 20 s. */
 const COUNTER_RATE = 5;
 const COUNTER_SECONDS = 20;
@@ -69,7 +74,7 @@ if (args.pi) {
 
 // A generous bound: the bench must end by itself whatever happens.
 const servers = args.baseline ? 2 : 1;
-const deadlineS = 300 + servers * (args.pi ? 120 + COUNTER_SECONDS + 2 * (warmup + duration) : 240 + SCENARIOS.length * 2 * (warmup + duration + 30));
+const deadlineS = 300 + servers * (args.pi ? 120 + COUNTER_SECONDS + 2 * (warmup + duration) : 300 + SCENARIOS.length * 2 * (warmup + duration + 30));
 setTimeout(() => {
   log(`bench: stopped after ${deadlineS} s`);
   process.exit(2);
@@ -122,6 +127,42 @@ async function measureDrain(target: AppUnderTest, receiver: ReceiverProcess): Pr
   return { backlog, seconds: (await drained) / 1000 };
 }
 
+interface EarnFrames {
+  plain: FrameCount;
+  webhook: FrameCount;
+}
+
+/**
+ * WAL frames per earn, counted from outside (bench/wal-frames.ts): with the bench's webhook
+ * endpoint disabled, the earn's own transaction; with it on, also its event and delivery rows and
+ * the worker's record of the delivery (the count waits until no delivery is pending).
+ */
+async function measureFrames(target: AppUnderTest): Promise<EarnFrames> {
+  let i = 0;
+  const earns = async () => {
+    const run = await runLoad({ url: target.process.url, connections, duration: 0, amount: FRAME_EARNS, expectStatus: 201, next: () => earnRequest(target.bench, i++) });
+    if (run.errors > 0) throw new Error(`counting WAL frames: ${run.errors} earns failed (${JSON.stringify(run.otherStatuses)})`);
+    return run.ok;
+  };
+  await target.queueEmpty();
+  await target.setWebhook('disabled');
+  let plain: FrameCount;
+  try {
+    plain = await countWalFrames(target.process.dbFile, earns);
+  } finally {
+    await target.setWebhook('active');
+  }
+  const webhook = await countWalFrames(target.process.dbFile, async () => {
+    const n = await earns();
+    await target.queueEmpty();
+    return n;
+  });
+  return { plain, webhook };
+}
+
+const perEarn = (c: FrameCount) => (c.frames / c.requests).toFixed(1);
+const treesText = (c: FrameCount) => c.byTree.map((t) => `${t.name} ${t.perRequest.toFixed(2)}`).join(', ');
+
 /** Each server's first start and restarts up to COLD_STARTS, the servers taking turns (the machine's speed drifts). */
 async function coldStarts(targets: AppUnderTest[]): Promise<number[][]> {
   const times = targets.map((t) => [t.process.coldStartMs]);
@@ -169,6 +210,12 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   await floors.read.stop();
   await floors.write.stop();
 
+  const frames: EarnFrames[] = [];
+  for (const target of targets) {
+    log(`WAL frames per earn (${target.label})`);
+    frames.push(await measureFrames(target));
+  }
+
   const drains = [];
   for (const target of targets) {
     log(`webhook backlog drain (${target.label})`);
@@ -187,12 +234,30 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
     })),
+    {
+      name: `an earn writes ≤ ${MAX_FRAMES_PER_EARN} WAL frames (no webhook endpoint; ${int(FRAME_EARNS)} earns)`,
+      measured: perEarn(frames[0]!.plain),
+      pass: frames[0]!.plain.frames / frames[0]!.plain.requests <= MAX_FRAMES_PER_EARN,
+      baseline: frames[1] && perEarn(frames[1].plain),
+    },
+    {
+      name: 'WAL frames per earn with the webhook endpoint on (its event, delivery and the delivery recorded)',
+      measured: perEarn(frames[0]!.webhook),
+      pass: null,
+      baseline: frames[1] && perEarn(frames[1].webhook),
+    },
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
     { name: `cold start ≤ 600 ms (median of ${COLD_STARTS})`, measured: `${int(median(starts[0]!))} ms`, pass: median(starts[0]!) <= 600, baseline: starts[1] && `${int(median(starts[1]))} ms` },
   ];
   if (errors > 0) process.exitCode = 1;
-  const details: [string, string][] = targets.map((t, k) => [`cold starts (${t.label})`, listMs(starts[k]!)]);
+  const details: [string, string][] = [
+    ...targets.flatMap((t, k): [string, string][] => [
+      [`WAL frames per earn by table and index, no webhook endpoint (${t.label})`, treesText(frames[k]!.plain)],
+      [`WAL frames per earn by table and index, webhook endpoint on (${t.label})`, treesText(frames[k]!.webhook)],
+    ]),
+    ...targets.map((t, k): [string, string] => [`cold starts (${t.label})`, listMs(starts[k]!)]),
+  ];
   return [table(header, rows), '', targetsTable(targetRows, targets.length > 1), '', table(['details', ''], [...details, ...logSummaries(targets)])];
 }
 
