@@ -56,14 +56,15 @@ export function eraseCustomer(deps: EraseDeps, customer: Customer, by: ErasedBy)
       changes: PERSONAL_FIELDS.filter((field) => customer[field] !== null).map((field) => ({ field })),
       createdAt: now,
     });
-    const event = emitEvent(deps, {
+    // customer.deleted carries the external id as it was, for the endpoints that must find their
+    // copy; it is kept only while an endpoint is to receive it (with the webhook history, 30 days).
+    emitEvent(deps, {
       orgId: customer.orgId,
       livemode: customer.livemode,
       type: 'customer.deleted',
       customerId: customer.id,
       data: { passUserId: customer.id, externalCustomerId: customer.externalId, cardId: customer.cardId },
     });
-    repo.scrubUndelivered(event.id);
     // What the pass shows changed (it is void now): the wallet queues the push, as after a balance change.
     deps.onChange.balanceChanged(deps, customer.id);
     // The row left the index with the trigger; its words go with the merge after the commit.

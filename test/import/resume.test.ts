@@ -50,7 +50,7 @@ describe('an import interrupted by a crash', () => {
     // The next chunk dies half-way (the process is killed: here, an error no row handles).
     let written = 0;
     const dying = depsOf(db);
-    dying.onChange = { ...dying.onChange, eventWritten: (d, e) => { if (++written === 10) throw new Error('killed'); changeHooks().eventWritten(d, e); } };
+    dying.onChange = { ...dying.onChange, eventEmitted: (d, e) => { if (++written === 10) throw new Error('killed'); changeHooks().eventEmitted(d, e); } };
     assert.throws(() => importChunk(dying, running, source, new Map()), /killed/);
     assert.equal(count(db, 'SELECT count(*) AS n FROM customers'), first, 'nothing of the broken chunk');
     assert.equal(count(db, 'SELECT count(*) AS n FROM import_rows'), first);
