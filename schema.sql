@@ -207,8 +207,6 @@ CREATE TABLE transactions (
   -- Who made a change: the staff member at the counter; NULL for other channels.
   staff_id TEXT REFERENCES staff(id)
 );
--- The dashboard reads the ledger by org, mode and time.
-CREATE INDEX transactions_org_time ON transactions (org_id, livemode, created_at);
 -- The counter's unusual days count counter awards per customer and day: only those rows, covered.
 CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, created_at, customer_id) WHERE source = 'scan' AND is_award = 1;
 -- The counter's undo writes a reversal row naming the row it undoes in details.reverses. At most one
@@ -755,4 +753,4 @@ CREATE TABLE test_clocks (
   updated_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 25;
+PRAGMA user_version = 26;

@@ -9,6 +9,7 @@ import { purgeRepo } from '../src/customers/purge-repo';
 import { openDatabase, type Db } from '../src/db/open';
 import { ledgerRepo } from '../src/loyalty/repo';
 import { promotionsRepo } from '../src/promotions/repo';
+import { activityRepo } from '../src/staff/activity-repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { importsRepo } from '../src/import/repo';
@@ -130,6 +131,15 @@ describe("a customer's ledger newest first", () => {
       assertPlan(planMatching(plansOf(c.factory), c.match), [c.index], /TEMP B-TREE|SCAN/);
     });
   }
+});
+
+// No index of the whole ledger by time is written with each balance change: the Staff page reads
+// counter rows, the only ones that name a staff member, through each member's own index range.
+describe("the Staff page's counter rows", () => {
+  it("each member's rows of the period through transactions_staff, never the whole ledger", () => {
+    const [plan] = plansOf(activityRepo).map((p) => p.plan);
+    assertPlan(plan!, [/SEARCH s USING INDEX staff_org \(org_id=\?\)/, /SEARCH t USING INDEX transactions_staff \(staff_id=\? AND created_at>\? AND created_at<\?\)/], /SCAN (t|transactions)\b/);
+  });
 });
 
 // The webhook worker's claim of an endpoint's due deliveries: the queue index's range in its order,
