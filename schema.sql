@@ -281,7 +281,6 @@ CREATE TABLE webhook_deliveries (
   replay_of        TEXT,
   created_at       INTEGER NOT NULL
 );
-CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at DESC);
 -- Deleting an event (the 30-day test-customer sweep) cascades to its deliveries;
 -- without this index each deleted event scanned the whole deliveries table.
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
@@ -289,7 +288,15 @@ CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 -- it takes and no others, however long a backlog grows. Across endpoints it read every due row
 -- and sorted them, on every claim; the index it used goes (one index less to write per delivery).
 CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending';
+-- An endpoint's deliveries, oldest first: a new one is the last entry of its endpoint's range, where
+-- in the newest-first order it went to the range's first page and split pages in the middle of the
+-- index. Read backwards it gives the history's order, newest first with ties by row number, and
+-- forwards the retention sweep's, oldest first.
+CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at);
 
+-- A delivery's attempts, stored in the order of their key: an attempt is one row written, where a
+-- table with a rowid wrote the row and an entry of the key's own index, two pages. Read only by
+-- delivery (the history's pages) and removed with it.
 CREATE TABLE webhook_attempts (
   delivery_id    TEXT NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
   number         INTEGER NOT NULL,
@@ -299,7 +306,7 @@ CREATE TABLE webhook_attempts (
   duration_ms    INTEGER NOT NULL,
   at             INTEGER NOT NULL,
   PRIMARY KEY (delivery_id, number)
-);
+) WITHOUT ROWID;
 
 -- Idempotency records: the stored response is written in the write's own transaction.
 CREATE TABLE idempotency_keys (
@@ -753,4 +760,4 @@ CREATE TABLE test_clocks (
   updated_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 26;
+PRAGMA user_version = 27;

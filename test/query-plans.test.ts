@@ -168,6 +168,25 @@ describe("the webhook worker's claim", () => {
   }
 });
 
+// An endpoint's delivery history (the API's and the console's list) newest first, and the
+// retention sweep's finished deliveries oldest first: one index range of the endpoint, each way.
+describe("an endpoint's deliveries", () => {
+  const plans = plansOf(deliveriesRepo);
+  it('the history, newest first: the endpoint\'s index walked backwards, no sort', () => {
+    assertPlan(planMatching(plans, /ORDER BY d\.created_at DESC, d\.rowid DESC/), [/^SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\?\)$/], /TEMP B-TREE|SCAN d/);
+  });
+  it("the retention sweep: each endpoint's deliveries before the cutoff, their attempts by key", () => {
+    assertPlan(
+      planMatching(plans, /^DELETE FROM webhook_deliveries/),
+      [/SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\? AND created_at<\?\)/, /SEARCH webhook_attempts USING PRIMARY KEY \(delivery_id=\?\)/],
+      /TEMP B-TREE|SCAN (d|webhook_attempts)\b/,
+    );
+  });
+  it("a page's attempts by their key, in its order", () => {
+    assertPlan(planMatching(plans, /FROM webhook_attempts WHERE delivery_id IN/), [/SEARCH webhook_attempts USING PRIMARY KEY \(delivery_id=\?\)/], /TEMP B-TREE|SCAN webhook_attempts/);
+  });
+});
+
 describe("an import's refused rows with their values", () => {
   // A finished import of 50,000 created rows has no refused values: its page must not read them all to say so.
   const plans = plansOf(importsRepo);
