@@ -43,7 +43,7 @@ describe('oneBytePerCharacter: the script V8 keeps at one byte per character', (
   });
 });
 
-describe('the bundled script', { timeout: 120_000 }, () => {
+describe('the bundled script', () => {
   const dir = tempDir('wl-dist-');
   after(() => rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'out');
@@ -193,7 +193,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the production set (npm ci --omit=dev): no dev tool at run time', { timeout: 120_000 }, () => {
+describe('the production set (npm ci --omit=dev): no dev tool at run time', () => {
   const dir = tempDir('wl-prod-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
