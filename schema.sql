@@ -614,7 +614,10 @@ CREATE TABLE imports (
 );
 CREATE INDEX imports_org ON imports (org_id, livemode, created_at);
 CREATE INDEX imports_running ON imports (created_at) WHERE status = 'running';
-CREATE INDEX imports_same_file ON imports (card_id, livemode, file_sha256) WHERE status = 'done';
+-- An import that would create the customers of an earlier one asks for the finished imports (done
+-- or stopped) of the same file to the card. An index of the done ones alone cannot answer that, and
+-- the lookup read every imported row instead.
+CREATE INDEX imports_same_file ON imports (card_id, livemode, file_sha256) WHERE status IN ('done', 'stopped');
 
 -- The report: one row per data row of the file. No value of the file is kept here, only where a
 -- row was refused and why, and the passUserId of the customer it created or matched.
@@ -774,4 +777,4 @@ CREATE TABLE mail_unsubscribes (
   unsubscribed_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 29;
+PRAGMA user_version = 30;

@@ -201,3 +201,11 @@ describe("an import's refused rows with their values", () => {
     });
   }
 });
+
+describe('an import of a file already imported to the card', () => {
+  // Finished imports (done or stopped) of the same file: found by their index, never by reading the
+  // imports' rows, which hold the uploaded file.
+  it('finds the finished imports of the same file through their partial index', () => {
+    assertPlan(planMatching(plansOf(importsRepo), /i\.file_sha256 = @sha/), [/SEARCH i USING INDEX imports_same_file \(card_id=\? AND livemode=\? AND file_sha256=\?\)/], /SCAN i\b|TEMP B-TREE/);
+  });
+});
