@@ -7,6 +7,7 @@
 //   --connections <n>   concurrent connections (50)
 //   --bundle <file>     measure that bundle instead of building dist/wallet-loyalty.mjs
 //   --baseline <file>   also run another bundle (an earlier dist/wallet-loyalty.mjs), interleaved, and compare
+//   --frames            only count the WAL frames an earn writes (quick; with --baseline too)
 //   --pi                a Raspberry Pi-class CPU instead: the server limited to 30 % of one core by a
 //                       cgroup quota (root only): earns at a counter's pace, the most it takes, its cold start
 //   --keep              keep the temp folder (databases, server logs)
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     bundle: { type: 'string' },
     baseline: { type: 'string' },
+    frames: { type: 'boolean', default: false },
     pi: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -163,6 +165,41 @@ async function measureFrames(target: AppUnderTest): Promise<EarnFrames> {
 const perEarn = (c: FrameCount) => (c.frames / c.requests).toFixed(1);
 const treesText = (c: FrameCount) => c.byTree.map((t) => `${t.name} ${t.perRequest.toFixed(2)}`).join(', ');
 
+function framesTargets(frames: EarnFrames[]): Target[] {
+  const [m, b] = frames as [EarnFrames, EarnFrames | undefined];
+  return [
+    {
+      name: `an earn writes ≤ ${MAX_FRAMES_PER_EARN} WAL frames (no webhook endpoint; ${int(FRAME_EARNS)} earns)`,
+      measured: perEarn(m.plain),
+      pass: m.plain.frames / m.plain.requests <= MAX_FRAMES_PER_EARN,
+      baseline: b && perEarn(b.plain),
+    },
+    {
+      name: 'WAL frames per earn with the webhook endpoint on (its event, delivery and the delivery recorded)',
+      measured: perEarn(m.webhook),
+      pass: null,
+      baseline: b && perEarn(b.webhook),
+    },
+  ];
+}
+
+function framesDetails(targets: AppUnderTest[], frames: EarnFrames[]): [string, string][] {
+  return targets.flatMap((t, k): [string, string][] => [
+    [`WAL frames per earn by table and index, no webhook endpoint (${t.label})`, treesText(frames[k]!.plain)],
+    [`WAL frames per earn by table and index, webhook endpoint on (${t.label})`, treesText(frames[k]!.webhook)],
+  ]);
+}
+
+/** `--frames`: the WAL frame count alone. */
+async function framesRun(targets: AppUnderTest[]): Promise<string[]> {
+  const frames: EarnFrames[] = [];
+  for (const target of targets) {
+    log(`WAL frames per earn (${target.label})`);
+    frames.push(await measureFrames(target));
+  }
+  return [targetsTable(framesTargets(frames), targets.length > 1), '', table(['details', ''], framesDetails(targets, frames))];
+}
+
 /** Each server's first start and restarts up to COLD_STARTS, the servers taking turns (the machine's speed drifts). */
 async function coldStarts(targets: AppUnderTest[]): Promise<number[][]> {
   const times = targets.map((t) => [t.process.coldStartMs]);
@@ -234,28 +271,14 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
     })),
-    {
-      name: `an earn writes ≤ ${MAX_FRAMES_PER_EARN} WAL frames (no webhook endpoint; ${int(FRAME_EARNS)} earns)`,
-      measured: perEarn(frames[0]!.plain),
-      pass: frames[0]!.plain.frames / frames[0]!.plain.requests <= MAX_FRAMES_PER_EARN,
-      baseline: frames[1] && perEarn(frames[1].plain),
-    },
-    {
-      name: 'WAL frames per earn with the webhook endpoint on (its event, delivery and the delivery recorded)',
-      measured: perEarn(frames[0]!.webhook),
-      pass: null,
-      baseline: frames[1] && perEarn(frames[1].webhook),
-    },
+    ...framesTargets(frames),
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
     { name: `cold start ≤ 600 ms (median of ${COLD_STARTS})`, measured: `${int(median(starts[0]!))} ms`, pass: median(starts[0]!) <= 600, baseline: starts[1] && `${int(median(starts[1]))} ms` },
   ];
   if (errors > 0) process.exitCode = 1;
   const details: [string, string][] = [
-    ...targets.flatMap((t, k): [string, string][] => [
-      [`WAL frames per earn by table and index, no webhook endpoint (${t.label})`, treesText(frames[k]!.plain)],
-      [`WAL frames per earn by table and index, webhook endpoint on (${t.label})`, treesText(frames[k]!.webhook)],
-    ]),
+    ...framesDetails(targets, frames),
     ...targets.map((t, k): [string, string] => [`cold starts (${t.label})`, listMs(starts[k]!)]),
   ];
   return [table(header, rows), '', targetsTable(targetRows, targets.length > 1), '', table(['details', ''], [...details, ...logSummaries(targets)])];
@@ -321,7 +344,7 @@ async function main() {
       (bundles.baseline ? `; baseline: ${args.baseline}` : ''),
     ...(quota ? [`Raspberry Pi-class: the server limited to 30 % of one core (${quota.describe}); the load generator and receiver are not`] : []),
     '',
-    ...(quota ? await piRun(targets) : await defaultRun(targets, receiver, bundles.floor)),
+    ...(quota ? await piRun(targets) : args.frames ? await framesRun(targets) : await defaultRun(targets, receiver, bundles.floor)),
   ];
   for (const t of targets) await t.stop();
   await receiver.stop();
