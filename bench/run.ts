@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './app';
 import { createCpuQuota, type CpuQuota } from './cpu-quota';
 import { runLoad, runPaced, type LoadResult } from './load';
-import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, type Measurable, type ReceiverProcess } from './processes';
+import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, type FloorProcess, type Measurable, type ReceiverProcess } from './processes';
 import { int, median, ms, pct, table, targetsTable, type Target } from './report';
 import { earnRequest, requestsOf, SCENARIOS, type LoadRequest } from './scenarios';
 import { serverLogSummary } from './server-log';
@@ -162,12 +162,22 @@ async function measureFrames(target: AppUnderTest): Promise<EarnFrames> {
   return { plain, webhook };
 }
 
+/** The write floor's frames per request: what one upsert and one insert write (bench/floor-server.ts). */
+async function measureFloorFrames(floor: FloorProcess): Promise<FrameCount> {
+  return countWalFrames(floor.dbFile, async () => {
+    const run = await runLoad({ url: floor.url, connections, duration: 0, amount: FRAME_EARNS, expectStatus: FLOOR_REQUESTS.write.status, next: FLOOR_REQUESTS.write.next });
+    if (run.errors > 0) throw new Error(`counting the write floor's WAL frames: ${run.errors} requests failed`);
+    return run.ok;
+  });
+}
+
 const perEarn = (c: FrameCount) => (c.frames / c.requests).toFixed(1);
 const treesText = (c: FrameCount) => c.byTree.map((t) => `${t.name} ${t.perRequest.toFixed(2)}`).join(', ');
 
-function framesTargets(frames: EarnFrames[]): Target[] {
+function framesTargets(frames: EarnFrames[], floor: FrameCount): Target[] {
   const [m, b] = frames as [EarnFrames, EarnFrames | undefined];
   return [
+    { name: `WAL frames per request of the write floor (an upsert and an insert; ${int(FRAME_EARNS)} requests)`, measured: perEarn(floor), pass: null },
     {
       name: `an earn writes ≤ ${MAX_FRAMES_PER_EARN} WAL frames (no webhook endpoint; ${int(FRAME_EARNS)} earns)`,
       measured: perEarn(m.plain),
@@ -191,13 +201,17 @@ function framesDetails(targets: AppUnderTest[], frames: EarnFrames[]): [string, 
 }
 
 /** `--frames`: the WAL frame count alone. */
-async function framesRun(targets: AppUnderTest[]): Promise<string[]> {
+async function framesRun(targets: AppUnderTest[], floorScript: string): Promise<string[]> {
+  const writeFloor = await startFloor(floorScript, 'write', path.join(dir, 'floor-write'));
+  log('WAL frames per request (write floor)');
+  const floor = await measureFloorFrames(writeFloor);
+  await writeFloor.stop();
   const frames: EarnFrames[] = [];
   for (const target of targets) {
     log(`WAL frames per earn (${target.label})`);
     frames.push(await measureFrames(target));
   }
-  return [targetsTable(framesTargets(frames), targets.length > 1), '', table(['details', ''], framesDetails(targets, frames))];
+  return [targetsTable(framesTargets(frames, floor), targets.length > 1), '', table(['details', ''], framesDetails(targets, frames))];
 }
 
 /** Each server's first start and restarts up to COLD_STARTS, the servers taking turns (the machine's speed drifts). */
@@ -244,6 +258,8 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       ...(b ? [int(b.rps), ms(b.p99), pct(m.rps / b.rps)] : []),
     ]);
   }
+  log('WAL frames per request (write floor)');
+  const floorFrames = await measureFloorFrames(floors.write);
   await floors.read.stop();
   await floors.write.stop();
 
@@ -271,7 +287,7 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
     })),
-    ...framesTargets(frames),
+    ...framesTargets(frames, floorFrames),
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
     { name: `cold start ≤ 600 ms (median of ${COLD_STARTS})`, measured: `${int(median(starts[0]!))} ms`, pass: median(starts[0]!) <= 600, baseline: starts[1] && `${int(median(starts[1]))} ms` },
@@ -344,7 +360,7 @@ async function main() {
       (bundles.baseline ? `; baseline: ${args.baseline}` : ''),
     ...(quota ? [`Raspberry Pi-class: the server limited to 30 % of one core (${quota.describe}); the load generator and receiver are not`] : []),
     '',
-    ...(quota ? await piRun(targets) : args.frames ? await framesRun(targets) : await defaultRun(targets, receiver, bundles.floor)),
+    ...(quota ? await piRun(targets) : args.frames ? await framesRun(targets, bundles.floor) : await defaultRun(targets, receiver, bundles.floor)),
   ];
   for (const t of targets) await t.stop();
   await receiver.stop();
