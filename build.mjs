@@ -104,6 +104,21 @@ export function assetsPlugin(assets) {
 
 
 /**
+ * The script with every character past Latin-1 written as a \u escape. V8 keeps a script's source
+ * for as long as the process runs (a function is compiled from it when first called), and stores it
+ * at one byte per character only when every character fits in one: a single typographic quote,
+ * dash or arrow in a page template or a comment doubles the memory the whole source takes. esbuild
+ * escapes such characters in strings, but not in tagged templates (the escape changes their .raw;
+ * the html tag reads the cooked strings, where \u2019 is ’ again) nor in the comments it keeps.
+ * A backslash right before one would turn the escape into other text: the build stops instead.
+ * @param {string} text
+ */
+export function oneBytePerCharacter(text) {
+  if (/\\[\u0100-\uffff]/.test(text)) throw new Error('a backslash precedes a character past Latin-1 in the bundle: write that escape in the source');
+  return text.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Builds the bundle into outdir: the script, its source map and the list of its inputs.
  * @param {{ outdir?: string, quiet?: boolean }} [options]
  */
@@ -139,7 +154,10 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
   // Each file is written aside and renamed into place, the list of inputs last: a process starting
   // the script meanwhile runs a whole old or a whole new one, never half of either.
   if (result.outputFiles.length !== 2) throw new Error('esbuild wrote other files than the script and its map');
-  const outputs = [...result.outputFiles.map((f) => ({ path: f.path, contents: f.contents })), { path: path.join(outdir, INPUTS), contents: Buffer.from(record) }];
+  const outputs = [
+    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith(SCRIPT) ? Buffer.from(oneBytePerCharacter(f.text)) : f.contents })),
+    { path: path.join(outdir, INPUTS), contents: Buffer.from(record) },
+  ];
   for (const { path: file, contents } of outputs) {
     const aside = `${file}.${process.pid}.tmp`;
     await writeFile(aside, contents);

@@ -214,8 +214,6 @@ CREATE TABLE transactions (
   -- Who made a change: the staff member at the counter; NULL for other channels.
   staff_id TEXT REFERENCES staff(id)
 );
--- The dashboard reads the ledger by org, mode and time.
-CREATE INDEX transactions_org_time ON transactions (org_id, livemode, created_at);
 -- The counter's unusual days count counter awards per customer and day: only those rows, covered.
 CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, created_at, customer_id) WHERE source = 'scan' AND is_award = 1;
 -- The counter's undo writes a reversal row naming the row it undoes in details.reverses. At most one
@@ -290,7 +288,6 @@ CREATE TABLE webhook_deliveries (
   replay_of        TEXT,
   created_at       INTEGER NOT NULL
 );
-CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at DESC);
 -- Deleting an event (the 30-day test-customer sweep) cascades to its deliveries;
 -- without this index each deleted event scanned the whole deliveries table.
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
@@ -298,7 +295,15 @@ CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 -- it takes and no others, however long a backlog grows. Across endpoints it read every due row
 -- and sorted them, on every claim; the index it used goes (one index less to write per delivery).
 CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending';
+-- An endpoint's deliveries, oldest first: a new one is the last entry of its endpoint's range, where
+-- in the newest-first order it went to the range's first page and split pages in the middle of the
+-- index. Read backwards it gives the history's order, newest first with ties by row number, and
+-- forwards the retention sweep's, oldest first.
+CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at);
 
+-- A delivery's attempts, stored in the order of their key: an attempt is one row written, where a
+-- table with a rowid wrote the row and an entry of the key's own index, two pages. Read only by
+-- delivery (the history's pages) and removed with it.
 CREATE TABLE webhook_attempts (
   delivery_id    TEXT NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
   number         INTEGER NOT NULL,
@@ -308,7 +313,7 @@ CREATE TABLE webhook_attempts (
   duration_ms    INTEGER NOT NULL,
   at             INTEGER NOT NULL,
   PRIMARY KEY (delivery_id, number)
-);
+) WITHOUT ROWID;
 
 -- Idempotency records: the stored response is written in the write's own transaction.
 CREATE TABLE idempotency_keys (
@@ -609,7 +614,10 @@ CREATE TABLE imports (
 );
 CREATE INDEX imports_org ON imports (org_id, livemode, created_at);
 CREATE INDEX imports_running ON imports (created_at) WHERE status = 'running';
-CREATE INDEX imports_same_file ON imports (card_id, livemode, file_sha256) WHERE status = 'done';
+-- An import that would create the customers of an earlier one asks for the finished imports (done
+-- or stopped) of the same file to the card. An index of the done ones alone cannot answer that, and
+-- the lookup read every imported row instead.
+CREATE INDEX imports_same_file ON imports (card_id, livemode, file_sha256) WHERE status IN ('done', 'stopped');
 
 -- The report: one row per data row of the file. No value of the file is kept here, only where a
 -- row was refused and why, and the passUserId of the customer it created or matched.
@@ -769,4 +777,4 @@ CREATE TABLE mail_unsubscribes (
   unsubscribed_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 27;
+PRAGMA user_version = 30;

@@ -18,6 +18,8 @@ export interface AppUnderTest {
   pendingDeliveries(): number;
   /** Resolves with the ms it took until no delivery is pending (or rejects after `timeoutMs`). */
   queueEmpty(timeoutMs?: number): Promise<number>;
+  /** Turns the bench's webhook endpoint on or off (a disabled endpoint is sent nothing, and no delivery is written for it). */
+  setWebhook(status: 'active' | 'disabled'): Promise<void>;
   /** Stops the server and starts it again on the same folder; resolves with the new cold start. */
   restart(): Promise<number>;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function setUpApp(setup: { label: string; bundle: string; dataDir: 
   const cardId = (ref: 'stamps' | 'points') => org.cards.find((c) => c.ref === ref)!.cardId;
   const hook = await call(server.url, liveKey, 'POST', '/api/v1/webhooks', { url: setup.receiverUrl, events: ['*'] });
   if (hook.status !== 201) throw new Error(`registering the webhook endpoint answered ${hook.status}: ${hook.body}`);
+  const webhookId = (JSON.parse(hook.body as string) as { id: string }).id;
   const customers = Array.from({ length: POOL }, (_, i) => `pool-${tag}-${i}`);
   for (let i = 0; i < customers.length; i += 20) {
     await Promise.all(
@@ -70,6 +73,10 @@ export async function setUpApp(setup: { label: string; bundle: string; dataDir: 
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return performance.now() - started;
+    },
+    async setWebhook(status) {
+      const res = await call(server.url, liveKey, 'PATCH', `/api/v1/webhooks/${webhookId}`, { status });
+      if (res.status !== 200) throw new Error(`setting the webhook endpoint ${status} answered ${res.status}: ${res.body}`);
     },
     async restart() {
       await server.stop();

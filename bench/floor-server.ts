@@ -1,8 +1,9 @@
 // The stack's floor, measured in the same run as the server so the report can speak in ratios:
 //   read:  bare Koa answering a small JSON object to a GET;
 //   write: Koa reading a JSON body (a size limit, strict UTF-8, JSON.parse: what any body parser
-//          does) and writing it in one better-sqlite3 transaction on a WAL database with
-//          synchronous=NORMAL, the server's default.
+//          does) and, in one better-sqlite3 transaction on a WAL database with synchronous=NORMAL
+//          (the server's default), what a balance change is at least: one upsert of the customer's
+//          balance and one insert of the body as a ledger row.
 // No router, no auth, no validation, no logging: what the server does beyond this is its own cost.
 // Self-contained on purpose: the floor must not move when the server's code does.
 // Usage (bundled by bench/processes.ts): node floor-server.mjs read|write <dataDir>
@@ -50,13 +51,18 @@ if (mode === 'read') {
   const db = new Database(path.join(dataDir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE IF NOT EXISTS writes (id INTEGER PRIMARY KEY, body TEXT NOT NULL, at INTEGER NOT NULL)');
+  db.exec(`CREATE TABLE IF NOT EXISTS balances (customer TEXT PRIMARY KEY, amount REAL NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS writes (id INTEGER PRIMARY KEY, body TEXT NOT NULL, at INTEGER NOT NULL)`);
+  const upsert = db.prepare('INSERT INTO balances (customer, amount) VALUES (?, ?) ON CONFLICT (customer) DO UPDATE SET amount = amount + excluded.amount');
   const insert = db.prepare('INSERT INTO writes (body, at) VALUES (?, ?)');
-  const write = db.transaction((body: string, at: number) => Number(insert.run(body, at).lastInsertRowid));
+  const write = db.transaction((body: { customer: string; amount: number }, at: number) => {
+    upsert.run(String(body.customer), Number(body.amount));
+    return Number(insert.run(JSON.stringify(body), at).lastInsertRowid);
+  });
   app.use(async (ctx) => {
-    const body = await readJson(ctx.req);
+    const body = (await readJson(ctx.req)) as { customer: string; amount: number };
     ctx.status = 201;
-    ctx.body = { id: write(JSON.stringify(body), Date.now()) };
+    ctx.body = { id: write(body, Date.now()) };
   });
 }
 

@@ -196,18 +196,22 @@ export async function seedWithCli(bundle: string, dataDir: string, seed: unknown
   return (JSON.parse(stdout) as { orgs: BenchOrg[] }).orgs[0]!;
 }
 
+let floorWrites = 0;
 /** What the bench sends each floor (bench/floor-server.ts), and the status it answers. */
 export const FLOOR_REQUESTS: Record<'read' | 'write', { name: string; status: number; next(): LoadRequest }> = {
   read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
   write: {
-    name: 'Koa + JSON body + one WAL write transaction (floor)',
+    name: 'Koa + JSON body + one WAL transaction: an upsert and an insert (floor)',
     status: 201,
-    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: '{"customer":"floor","amount":4.5,"currency":"EUR"}' }),
+    // As many customers as the earns go round (bench/app.ts enrolls 1,000).
+    next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ customer: `floor-${floorWrites++ % 1000}`, amount: 4.5, currency: 'EUR' }) }),
   },
 };
 
 export interface FloorProcess extends Measurable {
   url: string;
+  /** The write floor's database file (bench/wal-frames.ts counts its frames). */
+  dbFile: string;
   stop(): Promise<void>;
 }
 
@@ -224,6 +228,7 @@ export async function startFloor(script: string, mode: 'read' | 'write', dataDir
   child.removeAllListeners('exit');
   return {
     url,
+    dbFile: path.join(dataDir, 'floor.db'),
     memory: () => memoryOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     async stop() {

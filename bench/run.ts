@@ -7,6 +7,7 @@
 //   --connections <n>   concurrent connections (50)
 //   --bundle <file>     measure that bundle instead of building dist/wallet-loyalty.mjs
 //   --baseline <file>   also run another bundle (an earlier dist/wallet-loyalty.mjs), interleaved, and compare
+//   --frames            only count the WAL frames an earn writes (quick; with --baseline too)
 //   --pi                a Raspberry Pi-class CPU instead: the server limited to 30 % of one core by a
 //                       cgroup quota (root only): earns at a counter's pace, the most it takes, its cold start
 //   --keep              keep the temp folder (databases, server logs)
@@ -17,10 +18,11 @@ import { parseArgs } from 'node:util';
 import { setUpApp, type AppUnderTest } from './app';
 import { createCpuQuota, type CpuQuota } from './cpu-quota';
 import { runLoad, runPaced, type LoadResult } from './load';
-import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, type Measurable, type ReceiverProcess } from './processes';
+import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, type FloorProcess, type Measurable, type ReceiverProcess } from './processes';
 import { int, median, ms, pct, table, targetsTable, type Target } from './report';
 import { earnRequest, requestsOf, SCENARIOS, type LoadRequest } from './scenarios';
 import { serverLogSummary } from './server-log';
+import { countWalFrames, type FrameCount } from './wal-frames';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     bundle: { type: 'string' },
     baseline: { type: 'string' },
+    frames: { type: 'boolean', default: false },
     pi: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -50,6 +53,10 @@ const BACKLOG = 10_000;
 /** Below the server's 5 s webhook timeout: a slow receiver, never a failed attempt. */
 const SLOW_ANSWER_MS = 4000;
 const COLD_STARTS = 5;
+/** Earns per WAL frame count: enough that a page split, or a write of a cron job, is a small fraction of a frame per earn. */
+const FRAME_EARNS = 1000;
+/** What one earn may write to the WAL (no webhook endpoint): pages of wear on an SD card. */
+const MAX_FRAMES_PER_EARN = 6;
 /** `--pi`: a counter's pace, 5 earns a second, for 20 s. */
 const COUNTER_RATE = 5;
 const COUNTER_SECONDS = 20;
@@ -69,7 +76,7 @@ if (args.pi) {
 
 // A generous bound: the bench must end by itself whatever happens.
 const servers = args.baseline ? 2 : 1;
-const deadlineS = 300 + servers * (args.pi ? 120 + COUNTER_SECONDS + 2 * (warmup + duration) : 240 + SCENARIOS.length * 2 * (warmup + duration + 30));
+const deadlineS = 300 + servers * (args.pi ? 120 + COUNTER_SECONDS + 2 * (warmup + duration) : 300 + SCENARIOS.length * 2 * (warmup + duration + 30));
 setTimeout(() => {
   log(`bench: stopped after ${deadlineS} s`);
   process.exit(2);
@@ -122,6 +129,91 @@ async function measureDrain(target: AppUnderTest, receiver: ReceiverProcess): Pr
   return { backlog, seconds: (await drained) / 1000 };
 }
 
+interface EarnFrames {
+  plain: FrameCount;
+  webhook: FrameCount;
+}
+
+/**
+ * WAL frames per earn, counted from outside (bench/wal-frames.ts): with the bench's webhook
+ * endpoint disabled, the earn's own transaction; with it on, also its event and delivery rows and
+ * the worker's record of the delivery (the count waits until no delivery is pending).
+ */
+async function measureFrames(target: AppUnderTest): Promise<EarnFrames> {
+  let i = 0;
+  const earns = async () => {
+    const run = await runLoad({ url: target.process.url, connections, duration: 0, amount: FRAME_EARNS, expectStatus: 201, next: () => earnRequest(target.bench, i++) });
+    if (run.errors > 0) throw new Error(`counting WAL frames: ${run.errors} earns failed (${JSON.stringify(run.otherStatuses)})`);
+    return run.ok;
+  };
+  await target.queueEmpty();
+  await target.setWebhook('disabled');
+  let plain: FrameCount;
+  try {
+    plain = await countWalFrames(target.process.dbFile, earns);
+  } finally {
+    await target.setWebhook('active');
+  }
+  const webhook = await countWalFrames(target.process.dbFile, async () => {
+    const n = await earns();
+    await target.queueEmpty();
+    return n;
+  });
+  return { plain, webhook };
+}
+
+/** The write floor's frames per request: what one upsert and one insert write (bench/floor-server.ts). */
+async function measureFloorFrames(floor: FloorProcess): Promise<FrameCount> {
+  return countWalFrames(floor.dbFile, async () => {
+    const run = await runLoad({ url: floor.url, connections, duration: 0, amount: FRAME_EARNS, expectStatus: FLOOR_REQUESTS.write.status, next: FLOOR_REQUESTS.write.next });
+    if (run.errors > 0) throw new Error(`counting the write floor's WAL frames: ${run.errors} requests failed`);
+    return run.ok;
+  });
+}
+
+const perEarn = (c: FrameCount) => (c.frames / c.requests).toFixed(1);
+const treesText = (c: FrameCount) => c.byTree.map((t) => `${t.name} ${t.perRequest.toFixed(2)}`).join(', ');
+
+function framesTargets(frames: EarnFrames[], floor: FrameCount): Target[] {
+  const [m, b] = frames as [EarnFrames, EarnFrames | undefined];
+  return [
+    { name: `WAL frames per request of the write floor (an upsert and an insert; ${int(FRAME_EARNS)} requests)`, measured: perEarn(floor), pass: null },
+    {
+      name: `an earn writes ≤ ${MAX_FRAMES_PER_EARN} WAL frames (no webhook endpoint; ${int(FRAME_EARNS)} earns)`,
+      measured: perEarn(m.plain),
+      pass: m.plain.frames / m.plain.requests <= MAX_FRAMES_PER_EARN,
+      baseline: b && perEarn(b.plain),
+    },
+    {
+      name: 'WAL frames per earn with the webhook endpoint on (its event, delivery and the delivery recorded)',
+      measured: perEarn(m.webhook),
+      pass: null,
+      baseline: b && perEarn(b.webhook),
+    },
+  ];
+}
+
+function framesDetails(targets: AppUnderTest[], frames: EarnFrames[]): [string, string][] {
+  return targets.flatMap((t, k): [string, string][] => [
+    [`WAL frames per earn by table and index, no webhook endpoint (${t.label})`, treesText(frames[k]!.plain)],
+    [`WAL frames per earn by table and index, webhook endpoint on (${t.label})`, treesText(frames[k]!.webhook)],
+  ]);
+}
+
+/** `--frames`: the WAL frame count alone. */
+async function framesRun(targets: AppUnderTest[], floorScript: string): Promise<string[]> {
+  const writeFloor = await startFloor(floorScript, 'write', path.join(dir, 'floor-write'));
+  log('WAL frames per request (write floor)');
+  const floor = await measureFloorFrames(writeFloor);
+  await writeFloor.stop();
+  const frames: EarnFrames[] = [];
+  for (const target of targets) {
+    log(`WAL frames per earn (${target.label})`);
+    frames.push(await measureFrames(target));
+  }
+  return [targetsTable(framesTargets(frames, floor), targets.length > 1), '', table(['details', ''], framesDetails(targets, frames))];
+}
+
 /** Each server's first start and restarts up to COLD_STARTS, the servers taking turns (the machine's speed drifts). */
 async function coldStarts(targets: AppUnderTest[]): Promise<number[][]> {
   const times = targets.map((t) => [t.process.coldStartMs]);
@@ -166,8 +258,16 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       ...(b ? [int(b.rps), ms(b.p99), pct(m.rps / b.rps)] : []),
     ]);
   }
+  log('WAL frames per request (write floor)');
+  const floorFrames = await measureFloorFrames(floors.write);
   await floors.read.stop();
   await floors.write.stop();
+
+  const frames: EarnFrames[] = [];
+  for (const target of targets) {
+    log(`WAL frames per earn (${target.label})`);
+    frames.push(await measureFrames(target));
+  }
 
   const drains = [];
   for (const target of targets) {
@@ -187,12 +287,16 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
     })),
+    ...framesTargets(frames, floorFrames),
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
     { name: `cold start ≤ 600 ms (median of ${COLD_STARTS})`, measured: `${int(median(starts[0]!))} ms`, pass: median(starts[0]!) <= 600, baseline: starts[1] && `${int(median(starts[1]))} ms` },
   ];
   if (errors > 0) process.exitCode = 1;
-  const details: [string, string][] = targets.map((t, k) => [`cold starts (${t.label})`, listMs(starts[k]!)]);
+  const details: [string, string][] = [
+    ...framesDetails(targets, frames),
+    ...targets.map((t, k): [string, string] => [`cold starts (${t.label})`, listMs(starts[k]!)]),
+  ];
   return [table(header, rows), '', targetsTable(targetRows, targets.length > 1), '', table(['details', ''], [...details, ...logSummaries(targets)])];
 }
 
@@ -256,7 +360,7 @@ async function main() {
       (bundles.baseline ? `; baseline: ${args.baseline}` : ''),
     ...(quota ? [`Raspberry Pi-class: the server limited to 30 % of one core (${quota.describe}); the load generator and receiver are not`] : []),
     '',
-    ...(quota ? await piRun(targets) : await defaultRun(targets, receiver, bundles.floor)),
+    ...(quota ? await piRun(targets) : args.frames ? await framesRun(targets, bundles.floor) : await defaultRun(targets, receiver, bundles.floor)),
   ];
   for (const t of targets) await t.stop();
   await receiver.stop();

@@ -27,8 +27,8 @@ export type WriteDeps = Pick<AppDeps, 'db' | 'clock' | 'afterCommit' | 'onChange
  * synchronous and local — no await, no network; sending waits for the after-commit wake-ups.
  */
 export interface ChangeHooks {
-  /** The outbox wrote an event (webhooks write one delivery row per subscribed endpoint). */
-  eventWritten(deps: WriteDeps, event: WrittenEvent): void;
+  /** An event happened (the webhooks keep it with one delivery row per subscribed endpoint, if any). */
+  eventEmitted(deps: WriteDeps, event: EmittedEvent): void;
   /** A customer's balance changed (the wallet queues the pass update that shows it). */
   balanceChanged(deps: WriteDeps, customerId: string): void;
   /**
@@ -48,17 +48,21 @@ export interface ChangeHooks {
   birthdayQuestionChanged(deps: WriteDeps, cardId: string, questionKey: string | null): void;
 }
 
-/** An event as the outbox stored it; the envelope itself is in the row. */
-export interface WrittenEvent {
+/** An event as emitted: `payload` is its envelope, exactly as receivers get it. */
+export interface EmittedEvent {
   id: string;
   orgId: string;
   livemode: boolean;
   type: string;
+  /** For the test-customer sweep; null for org-level events. */
+  customerId: string | null;
+  payload: string;
+  createdAt: number;
 }
 
 /** Wake-ups run once the transaction has committed (db/after-commit.ts): never inside one. */
 export interface AfterCommitHooks {
-  /** New outbox rows exist: wake the delivery worker. */
+  /** New delivery rows exist: wake the delivery worker. */
   eventsWritten(): void;
   /** queuePassUpdate rows were committed: wake the wallet pass-update worker. */
   passUpdatesQueued(): void;

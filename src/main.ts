@@ -31,7 +31,7 @@ export const SHUTDOWN_GRACE_MS = 5000;
  */
 export function changeHooks(): ChangeHooks {
   return {
-    eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
+    eventEmitted: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
     cardDeleting: (deps, cardId) => removeTestCustomersOfCard(deps, cardId),

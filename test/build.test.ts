@@ -9,6 +9,7 @@ import { appleEnv, expectedManifest, getBytes, IPHONE_UA, opensslVerify, unzipPa
 import { createAppleTestChain } from './support/wallet-fixtures';
 import { startReceiver } from './support/receiver';
 import { assetUrl } from '../src/web/assets';
+import { oneBytePerCharacter } from '../build.mjs';
 
 // `node build.mjs` bundles the server into one script that serves with nothing beside it but
 // node_modules/better-sqlite3; bin/wallet-loyalty.mjs (npx wallet-loyalty, npm start) rebuilds it
@@ -25,6 +26,22 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+describe('oneBytePerCharacter: the script V8 keeps at one byte per character', () => {
+  it('escapes each character past Latin-1, and the code means what it meant', () => {
+    const source = "const tag = (s) => s.join('|');\n// It’s a comment → kept\nexport const a = tag`Don’t ${1} ←`, b = '✓ 😀', c = /[→]/u.test('→'), d = 'é';\n";
+    const escaped = oneBytePerCharacter(source);
+    assert.match(escaped, /^[\u0000-\u00ff]*$/u);
+    assert.match(escaped, /Don\\u2019t/);
+    assert.ok(escaped.includes("'é'"), 'Latin-1 stays as it is');
+    const url = `data:text/javascript,${encodeURIComponent(escaped)}`;
+    return import(url).then((m: { a: string; b: string; c: boolean; d: string }) => assert.deepEqual([m.a, m.b, m.c, m.d], ['Don’t | ←', '✓ 😀', true, 'é']));
+  });
+
+  it('stops the build when a backslash precedes such a character: its escape would be other text', () => {
+    assert.throws(() => oneBytePerCharacter('const s = String.raw`\\’`;'), /a backslash precedes a character past Latin-1/);
+  });
+});
 
 describe('the bundled script', () => {
   const dir = tempDir('wl-dist-');
@@ -47,6 +64,8 @@ describe('the bundled script', () => {
   it('node build.mjs --outdir builds one script, and it serves from a folder that holds only it', async () => {
     await build();
     assert.deepEqual(readdirSync(out).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'no schema.sql or other file beside the script');
+    const wide = readFileSync(path.join(out, 'wallet-loyalty.mjs'), 'utf8').match(/[^\u0000-\u00ff]/u);
+    assert.equal(wide, null, 'every character of the script fits in one byte, so V8 keeps its source at one byte per character');
 
     const alone = path.join(dir, 'alone');
     const aloneScript = scriptAlone(alone);

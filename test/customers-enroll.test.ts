@@ -6,7 +6,7 @@ import { customersRepo } from '../src/customers/repo';
 import { findCustomerByScanCode } from '../src/customers/secret-codes';
 import { findCustomerByInstallCode } from '../src/wallet/install-code';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
-import { count, enroll, eventsOf, insertCustomer, ledgerOf, snapshot } from './support/customers';
+import { count, enroll, eventsOf, insertCustomer, ledgerOf, snapshot, subscribeToEvery } from './support/customers';
 
 describe('POST /v1/customers', () => {
   let app: TestApp;
@@ -18,6 +18,7 @@ describe('POST /v1/customers', () => {
     app = await startTestApp({ env: { INSTALL_BASE_URL: 'https://pass.example.com/' } });
     org = seedStandardOrg(app);
     other = seedStandardOrg(app, 'Other shop');
+    subscribeToEvery(app, org.orgId);
   });
   after(() => app.close());
 
@@ -320,6 +321,7 @@ describe('POST /v1/customers wakes the delivery worker after the commit', () => 
     });
     reader = openDatabase(app.config.dbFile);
     org = seedStandardOrg(app);
+    subscribeToEvery(app, org.orgId);
   });
   after(async () => {
     reader.close();

@@ -6,7 +6,7 @@ import { serverJobs } from '../src/jobs/list';
 
 import { silentLogger } from './support/fakes';
 import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
-import { count, enroll, ledgerOf, snapshot } from './support/customers';
+import { count, enroll, ledgerOf, snapshot, subscribeToEvery } from './support/customers';
 
 describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () => {
   let app: TestApp;
@@ -18,6 +18,7 @@ describe('idempotency of POST /v1/customers and PATCH /v1/customers/{ref}', () =
   before(async () => {
     app = await startTestApp();
     org = seedStandardOrg(app);
+    subscribeToEvery(app, org.orgId);
   });
   after(() => app.close());
 

@@ -42,6 +42,7 @@ describe('test mode: separation from live data', () => {
   });
 
   it('test customers emit test events (livemode false, the org’s own orgId)', async () => {
+    insertWebhook(app, org.orgId, false);
     const test = await enroll(app, org.keys.test, { externalCustomerId: 'evt-test', cardId: org.cards.points });
     const [event] = eventsOf(app.db, test.body.passUserId);
     assert.deepEqual([event!.type, event!.livemode, event!.envelope.livemode, event!.envelope.orgId], ['customer.enrolled', false, false, org.orgId]);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { decodeHeader, header, mimeParts, startMailApp, startSmtpServer, type MailTestApp, type TestSmtpServer } from './support/mail';
 import { api, days, enrollWithConsent, eventsOf, runSweepJob, setTimeZone } from './support/programme';
+import { subscribeToEvery } from './support/customers';
 import { GOOD_STAMPS_ANSWERS, SignupClient } from './signup/support';
 
 // Birthdays: the birthday kept beside the answer by every writer, and the sweep — the shop's day
@@ -74,6 +75,7 @@ describe('birthdays: the sweep', () => {
     auckland = seedStandardOrg(app, 'Auckland Café');
     losAngeles = seedStandardOrg(app, 'LA Café');
     utc = seedStandardOrg(app, 'UTC Café');
+    subscribeToEvery(app, auckland.orgId);
     setTimeZone(app, auckland.orgId, 'Pacific/Auckland');
     setTimeZone(app, losAngeles.orgId, 'America/Los_Angeles');
     setTimeZone(app, utc.orgId, 'UTC');

@@ -11,6 +11,7 @@ import { SeedError } from '../src/seed/service';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { decodeHeader, header, mimeParts, startMailApp, startSmtpServer, type MailTestApp, type TestSmtpServer } from './support/mail';
 import { api, days, enrollWithConsent, eventsOf, passDetails, runSweepJob, setTimeZone } from './support/programme';
+import { subscribeToEvery } from './support/customers';
 
 // Expiry: the card setting, oldest units first, never retroactive, per-award expiry at the end of
 // the shop's day, inactivity, and the sweep (one row and one balance.updated per customer, level
@@ -197,6 +198,7 @@ describe('expiry: the sweep', () => {
   before(async () => {
     app = await startTestApp();
     org = seedStandardOrg(app);
+    subscribeToEvery(app, org.orgId);
     live = api(app, org.keys.live);
     setTimeZone(app, org.orgId, 'UTC');
     await live.patchCard(org.cards.levels, { expiry: { months: 1, remindDays: 0 } });

@@ -305,6 +305,28 @@ describe('data migrations', () => {
     db.close();
   });
 
+  it('keeps every webhook attempt when their table is stored in key order, and still removes them with their delivery', () => {
+    const step = stepNamed(/attempts kept in their key's order/);
+    const db = databaseBefore(step);
+    db.exec(`INSERT INTO orgs (id, name, created_at) VALUES ('org_w', 'Shop', 1);
+      INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at) VALUES ('we_1', 'org_w', 1, 'https://example.com/in', '["*"]', 'active', 'whsec_1', 1, 1);
+      INSERT INTO events (id, org_id, livemode, type, customer_id, payload, created_at) VALUES ('evt_1', 'org_w', 1, 'balance.updated', NULL, '{}', 1);
+      INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempt_count, created_at) VALUES ('wd_1', 'we_1', 'evt_1', 'failed', 2, 1), ('wd_2', 'we_1', 'evt_1', 'succeeded', 1, 2);
+      INSERT INTO webhook_attempts (delivery_id, number, status, response_code, error, duration_ms, at) VALUES
+        ('wd_1', 2, 'failed', NULL, 'timeout', 5000, 20), ('wd_1', 1, 'failed', 503, 'HTTP 503', 12, 10), ('wd_2', 1, 'succeeded', 200, NULL, 3, 30);`);
+    const attempts = () => db.prepare('SELECT * FROM webhook_attempts ORDER BY delivery_id, number').all();
+    const before = attempts();
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    assert.deepEqual(attempts(), before);
+    assert.match((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'webhook_attempts'").get() as { sql: string }).sql, /\) WITHOUT ROWID$/);
+    assert.throws(() => db.prepare("INSERT INTO webhook_attempts (delivery_id, number, status, duration_ms, at) VALUES ('wd_2', 1, 'failed', 1, 1)").run(), /UNIQUE|PRIMARY KEY/);
+    assert.throws(() => db.prepare("INSERT INTO webhook_attempts (delivery_id, number, status, duration_ms, at) VALUES ('wd_9', 1, 'failed', 1, 1)").run(), /FOREIGN KEY/);
+    db.prepare("DELETE FROM webhook_deliveries WHERE id = 'wd_1'").run();
+    assert.deepEqual((attempts() as { delivery_id: string }[]).map((a) => a.delivery_id), ['wd_2'], 'the attempts go with their delivery');
+    db.close();
+  });
+
   it('leaves no CHECK on a new database that lists three values or more', () => {
     const db = freshDb();
     migrate(db);

@@ -9,6 +9,7 @@ import { purgeRepo } from '../src/customers/purge-repo';
 import { openDatabase, type Db } from '../src/db/open';
 import { ledgerRepo } from '../src/loyalty/repo';
 import { promotionsRepo } from '../src/promotions/repo';
+import { activityRepo } from '../src/staff/activity-repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
 import { importsRepo } from '../src/import/repo';
@@ -132,6 +133,15 @@ describe("a customer's ledger newest first", () => {
   }
 });
 
+// No index of the whole ledger by time is written with each balance change: the Staff page reads
+// counter rows, the only ones that name a staff member, through each member's own index range.
+describe("the Staff page's counter rows", () => {
+  it("each member's rows of the period through transactions_staff, never the whole ledger", () => {
+    const [plan] = plansOf(activityRepo).map((p) => p.plan);
+    assertPlan(plan!, [/SEARCH s USING INDEX staff_org \(org_id=\?\)/, /SEARCH t USING INDEX transactions_staff \(staff_id=\? AND created_at>\? AND created_at<\?\)/], /SCAN (t|transactions)\b/);
+  });
+});
+
 // The webhook worker's claim of an endpoint's due deliveries: the queue index's range in its order,
 // up to the claim's limit, whatever statistics the hourly maintenance has taken. A sort there reads
 // the endpoint's whole backlog at every claim.
@@ -158,6 +168,25 @@ describe("the webhook worker's claim", () => {
   }
 });
 
+// An endpoint's delivery history (the API's and the console's list) newest first, and the
+// retention sweep's finished deliveries oldest first: one index range of the endpoint, each way.
+describe("an endpoint's deliveries", () => {
+  const plans = plansOf(deliveriesRepo);
+  it('the history, newest first: the endpoint\'s index walked backwards, no sort', () => {
+    assertPlan(planMatching(plans, /ORDER BY d\.created_at DESC, d\.rowid DESC/), [/^SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\?\)$/], /TEMP B-TREE|SCAN d/);
+  });
+  it("the retention sweep: each endpoint's deliveries before the cutoff, their attempts by key", () => {
+    assertPlan(
+      planMatching(plans, /^DELETE FROM webhook_deliveries/),
+      [/SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\? AND created_at<\?\)/, /SEARCH webhook_attempts USING PRIMARY KEY \(delivery_id=\?\)/],
+      /TEMP B-TREE|SCAN (d|webhook_attempts)\b/,
+    );
+  });
+  it("a page's attempts by their key, in its order", () => {
+    assertPlan(planMatching(plans, /FROM webhook_attempts WHERE delivery_id IN/), [/SEARCH webhook_attempts USING PRIMARY KEY \(delivery_id=\?\)/], /TEMP B-TREE|SCAN webhook_attempts/);
+  });
+});
+
 describe("an import's refused rows with their values", () => {
   // A finished import of 50,000 created rows has no refused values: its page must not read them all to say so.
   const plans = plansOf(importsRepo);
@@ -171,4 +200,12 @@ describe("an import's refused rows with their values", () => {
       assertPlan(planMatching(plans, c.match), [/USING INDEX import_rows_cells/], /TEMP B-TREE|SCAN import_rows(?! USING INDEX import_rows_cells)/);
     });
   }
+});
+
+describe('an import of a file already imported to the card', () => {
+  // Finished imports (done or stopped) of the same file: found by their index, never by reading the
+  // imports' rows, which hold the uploaded file.
+  it('finds the finished imports of the same file through their partial index', () => {
+    assertPlan(planMatching(plansOf(importsRepo), /i\.file_sha256 = @sha/), [/SEARCH i USING INDEX imports_same_file \(card_id=\? AND livemode=\? AND file_sha256=\?\)/], /SCAN i\b|TEMP B-TREE/);
+  });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverJobs } from '../src/jobs/list';
 import { NO_WORKERS, seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { api, days, eventsOf, setTimeZone } from './support/programme';
+import { subscribeToEvery } from './support/customers';
 
 // The sandbox's test clock: a test key moves its org's test data forward and sees expiry,
 // reminders and birthdays happen before the answer; live data and the 30-day removal of test
@@ -20,6 +21,7 @@ describe('test clock', () => {
     app = await startTestApp();
     org = seedStandardOrg(app);
     other = seedStandardOrg(app, 'Other Café');
+    subscribeToEvery(app, org.orgId);
     setTimeZone(app, org.orgId, 'Europe/London');
     test = api(app, org.keys.test);
     live = api(app, org.keys.live);

@@ -107,6 +107,37 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('keeps an event only for an endpoint that takes it: no endpoint, another type, the other mode or a disabled one store nothing', async () => {
+    const org = freshOrg('Quiet shop');
+    const count = (sql: string) => (app.db.prepare(sql).get(org.orgId) as { n: number }).n;
+    const stored = () => ({
+      events: count('SELECT count(*) AS n FROM events WHERE org_id = ?'),
+      deliveries: count('SELECT count(*) AS n FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.org_id = ?'),
+    });
+    const balanceUpdated = () => produce(app.deps, { orgId: org.orgId, livemode: true, type: 'balance.updated', cardId: org.cards.stamps });
+
+    balanceUpdated();
+    assert.deepEqual(stored(), { events: 0, deliveries: 0 }, 'no endpoint');
+    const other = await createEndpoint(app, org.keys.live, receiver.url, ['customer.enrolled']);
+    await createEndpoint(app, org.keys.test, receiver.url);
+    balanceUpdated();
+    assert.deepEqual(stored(), { events: 0, deliveries: 0 }, 'an endpoint of another type, one of the other mode');
+    const every = await createEndpoint(app, org.keys.live, receiver.url);
+    assert.equal((await app.request('PATCH', `/api/v1/webhooks/${every.id}`, { key: org.keys.live, body: { status: 'disabled' } })).status, 200);
+    balanceUpdated();
+    assert.deepEqual(stored(), { events: 0, deliveries: 0 }, 'a disabled endpoint');
+    await app.worker.idle();
+    assert.deepEqual(receiver.requests, []);
+
+    assert.equal((await app.request('PATCH', `/api/v1/webhooks/${every.id}`, { key: org.keys.live, body: { status: 'active' } })).status, 200);
+    const sent = balanceUpdated();
+    produce(app.deps, { orgId: org.orgId, livemode: true, type: 'customer.enrolled', cardId: org.cards.stamps });
+    assert.deepEqual(stored(), { events: 2, deliveries: 3 }, 'each event once, a delivery per endpoint that takes it');
+    await app.worker.idle();
+    assert.deepEqual(receiver.eventIds().filter((id) => id === sent.id), [sent.id]);
+    assert.ok(other.id);
+  });
+
   it('keeps test and live apart, and other orgs out', async () => {
     const org = freshOrg('Mode shop');
     const neighbour = seedStandardOrg(app, 'Neighbour');

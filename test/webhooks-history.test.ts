@@ -38,10 +38,15 @@ describe('webhook history retention', () => {
     const down = await createEndpoint(app, org.keys.live, failing.url, ['reward.redeemed']);
     const live = (type: 'balance.updated' | 'reward.redeemed' = 'balance.updated') => produce(app.deps, { orgId: org.orgId, livemode: true, type, cardId: org.cards.stamps });
 
-    // Day 0: one delivered event, one event nobody subscribes to, one delivered event that is
-    // replayed a month later, and one whose delivery is still waiting for its next retry.
+    // Day 0: one delivered event, one event whose only endpoint was deleted (its deliveries went
+    // with it), one delivered event that is replayed a month later, and one whose delivery is
+    // still waiting for its next retry.
     const delivered = live();
+    const removed = await createEndpoint(app, org.keys.test, receiver.url);
     const unsubscribed = produce(app.deps, { orgId: org.orgId, livemode: false, type: 'balance.updated', cardId: org.cards.stamps });
+    await app.worker.idle();
+    assert.equal((await app.request('DELETE', `/api/v1/webhooks/${removed.id}`, { key: org.keys.test })).status, 200);
+    assert.ok(eventsRepo(app.db).findById(unsubscribed.id), 'the event stays until the sweep');
     const replayed = live();
     const stillPending = live('reward.redeemed');
     await app.worker.idle();
@@ -61,7 +66,7 @@ describe('webhook history retention', () => {
     const replay = replayDelivery(app.deps, { orgId: org.orgId, livemode: true }, replayedDelivery!.id);
 
     const result = await job()!.run();
-    assert.deepEqual(result, { deliveries: 2, events: 2 }, 'the two delivered day-0 deliveries; the delivered and the unsubscribed day-0 events');
+    assert.deepEqual(result, { deliveries: 2, events: 2 }, 'the two delivered day-0 deliveries; the delivered day-0 event and the one whose endpoint was deleted');
 
     const left = await deliveries(org.keys.live, endpoint.id);
     assert.deepEqual(left.map((d) => d.eventId).sort(), [recent.id, replayed.id].sort());

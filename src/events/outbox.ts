@@ -1,15 +1,13 @@
-import { wakeAfterCommit } from '../db/after-commit';
 import type { WriteDeps } from '../deps';
 import { isoTime } from '../lib/clock';
 import { newId } from '../lib/ids';
-import { eventsRepo } from './repo';
 import type { EventEnvelope, EventType } from './types';
 
 /**
- * Writes an event to the outbox and announces it (`onChange.eventWritten`: the webhooks write one
- * delivery row per subscribed active endpoint). Call it inside the transaction of the change that
- * caused the event: a crash then loses neither or both, and nothing is sent until the transaction
- * commits (the worker reads committed rows only).
+ * Emits an event: builds its envelope and announces it (`onChange.eventEmitted`), and the webhooks
+ * keep it for the endpoints that subscribe to it: the event row and one delivery row each. Call it
+ * inside the transaction of the change that caused the event: a crash then loses neither or both,
+ * and nothing is sent until the transaction commits (the worker reads committed rows only).
  */
 export function emitEvent(
   deps: WriteDeps,
@@ -18,7 +16,7 @@ export function emitEvent(
   if (!deps.db.inTransaction) throw new Error('emitEvent must run inside the transaction of the change it reports');
   const now = deps.clock.now();
   const envelope: EventEnvelope = { id: newId('evt'), type: input.type, createdAt: isoTime(now), orgId: input.orgId, livemode: input.livemode, data: input.data };
-  eventsRepo(deps.db).insert({
+  deps.onChange.eventEmitted(deps, {
     id: envelope.id,
     orgId: input.orgId,
     livemode: input.livemode,
@@ -27,7 +25,5 @@ export function emitEvent(
     payload: JSON.stringify(envelope),
     createdAt: now,
   });
-  deps.onChange.eventWritten(deps, { id: envelope.id, orgId: input.orgId, livemode: input.livemode, type: input.type });
-  wakeAfterCommit(deps.db, 'events', () => deps.afterCommit.eventsWritten());
   return envelope;
 }

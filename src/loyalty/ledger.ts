@@ -65,7 +65,7 @@ export interface BalanceChangeResult {
  * synchronous transaction it applies the rules — whole units off prepaid, the 1e9-unit cap, never
  * below zero, the card's earning limits on awards — then writes the ledger row and the balance
  * together and emits the events. A refusal throws before anything is written. Called inside a
- * caller's transaction (an idempotent request) it is a savepoint of that transaction. The outbox wakes the delivery worker once the outermost transaction has committed.
+ * caller's transaction (an idempotent request) it is a savepoint of that transaction. The webhooks wake the delivery worker once the outermost transaction has committed.
  */
 export function changeBalance(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResult {
   return inTransaction(deps.db, () => apply(deps, input));

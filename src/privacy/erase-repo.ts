@@ -24,13 +24,6 @@ function createEraseRepo(db: Db) {
      WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @since AND customer_id = @id
        AND json_extract(payload, '$.data.externalCustomerId') IS NOT NULL`,
   );
-  // customer.deleted carries the external id as it was, for the endpoints that must find their copy;
-  // when no endpoint receives the event, nobody needs it and it goes at once. Otherwise it leaves
-  // with the webhook history (30 days).
-  const scrubUndelivered = db.prepare(
-    `UPDATE events SET payload = json_set(payload, '$.data.externalCustomerId', NULL)
-     WHERE id = @eventId AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_id = @eventId)`,
-  );
   // Stored answers of the last 24 hours that name the customer (enroll's, PATCH's, the counter's,
   // the sign-up form's) hold the external id and the install link: they go. A retry of such a
   // request after the erasure runs again instead of replaying.
@@ -63,7 +56,6 @@ function createEraseRepo(db: Db) {
     clearPersonal: (input: { id: string; installCode: string; scanCode: string; now: number }) => clearPersonal.run(input).changes === 1,
     markErased: (id: string, now: number) => markErased.run({ id, now }),
     scrubEvents: (input: { id: string; orgId: string; livemode: boolean; since: number }) => scrubEvents.run({ ...input, livemode: input.livemode ? 1 : 0 }).changes,
-    scrubUndelivered: (eventId: string) => scrubUndelivered.run({ eventId }).changes,
     dropIdempotency: (input: { id: string; orgId: string; livemode: boolean }) => dropIdempotency.run({ ...input, livemode: input.livemode ? 1 : 0 }).changes,
     scrubMail: (id: string, now: number) => scrubMail.run({ id, now }).changes,
     scrubChanges: (id: string) => scrubChanges.run({ id }).changes,

@@ -4,7 +4,6 @@ import type { Customer, Namespace } from '../customers/model';
 import { changesRepo, type ContactField } from '../customers/changes-repo';
 import { resolveCustomer } from '../customers/refs';
 import { PERSONAL_DATA, type EraseDeps } from './copies';
-import { eraseRepo } from './erase-repo';
 
 // The right to erasure (docs/customer-data.md#deleting-personal-data-erasure): a customer's
 // personal data goes, their ledger stays for the shop's books. In one transaction, every place of
@@ -38,16 +37,16 @@ export function eraseCustomer(deps: EraseDeps, customer: Customer, by: ErasedBy)
       changes: PERSONAL_FIELDS.filter((field) => customer[field] !== null).map((field) => ({ field })),
       createdAt: now,
     });
-    const event = emitEvent(deps, {
+    // Written after the other events were scrubbed, with the id as it was, for the endpoints that
+    // must find their copy; it is kept only while an endpoint is to receive it (with the webhook
+    // history, 30 days).
+    emitEvent(deps, {
       orgId: customer.orgId,
       livemode: customer.livemode,
       type: 'customer.deleted',
       customerId: customer.id,
       data: { passUserId: customer.id, externalCustomerId: customer.externalId, cardId: customer.cardId },
     });
-    // Written after the other events were scrubbed, with the id as it was; when no endpoint will
-    // receive it, nobody needs the id and it goes at once.
-    eraseRepo(deps.db).scrubUndelivered(event.id);
     return { passUserId: customer.id, deleted: true };
   });
 }

@@ -16,19 +16,21 @@ export interface ActivityCell {
 }
 
 function createActivityRepo(db: Db) {
-  // The org's counter rows in [from, to) of one mode, read through transactions_org_time; each row's
-  // local day is the last day start at or before it (days of 23 or 25 hours included). Each row
-  // counts in its figure (loyalty/figures.ts); openings, undos and undone rows in none.
+  // The org's counter rows in [from, to) of one mode: each staff member's, read through
+  // transactions_staff (only counter rows name a member, and members are never deleted), so no
+  // index of the whole ledger by time is written with every balance change for this page. Each
+  // row's local day is the last day start at or before it (days of 23 or 25 hours included). Each
+  // row counts in its figure (loyalty/figures.ts); openings, undos and undone rows in none.
   const cells = db.prepare<{ orgId: string; livemode: number; from: number; to: number; starts: string }, ActivityCell>(
     `SELECT staffId, dayIndex, figure, passType, count(*) AS count, sum(change) AS total
      FROM (SELECT t.staff_id AS staffId,
                   (SELECT count(*) FROM json_each(@starts) WHERE value <= t.created_at) - 1 AS dayIndex,
                   ${figureSql('t')} AS figure, c.pass_type AS passType, t.change AS change
-           FROM transactions t
+           FROM staff s
+             CROSS JOIN transactions t ON t.staff_id = s.id AND t.created_at >= @from AND t.created_at < @to
              JOIN customers cu ON cu.id = t.customer_id
              JOIN cards c ON c.id = cu.card_id
-           WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to
-             AND t.source = 'scan' AND t.staff_id IS NOT NULL AND t.kind != 'reversal')
+           WHERE s.org_id = @orgId AND t.org_id = @orgId AND t.livemode = @livemode AND t.source = 'scan' AND t.kind != 'reversal')
      WHERE figure IS NOT NULL
      GROUP BY staffId, dayIndex, figure, passType`,
   );

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { startTestApp, type TestApp } from '../support/app';
 import { CounterClient, messageOf } from './client';
+import { subscribeToEvery } from '../support/customers';
 import { apiCustomer, ledgerRows, seedCounterOrg, staffId, STAFF, type CounterOrg } from './support';
 
 let app: TestApp;
@@ -21,6 +22,8 @@ before(async () => {
   app = await startTestApp();
   app.clock.set(TUESDAY_1510);
   org = await seedCounterOrg(app, 'Programme Café');
+  // An event is stored only when an endpoint takes it: the redeem's reward.redeemed is read below.
+  subscribeToEvery(app, org.orgId);
   app.db.transaction(() => writeOrgSettings(app.db, org.orgId, { timeZone: 'Europe/Berlin', counter: { lockAfterMinutes: 240, staffDailyAwardCap: null, customerDailyAwardCap: null } }))();
   const cards = (await app.request('GET', '/api/v1/cards', { key: org.keys.live })).body as { cardId: string; rewards: { id: string }[] }[];
   const coffee = cards.find((c) => c.cardId === org.cards.stamps)!.rewards[0]!.id;

@@ -51,7 +51,7 @@ describe('an import interrupted by a crash', () => {
     // handles). A chunk always holds at least one row, so this holds however slow the machine.
     let written = 0;
     const dying = depsOf(db);
-    dying.onChange = { ...dying.onChange, eventWritten: (d, e) => { changeHooks().eventWritten(d, e); if (++written === 1) throw new Error('killed'); } };
+    dying.onChange = { ...dying.onChange, eventEmitted: (d, e) => { changeHooks().eventEmitted(d, e); if (++written === 1) throw new Error('killed'); } };
     assert.throws(() => importChunk(dying, running, source, new Map()), /killed/);
     assert.equal(count(db, 'SELECT count(*) AS n FROM customers'), first, 'nothing of the broken chunk');
     assert.equal(count(db, 'SELECT count(*) AS n FROM import_rows'), first);

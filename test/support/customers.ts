@@ -88,6 +88,16 @@ export function insertWebhook(app: TestApp, orgId: string, livemode: boolean): s
   return id;
 }
 
+/**
+ * An endpoint of each of the org's modes, taking every event (never sent to: no worker runs). Only
+ * an event an endpoint takes is stored, so a test that reads what an operation emitted (eventsOf,
+ * ledgerState) subscribes first, as an integrator does.
+ */
+export function subscribeToEvery(app: TestApp, orgId: string): void {
+  insertWebhook(app, orgId, true);
+  insertWebhook(app, orgId, false);
+}
+
 /** The customer's events, oldest first, with the envelope parsed. */
 export function eventsOf(db: Db, customerId: string): { type: string; livemode: boolean; envelope: any }[] {
   const rows = db.prepare('SELECT type, livemode, payload FROM events WHERE customer_id = ? ORDER BY rowid').all(customerId) as { type: string; livemode: number; payload: string }[];

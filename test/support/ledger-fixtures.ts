@@ -2,7 +2,7 @@ import type { Customer } from '../../src/customers/model';
 import { randomToken } from '../../src/lib/ids';
 import { toHundredths } from '../../src/lib/money';
 import type { TestApp } from './app';
-import { insertCustomer } from './customers';
+import { insertCustomer, subscribeToEvery } from './customers';
 
 // Customers for the loyalty tests, made without POST /v1/customers (built on another branch).
 // Everything the tests assert goes through HTTP or the database, so they hold once enroll exists.
@@ -104,9 +104,10 @@ export interface LoyaltyOrg {
   keys: { live: string; test: string; reader: string };
 }
 
-/** Seeds LOYALTY_SEED as a new org and names its ids. */
+/** Seeds LOYALTY_SEED as a new org, with an endpoint of each mode taking every event, and names its ids. */
 export function seedLoyaltyOrg(app: TestApp, name = 'Ledger Café'): LoyaltyOrg {
   const [org] = app.seed({ orgs: [{ ...LOYALTY_SEED.orgs[0], name }] }).orgs;
+  subscribeToEvery(app, org!.orgId);
   const key = (deviceName: string) => org!.keys.find((k) => k.deviceName === deviceName)!.key;
   return {
     orgId: org!.orgId,

@@ -43,6 +43,9 @@ import v024 from './024-promotions';
 import v025 from './025-expiry-and-birthdays';
 import v026 from './026-mail-unsubscribes';
 import v027 from './027-languages';
+import v028 from './028-no-ledger-index-by-time';
+import v029 from './029-webhook-history-pages';
+import v030 from './030-imports-same-file';
 
 export type { Db, MigrationStep } from './step';
 
@@ -50,4 +53,5 @@ export type { Db, MigrationStep } from './step';
 export const migrations: MigrationStep[] = [
   v001, v002, v003, v004, v005, v006, v007, v008, v009, v010,
   v011, v012, v013, v014, v015, v016, v017, v018, v019, v020, v021, v022, v023, v024, v025, v026, v027,
+  v028, v029, v030,
 ];
