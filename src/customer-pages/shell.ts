@@ -34,7 +34,7 @@ const WALLET_PAGE_STYLE = `
   .stamp{width:1.5rem;height:1.5rem;border-radius:50%;border:2px solid currentColor;opacity:.5}
   .stamp.on{background:currentColor;opacity:1}
   details.keep summary{cursor:pointer;color:#1d2127;font-weight:600;margin:.5rem 0}
-  .lang-switch ul{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.15rem .25rem;list-style:none;margin:0 0 .75rem;padding:0}
+  .lang-switch ul{display:grid;grid-template-columns:repeat(3,1fr);justify-items:center;gap:.1rem .25rem;list-style:none;margin:-.75rem 0 .75rem;padding:0}
   .lang-switch form{margin:0}
   .lang-switch a,.lang-switch button{display:inline-block;font:inherit;font-size:.85rem;padding:.3rem .45rem;border:0;border-radius:.35rem;background:none;color:#3b4250;text-decoration:underline;cursor:pointer}
   .lang-switch [aria-current]{font-weight:650;text-decoration:none;color:#1d2127;background:#e2e5e9}

@@ -93,7 +93,7 @@ describe('the sign-up form’s language', () => {
     assert.equal(htmlLang(res.text), 'de');
     assert.match(res.text, /<title>Bitte Angaben prüfen · Coffee stamps<\/title>/);
     assert.match(res.text, /Bitte prüfen Sie 3 Angaben:/);
-    assert.match(res.text, /Telefon: Geben Sie eine Telefonnummer ein, zum Beispiel 01512 3456789 oder mit Ländervorwahl: \+49 1512 3456789\./);
+    assert.match(res.text, /Telefon: Geben Sie eine Telefonnummer ein, zum Beispiel 01512\u00a03456789 oder mit Ländervorwahl: \+49\u00a01512\u00a03456789\./);
     assert.match(res.text, /Einwilligung: Bitte setzen Sie das Häkchen/);
     assert.match(res.text, /Geben Sie eine Zahl ein, zum Beispiel 42\./);
     assert.equal(hidden(res.text, 'lang'), 'de');

@@ -48,16 +48,25 @@ export interface SignupRequest {
 /** When the shop has no country: an international number, as the rest of the product shows one. */
 const INTERNATIONAL_EXAMPLE = '+44 20 7946 0958';
 
+/** A phone number is read as one piece: its spaces never break a line (on a phone, "+49 1512" / "3456789" misleads). */
+const unbroken = (number: string) => number.replace(/ /g, '\u00a0');
+
+/** The shop's country's example number, national and international, else the international one. */
+function phoneExamples(country: string | null): { national: string; international: string } | null {
+  const example = phoneExample(country);
+  return example && { national: unbroken(example.national), international: unbroken(example.international) };
+}
+
 /** The hint under a phone field: the shop's country's own example, national and international. */
 export function phoneHintText(lang: Lang, country: string | null): string {
-  const example = phoneExample(country);
-  return example ? t(lang, 'signup.phone.hint', example) : t(lang, 'signup.phone.hint.noCountry', { example: INTERNATIONAL_EXAMPLE });
+  const example = phoneExamples(country);
+  return example ? t(lang, 'signup.phone.hint', example) : t(lang, 'signup.phone.hint.noCountry', { example: unbroken(INTERNATIONAL_EXAMPLE) });
 }
 
 /** The message for a phone number the form cannot read. */
 function phoneMisfit(lang: Lang, country: string | null): string {
-  const example = phoneExample(country);
-  return example ? t(lang, 'signup.phone.misfit', example) : t(lang, 'signup.phone.misfit.noCountry', { example: INTERNATIONAL_EXAMPLE });
+  const example = phoneExamples(country);
+  return example ? t(lang, 'signup.phone.misfit', example) : t(lang, 'signup.phone.misfit.noCountry', { example: unbroken(INTERNATIONAL_EXAMPLE) });
 }
 
 /** Per question type: the message for an answer that does not fit, in the customer's words. */
