@@ -245,4 +245,19 @@ describe('error pages', () => {
     assert.equal(htmlLang(res.text), 'de');
     assert.match(res.text, /Dieser Link führt zu keiner Treuekarte\./);
   });
+
+  it('the anonymous rate limit, in the browser’s language with the wait in words', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS: '1' } });
+    try {
+      const card = seedStandardOrg(limited).cards.stamps;
+      const client = new ConsoleClient(limited);
+      const form = await openForm(client, `/get-pass/${card}`, 'de');
+      const res = await client.request('POST', `/get-pass/${card}`, { form: { ...GOOD_STAMPS_ANSWERS, _csrf: form.csrf, lang: 'de' }, headers: { 'Accept-Language': 'de' } });
+      assert.equal(res.status, 429);
+      assert.equal(htmlLang(res.text), 'de');
+      assert.match(res.text, /<h1>Zu viele Versuche<\/h1><p>Zu viele Anfragen von Ihrer Verbindung\. Bitte warten Sie 1 Sekunde und versuchen Sie es dann noch einmal\.<\/p>/);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// The sign-up form over HTTP (issue 12): what a browser without JavaScript — or a program — can
+// The sign-up form over HTTP: what a browser without JavaScript — or a program — can
 // send, and that every refusal comes back as the form with its messages and writes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
