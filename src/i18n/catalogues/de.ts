@@ -73,7 +73,7 @@ const de = {
   'errors.title.tooLarge': 'Zu groß',
   'errors.title.tooMany': 'Zu viele Versuche',
   'errors.title.other': 'Etwas ist schiefgelaufen',
-  'errors.unexpected': 'Bei uns ist etwas schiefgelaufen. Wenn es wieder passiert, nennen Sie bitte {reference}, wenn Sie es melden.',
+  'errors.unexpected': 'Bei uns ist etwas schiefgelaufen. Falls es noch einmal passiert, geben Sie bei Ihrer Meldung bitte {reference} an.',
   'errors.csrf': 'Dieses Formular ist abgelaufen oder wurde von einer anderen Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'errors.tooLarge': 'Formulare dürfen höchstens 64 KiB groß sein. Kürzen Sie Ihre Eingaben und versuchen Sie es noch einmal.',
   'errors.unreadable': 'Die Anfrage konnte nicht gelesen werden.',

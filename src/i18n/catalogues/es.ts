@@ -131,7 +131,7 @@ const es = {
   'signup.welcome.wallets': 'Añádela a la cartera de tu móvil:',
   'signup.welcome.open': 'Abrir mi tarjeta',
   'signup.welcome.homeScreen': 'Tu tarjeta también funciona en el navegador. Para tenerla siempre a mano, ábrela y añádela a tu pantalla de inicio: en el iPhone toca Compartir y luego «Añadir a pantalla de inicio»; en Android toca ⋮ y luego «Añadir a pantalla de inicio».',
-  'getpass.public.body': 'Para unirte, pregunta en caja: el personal te dará de alta y te dará un enlace personal a tu tarjeta.',
+  'getpass.public.body': 'Para unirte, pregunta en caja: el personal te dará de alta y te pasará un enlace personal a tu tarjeta.',
   'getpass.public.note': 'La inscripción en línea para esta tarjeta aún no está abierta.',
   'getpass.closed.body': 'Esta tarjeta ya no admite nuevos socios. Si ya la tienes, sigue funcionando como siempre.',
   'getpass.closed.note': 'Pregunta en caja por la tarjeta de fidelidad actual de la tienda.',

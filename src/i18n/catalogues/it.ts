@@ -157,7 +157,7 @@ const it = {
     '{kind, select, stamp {{shop} ti scrive poco prima che i timbri sulla tua carta scadano e il giorno del tuo compleanno. Annulla l’iscrizione e queste email non arriveranno più.} credit {{shop} ti scrive poco prima che il credito sulla tua carta scada e il giorno del tuo compleanno. Annulla l’iscrizione e queste email non arriveranno più.} other {{shop} ti scrive poco prima che i punti sulla tua carta scadano e il giorno del tuo compleanno. Annulla l’iscrizione e queste email non arriveranno più.}}',
   'unsubscribe.keeps': 'La tua carta continua a funzionare come prima. Se chiedi la tua carta via email, ti verrà comunque inviata.',
   'unsubscribe.button': 'Annulla l’iscrizione',
-  'unsubscribe.done.heading': 'Iscrizione annullata',
+  'unsubscribe.done.heading': 'Hai annullato l’iscrizione',
   'unsubscribe.done.body': '{shop} non ti invierà più promemoria né auguri di compleanno.',
   'unsubscribe.notFound': 'Questo link non funziona. Controlla di aver aperto il link completo dell’email.',
   'unsubscribe.removed': 'Questa carta fedeltà è stata eliminata insieme ai tuoi dati su tua richiesta, quindi non ti arriveranno più email.',
