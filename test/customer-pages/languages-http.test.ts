@@ -256,6 +256,13 @@ describe('error pages', () => {
       assert.equal(res.status, 429);
       assert.equal(htmlLang(res.text), 'de');
       assert.match(res.text, /<h1>Zu viele Versuche<\/h1><p>Zu viele Anfragen von Ihrer Verbindung\. Bitte warten Sie 1 Sekunde und versuchen Sie es dann noch einmal\.<\/p>/);
+      // The pages a customer opens by link answer a page too, not the API's JSON.
+      for (const path of [`/get-pass/${card}`, '/pass/some-code']) {
+        const page = await client.request('GET', path, { headers: { 'Accept-Language': 'fr' } });
+        assert.equal(page.status, 429, path);
+        assert.match(page.headers.get('content-type')!, /^text\/html/, path);
+        assert.match(page.text, /<h1>Trop de tentatives<\/h1>/, path);
+      }
     } finally {
       await limited.close();
     }

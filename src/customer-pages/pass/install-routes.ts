@@ -23,7 +23,7 @@ import { platformOf } from './user-agent';
 import { customerPassContent } from '../../wallet/customer-content';
 import type { Lang } from '../../i18n/langs';
 import { t } from '../../i18n/translate';
-import { errorLang } from '../../web/errors';
+import { errorLang, pageErrors } from '../../web/errors';
 import { html } from '../../web/html';
 import { customerPageLang, languageLinks } from '../lang';
 import { customerLanguageSwitch } from './language-routes';
@@ -33,7 +33,8 @@ const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'strin
 export const webPassPath = (code: string) => `/pass/${encodeURIComponent(code)}`;
 
 export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  router.get('/get-pass/:cardId', async (ctx) => {
+  // A refusal (the rate limit) is a page in the customer's language, never the API's JSON.
+  router.get('/get-pass/:cardId', pageErrors(deps.log), async (ctx) => {
     // Guessing codes is hopeless (they are long and random), and slow on top.
     limitAnonymous(ctx, deps, limiter);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);

@@ -20,7 +20,7 @@ import { html, type Markup } from '../../web/html';
 import { customerPassContent } from '../../wallet/customer-content';
 import type { Lang } from '../../i18n/langs';
 import { t } from '../../i18n/translate';
-import { errorLang } from '../../web/errors';
+import { errorLang, pageErrors } from '../../web/errors';
 import { customerPageLang, withLang } from '../lang';
 import { customerLanguageSwitch } from './language-routes';
 
@@ -48,7 +48,8 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     return { content: customerPassContent(deps.db, card, customer, lang), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id, card, logo, lang };
   }
 
-  router.get('/pass/:code', async (ctx) => {
+  // A refusal (the rate limit) is a page in the customer's language; the JSON endpoints below answer JSON.
+  router.get('/pass/:code', pageErrors(deps.log), async (ctx) => {
     const found = load(ctx);
     if (!found) {
       const lang = errorLang(ctx);
