@@ -29,8 +29,8 @@ import { emailCardOffer } from './email-card';
 
 
 // POST /get-pass/:cardId — the sign-up form of a card that collects its customers' details (its
-// data collection setting is on). Its GET is the install route's (../pass/install-routes.ts): without a valid code it hands
-// over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
+// data collection setting is on). Its GET is the install route's (../pass/install-routes.ts):
+// without a valid code it hands over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
 // the form repeats, plus Origin), the anonymous rate limit per address, the 64 KiB form limit and
 // a honeypot field keep programs out. The form is in the customer's language (customer-pages/lang.ts);
 // the language it was shown in comes back with it and is stored on the new customer.
