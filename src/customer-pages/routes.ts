@@ -1,6 +1,6 @@
 // Every page a customer opens, outside /api: the install link and its sign-up form (/get-pass),
 // the welcome after signing up, "Email me my card", the web pass, the unsubscribe page of the
-// reminder and birthday emails. The pass files themselves, Apple's
+// reminder and birthday emails, and the language switcher of a customer's own pages. The pass files themselves, Apple's
 // web service and Google's callback are the wallet's (wallet/http). Bound explicitly, so `grep`
 // finds each path in its file.
 import Router from '@koa/router';
@@ -9,6 +9,7 @@ import type { RateLimiter } from '../routing/rate-limit';
 import type { WalletDeps } from '../wallet/http/deps';
 import type { WalletServices } from '../wallet/services';
 import { bindInstallRoutes } from './pass/install-routes';
+import { bindLanguageRoutes } from './pass/language-routes';
 import { bindWebPassRoutes } from './pass/web-pass-routes';
 import { bindEmailCardRoute } from './signup/email-card';
 import { bindSignupRoutes } from './signup/routes';
@@ -21,6 +22,7 @@ export function customerPagesRouter(deps: AppDeps, limiter: RateLimiter, wallet:
   bindSignupRoutes(router, pageDeps, limiter);
   bindEmailCardRoute(router, pageDeps, limiter);
   bindWebPassRoutes(router, pageDeps, limiter);
+  bindLanguageRoutes(router, pageDeps, limiter);
   bindUnsubscribeRoutes(router, pageDeps, limiter);
   return router;
 }

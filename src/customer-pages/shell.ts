@@ -2,6 +2,7 @@
 // are the merchant pages' own (web/html.ts): one place writes HTML from data.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import type { Lang } from '../i18n/langs';
 import { html, raw, type Markup } from '../web/html';
 
 /** The customer pages' style sheet (install page, web pass, and the console's pass preview). */
@@ -33,6 +34,12 @@ const WALLET_PAGE_STYLE = `
   .stamp{width:1.5rem;height:1.5rem;border-radius:50%;border:2px solid currentColor;opacity:.5}
   .stamp.on{background:currentColor;opacity:1}
   details.keep summary{cursor:pointer;color:#1d2127;font-weight:600;margin:.5rem 0}
+  .lang-switch ul{display:grid;grid-template-columns:repeat(3,1fr);justify-items:center;gap:.1rem .25rem;list-style:none;margin:-.75rem 0 .75rem;padding:0}
+  .lang-switch form{margin:0}
+  .lang-switch a,.lang-switch button{display:inline-block;font:inherit;font-size:.85rem;padding:.3rem .45rem;border:0;border-radius:.35rem;background:none;color:#3b4250;text-decoration:underline;cursor:pointer}
+  .lang-switch [aria-current]{font-weight:650;text-decoration:none;color:#1d2127;background:#e2e5e9}
+  .done.lang-saved{margin:0 0 1rem}
+  h1{overflow-wrap:anywhere;hyphens:auto}
 `;
 
 export interface PageOptions {
@@ -49,6 +56,8 @@ export interface PageOptions {
   forms?: boolean;
   /** More of <head>: the web pass's manifest and icons. */
   head?: Markup;
+  /** The page's language (customer-pages/lang.ts); the console's pass preview is English. */
+  lang?: Lang;
 }
 
 /** Sends a complete page with a strict Content-Security-Policy (only our own inline style/script). */
@@ -72,7 +81,7 @@ export function sendPage(ctx: Context, title: string, body: Markup, options: Pag
   }
   const script = options.script ? html`<script nonce="${nonce}">${raw(options.script)}</script>` : '';
   ctx.body = html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -2,6 +2,7 @@ import type { Card } from '../cards/model';
 import { customerLang } from '../customers/language';
 import type { Customer } from '../customers/model';
 import type { Db } from '../db/connection';
+import type { Lang } from '../i18n/langs';
 import { remindedExpiring } from '../loyalty/expiring';
 import { orgsRepo } from '../orgs/repo';
 import { readOrgSettings } from '../orgs/settings';
@@ -10,11 +11,13 @@ import { passContent, type PassContent, type PassLocale } from './pass-content';
 /**
  * What a customer's pass shows, with what only the database knows: the shop's name, the
  * customer's language, the currency and the units the customer was reminded will expire. Every
- * pass a customer holds (Apple, Google, the web pass) and their emails start from here.
+ * pass a customer holds (Apple, Google, the web pass) and their emails start from here. `lang`:
+ * the page's language, for a page that shows the pass.
  */
-export function customerPassContent(db: Db, card: Card, customer: Customer): PassContent {
+export function customerPassContent(db: Db, card: Card, customer: Customer, lang?: Lang): PassContent {
   const organizationName = orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
-  const locale = { lang: customerLang(db, customer), currency: cardCurrency(db, card) };
+  // A page the customer reads may be in another language than their pass (the language switcher's ?lang=).
+  const locale = { lang: lang ?? customerLang(db, customer), currency: cardCurrency(db, card) };
   return passContent(card, { ...customer, expiring: remindedExpiring(db, customer, card) }, organizationName, locale);
 }
 

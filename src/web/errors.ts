@@ -1,5 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/log';
+import { isLang, type Lang } from '../i18n/langs';
+import { pageLang } from '../i18n/negotiate';
+import { t, type MessageKey } from '../i18n/translate';
 import { ApiError } from '../lib/errors';
 import { humanMessage } from './forms';
 import { html } from './html';
@@ -9,17 +12,42 @@ import { sendDocument } from './page';
 // request, a fragment that takes the place of what was asked for), never JSON and never a stack
 // trace. Anything unexpected is logged with the request id and shown as an apology quoting it.
 
-const TITLES: Record<number, string> = {
-  400: 'That did not work',
-  403: 'Not allowed',
-  404: 'Not found',
-  405: 'Not allowed',
-  409: 'That did not work',
-  410: 'Removed',
-  413: 'Too large',
-  415: 'That did not work',
-  429: 'Too many attempts',
+/** Each refusal's heading, by status. */
+const TITLES: Record<number, MessageKey> = {
+  400: 'errors.title.failed',
+  403: 'errors.title.forbidden',
+  404: 'errors.title.notFound',
+  405: 'errors.title.forbidden',
+  409: 'errors.title.failed',
+  410: 'errors.title.gone',
+  413: 'errors.title.tooLarge',
+  415: 'errors.title.failed',
+  429: 'errors.title.tooMany',
 };
+
+/**
+ * The language of an error page: the one the page being handled chose (ctx.state.lang: a customer
+ * page's language, or a console page's admin language), else the first of ours the browser asks
+ * for. This layer knows no shop, so without either it is English.
+ */
+export function errorLang(ctx: Context): Lang {
+  const chosen: unknown = ctx.state.lang;
+  return isLang(chosen) ? chosen : pageLang({ acceptLanguage: ctx.get('Accept-Language'), orgLang: 'en' });
+}
+
+/** A refusal in words a person reads: the ones every page shares are in the page's language; a service's own refusal is its message. */
+function messageOf(err: ApiError, lang: Lang): string {
+  switch (err.code) {
+    case 'CSRF_CHECK_FAILED':
+      return t(lang, 'errors.csrf');
+    case 'PAYLOAD_TOO_LARGE':
+      return t(lang, 'errors.tooLarge');
+    case 'RATE_LIMITED':
+      return t(lang, 'errors.rateLimited', { seconds: Math.max(1, Number(err.headers['Retry-After']) || 1) });
+    default:
+      return humanMessage(err);
+  }
+}
 
 export function pageErrors(log: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -27,20 +55,16 @@ export function pageErrors(log: Logger) {
       await next();
     } catch (err) {
       const requestId = ctx.state.requestId as string | undefined;
+      const lang = errorLang(ctx);
       let status = 500;
-      let message = `Something went wrong on our side. If it happens again, quote ${requestId ?? 'the time'} when you report it.`;
+      let message = t(lang, 'errors.unexpected', { reference: requestId ?? new Date().toISOString() });
       if (err instanceof ApiError) {
         status = err.status;
-        message =
-          err.code === 'CSRF_CHECK_FAILED'
-            ? 'This form has expired or was sent from another site. Go back, reload the page and try again.'
-            : err.code === 'PAYLOAD_TOO_LARGE'
-              ? 'Forms are limited to 64 KiB. Shorten what you typed and try again.'
-              : humanMessage(err);
+        message = messageOf(err, lang);
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       } else if (isClientError(err)) {
         status = (err as { status: number }).status;
-        message = 'The request could not be read.';
+        message = t(lang, 'errors.unreadable');
       } else {
         log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
       }
@@ -54,8 +78,10 @@ function isClientError(err: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500 && Boolean((err as { expose?: unknown }).expose);
 }
 
+/** An error page (or an htmx fragment) with `message`, already in the page's language (errorLang). */
 export function sendErrorPage(ctx: Context, status: number, message: string): void {
-  const title = TITLES[status] ?? 'Something went wrong';
+  const lang = errorLang(ctx);
+  const title = t(lang, TITLES[status] ?? 'errors.title.other');
   if (ctx.get('HX-Request') === 'true') {
     sendFragment(ctx, status, html`<div class="notice error" role="alert"><p>${message}</p></div>`);
     return;
@@ -63,7 +89,8 @@ export function sendErrorPage(ctx: Context, status: number, message: string): vo
   sendDocument(ctx, {
     title,
     status,
-    body: html`<main class="centered"><div class="box" role="alert"><h1>${title}</h1><p>${message}</p><p><a href="javascript:history.back()" class="no-print">Go back</a></p></div></main>`,
+    lang,
+    body: html`<main class="centered"><div class="box" role="alert"><h1>${title}</h1><p>${message}</p><p><a href="javascript:history.back()" class="no-print">${t(lang, 'common.goBack')}</a></p></div></main>`,
   });
 }
 

@@ -1,8 +1,11 @@
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { html, type Markup } from './html';
 
 // Form controls with a visible label, a hint and the field's error, wired for assistive technology
 // (aria-describedby, aria-invalid) so a person — and a test finding controls by label — sees the
-// same form. Every merchant page builds its inputs from these.
+// same form. Every merchant page builds its inputs from these. `lang` is the page's language: the
+// "(optional)" after a label is in it (English when not given).
 
 export interface FieldOptions {
   name: string;
@@ -27,9 +30,15 @@ export interface FieldOptions {
   readonly?: boolean;
   /** The id of the input; defaults to `f-<name>`. */
   id?: string;
+  lang?: Lang;
 }
 
 const idFor = (o: { name: string; id?: string }) => o.id ?? `f-${o.name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+/** The label's text, with "(optional)" in the page's language when the field may stay empty. */
+function labelText(o: { label: string | Markup; required?: boolean; lang?: Lang }): Markup {
+  return html`${o.label}${o.required ? '' : html` <span class="muted small">${t(o.lang ?? 'en', 'common.optional')}</span>`}`;
+}
 
 function described(id: string, o: { hint?: unknown; error?: string }): Markup {
   const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
@@ -44,7 +53,7 @@ export function inputField(o: FieldOptions): Markup {
   const id = idFor(o);
   const attr = (name: string, value: unknown) => (value === undefined || value === null || value === false ? '' : value === true ? html` ${name}` : html` ${name}="${String(value)}"`);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${labelText(o)}</label>
   <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${attr('value', o.value ?? '')}${attr('required', o.required)}${attr('autocomplete', o.autocomplete)}${attr('inputmode', o.inputmode)}${attr('pattern', o.pattern)}${attr('min', o.min)}${attr('max', o.max)}${attr('step', o.step)}${attr('maxlength', o.maxlength)}${attr('placeholder', o.placeholder)}${attr('autofocus', o.autofocus)}${attr('list', o.list)}${attr('readonly', o.readonly)}${described(id, o)}>
   ${notes(id, o)}
 </div>`;
@@ -53,7 +62,7 @@ export function inputField(o: FieldOptions): Markup {
 export function textareaField(o: Omit<FieldOptions, 'type'> & { rows?: number }): Markup {
   const id = idFor(o);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${labelText(o)}</label>
   <textarea id="${id}" name="${o.name}" rows="${o.rows ?? 3}"${o.required ? html` required` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${described(id, o)}>${o.value ?? ''}</textarea>
   ${notes(id, o)}
 </div>`;
@@ -63,7 +72,7 @@ export function selectField(o: Omit<FieldOptions, 'type'> & { options: { value: 
   const id = idFor(o);
   const selected = o.value === undefined || o.value === null ? '' : String(o.value);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${labelText(o)}</label>
   <select id="${id}" name="${o.name}"${o.required ? html` required` : ''}${described(id, o)}>
     ${o.placeholder !== undefined ? html`<option value="">${o.placeholder}</option>` : ''}
     ${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === selected ? html` selected` : ''}>${opt.label}</option>`)}
@@ -72,7 +81,7 @@ export function selectField(o: Omit<FieldOptions, 'type'> & { options: { value: 
 </div>`;
 }
 
-export function checkboxField(o: { name: string; label: string | Markup; checked?: boolean; error?: string; hint?: string | Markup; value?: string; required?: boolean; id?: string }): Markup {
+export function checkboxField(o: { name: string; label: string | Markup; checked?: boolean; error?: string; hint?: string | Markup; value?: string; required?: boolean; id?: string; lang?: Lang }): Markup {
   const id = idFor(o);
   return html`<div class="field">
   <label class="check" for="${id}"><input id="${id}" type="checkbox" name="${o.name}" value="${o.value ?? 'on'}"${o.checked ? html` checked` : ''}${o.required ? html` required` : ''}${described(id, o)}> <span>${o.label}</span></label>

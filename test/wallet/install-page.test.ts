@@ -255,7 +255,7 @@ describe('web pass', () => {
     assert.deepEqual(res.body, {
       title: 'Soup <script>alert(1)</script>',
       organizationName: 'Bistro <b>&</b>',
-      stamps: { have: 8, of: 8 },
+      stamps: { have: 8, of: 8, label: '8 of 8 stamps' },
       colors: { background: 'rgb(0, 170, 119)', foreground: 'rgb(250, 250, 250)', label: 'rgb(255, 238, 221)' },
       logoUrl: null,
       logoText: 'Bistro',

@@ -1,8 +1,8 @@
-// GET /get-pass/:cardId?code=<installCode>: the install link of decisions §1. A missing or wrong
-// code shows the card's public page and nothing about any customer: the sign-up form on a card
+// GET /get-pass/:cardId?code=<installCode>: the install link a customer is given (by the API's
+// enroll answer, the counter, the welcome page, their email). A missing or wrong code shows the card's public page and nothing about any customer: the sign-up form on a card
 // with data collection (../signup, which also answers its POST), else "ask at the counter". A
 // valid code hands the pass to the wallet the browser can take (the wallet builds it), or offers
-// every way that is configured.
+// every way that is configured. Pages are in the customer's language (customer-pages/lang.ts).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
@@ -21,23 +21,35 @@ import { cardClosedBody, cardPublicBody, installChoiceBody, notFoundBody, remove
 import { lastModifiedSeconds, sendPkpass } from '../../wallet/http/pkpass';
 import { platformOf } from './user-agent';
 import { customerPassContent } from '../../wallet/customer-content';
+import type { Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
+import { errorLang, pageErrors } from '../../web/errors';
+import { html } from '../../web/html';
+import { customerPageLang, languageLinks } from '../lang';
+import { customerLanguageSwitch } from './language-routes';
 
 const query = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : undefined);
 
 export const webPassPath = (code: string) => `/pass/${encodeURIComponent(code)}`;
 
 export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  router.get('/get-pass/:cardId', async (ctx) => {
+  // A refusal (the rate limit) is a page in the customer's language, never the API's JSON.
+  router.get('/get-pass/:cardId', pageErrors(deps.log), async (ctx) => {
     // Guessing codes is hopeless (they are long and random), and slow on top.
     limitAnonymous(ctx, deps, limiter);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
-    if (!card) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
+    if (!card) {
+      const lang = errorLang(ctx);
+      return sendPage(ctx, t(lang, 'common.cardNotFound.title'), notFoundBody(lang), { status: 404, lang });
+    }
     const code = query(ctx, 'code');
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
-    if (!customer && isErasedInstallCode(deps.db, code, card.id)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410, private: true });
+    const lang = customerPageLang(ctx, deps.db, card.orgId, customer?.language ?? null);
+    if (!customer && isErasedInstallCode(deps.db, code, card.id)) return sendPage(ctx, t(lang, 'common.cardRemoved.title'), removedCardBody(lang), { status: 410, private: true, lang });
     if (!customer || !code) {
-      if (card.archivedAt !== null) return sendPage(ctx, card.name, cardClosedBody(card));
-      return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card) : sendPage(ctx, card.name, cardPublicBody(card));
+      const switcher = languageLinks(lang, `/get-pass/${encodeURIComponent(card.id)}`);
+      if (card.archivedAt !== null) return sendPage(ctx, card.name, html`${switcher}${cardClosedBody(card, lang)}`, { lang });
+      return card.dataCollectionEnabled ? sendSignupForm(ctx, deps, card, lang) : sendPage(ctx, card.name, html`${switcher}${cardPublicBody(card, lang)}`, { lang });
     }
 
     const { apple, google } = deps.wallet;
@@ -51,24 +63,25 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
       ctx.set('Referrer-Policy', 'no-referrer');
       return ctx.redirect(issueGoogleSaveLink(deps, google, card, customer));
     }
-    return sendChoice(ctx, deps, card, customer, code);
+    return sendChoice(ctx, deps, card, customer, code, lang);
   });
 }
 
-function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string): void {
+function sendChoice(ctx: Context, deps: WalletDeps, card: Card, customer: Customer, code: string, lang: Lang): void {
   const { apple, google } = deps.wallet;
   const self = (wallet: string) => `/get-pass/${encodeURIComponent(card.id)}?code=${encodeURIComponent(code)}&wallet=${wallet}`;
-  const content = customerPassContent(deps.db, card, customer);
+  const content = customerPassContent(deps.db, card, customer, lang);
   sendPage(
     ctx,
     content.title,
-    installChoiceBody({
+    html`${customerLanguageSwitch(ctx, deps, lang, { kind: 'install', cardId: card.id, code })}${installChoiceBody({
       title: content.title,
       ...(apple ? { appleUrl: self('apple') } : {}),
       ...(google ? { googleUrl: self('google') } : {}),
       webPassUrl: webPassPath(code),
-      more: emailCardOffer(ctx, deps, card, customer, code, 'install'),
-    }),
-    { private: true, forms: true },
+      more: emailCardOffer(ctx, deps, card, customer, code, 'install', lang),
+      lang,
+    })}`,
+    { private: true, forms: true, lang },
   );
 }

@@ -1,30 +1,32 @@
 // The bodies of the public pages. Text only, escaped by `html`; routes decide which to send.
 import type { Card } from '../../cards/model';
+import type { Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
 import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../../wallet/pass-content';
 import { html, raw, type Markup } from '../../web/html';
 
-export function notFoundBody(): Markup {
-  return html`<h1>Card not found</h1><p class="note">This link does not lead to a loyalty card. Please check it, or ask at the counter.</p>`;
+export function notFoundBody(lang: Lang): Markup {
+  return html`<h1>${t(lang, 'common.cardNotFound.title')}</h1><p class="note">${t(lang, 'common.cardNotFound')}</p>`;
 }
 
 /** An install link or web pass of a customer whose data was erased at their request. */
-export function removedCardBody(): Markup {
-  return html`<h1>This card was removed</h1><p class="note">The shop deleted this loyalty card and the details that went with it. If you want a card again, please ask at the counter.</p>`;
+export function removedCardBody(lang: Lang): Markup {
+  return html`<h1>${t(lang, 'common.cardRemoved.heading')}</h1><p class="note">${t(lang, 'common.cardRemoved')}</p>`;
 }
 
 /** The card's public page: names the card only, never a customer. */
-export function cardPublicBody(card: Card): Markup {
+export function cardPublicBody(card: Card, lang: Lang): Markup {
   return html`<h1>${card.name}</h1>
-<p>To join, please ask at the counter: the staff will add you and give you a personal link to your card.</p>
-<p class="note">Online sign-up for this card is not open yet.</p>`;
+<p>${t(lang, 'getpass.public.body')}</p>
+<p class="note">${t(lang, 'getpass.public.note')}</p>`;
 }
 
 /** An archived card's public page: members keep their cards; nobody new joins. */
-export function cardClosedBody(card: Card): Markup {
+export function cardClosedBody(card: Card, lang: Lang): Markup {
   return html`<h1>${card.name}</h1>
-<p>This card no longer takes new members. If you already have it, it keeps working as before.</p>
-<p class="note">Please ask at the counter about the shop's current loyalty card.</p>`;
+<p>${t(lang, 'getpass.closed.body')}</p>
+<p class="note">${t(lang, 'getpass.closed.note')}</p>`;
 }
 
 export interface InstallChoice {
@@ -34,6 +36,7 @@ export interface InstallChoice {
   webPassUrl: string;
   /** What other features offer under the buttons (the sign-up's "Email me my card"). */
   more?: Markup;
+  lang: Lang;
 }
 
 /**
@@ -42,15 +45,12 @@ export interface InstallChoice {
  */
 export function installChoiceBody(choice: InstallChoice): Markup {
   const noWallet = !choice.appleUrl && !choice.googleUrl;
+  const { lang } = choice;
   return html`<h1>${choice.title}</h1>
-${choice.appleUrl ? html`<a class="button" href="${choice.appleUrl}">Add to Apple Wallet</a>` : ''}
-${choice.googleUrl ? html`<a class="button" href="${choice.googleUrl}">Add to Google Wallet</a>` : ''}
-<a class="button secondary" href="${choice.webPassUrl}">Show my card in the browser</a>
-${
-  noWallet
-    ? html`<p class="note">Adding this card to Apple Wallet or Google Wallet is not available yet. Your card works in the browser: open it and show its code at the counter.</p>`
-    : ''
-}
+${choice.appleUrl ? html`<a class="button" href="${choice.appleUrl}">${t(lang, 'common.addApple')}</a>` : ''}
+${choice.googleUrl ? html`<a class="button" href="${choice.googleUrl}">${t(lang, 'common.addGoogle')}</a>` : ''}
+<a class="button secondary" href="${choice.webPassUrl}">${t(lang, 'getpass.browser')}</a>
+${noWallet ? html`<p class="note">${t(lang, 'getpass.noWallet')}</p>` : ''}
 ${choice.more ?? ''}`;
 }
 
@@ -64,34 +64,42 @@ export function cardCss(card: Card): string {
 }
 
 /** A stamp card's stamps as a row of marks, filled as on a paper card. */
-function stampMarks(stamps: PassContent['stamps']): Markup {
+function stampMarks(stamps: PassContent['stamps'], lang: Lang): Markup {
   if (!stamps) return html``;
-  return html`<div class="stamps" id="stamps" role="img" aria-label="${stamps.have} of ${stamps.of} stamps">${Array.from(
+  return html`<div class="stamps" id="stamps" role="img" aria-label="${stampsLabel(stamps, lang)}">${Array.from(
     { length: stamps.of },
     (_, i) => html`<span class="stamp${i < stamps.have ? ' on' : ''}"></span>`,
   )}</div>`;
 }
 
-/** The web pass; `logoUrl` is the card's uploaded logo, when it has one. `note` replaces the line under the card. */
-export function webPassBody(content: PassContent, qr: string, logoUrl?: string, note?: Markup): Markup {
+/** "3 of 10 stamps": what the row of stamp marks says to a screen reader. */
+export function stampsLabel(stamps: NonNullable<PassContent['stamps']>, lang: Lang): string {
+  return t(lang, 'webpass.stamps', { have: stamps.have, total: stamps.of });
+}
+
+/**
+ * The web pass; `logoUrl` is the card's uploaded logo, when it has one. `note` replaces the line
+ * under the card. `lang`: the page's, which the pass content is in too.
+ */
+export function webPassBody(content: PassContent, qr: string, logoUrl?: string, note?: Markup, lang: Lang = 'en'): Markup {
   return html`<div class="card" id="pass-card">
   <div class="pass-top" id="pass-top"${logoUrl || content.logoText ? '' : html` hidden`}><img src="${logoUrl ?? ''}" id="pass-logo" alt=""${logoUrl ? '' : html` hidden`}><span class="logo-text" id="logo-text">${content.logoText ?? ''}</span></div>
   <div class="label" id="org-name">${content.organizationName}</div>
   <h1 id="title">${content.title}</h1>
   <div class="label" id="balance-label">${content.balance.label}</div>
   <div class="balance" id="balance">${content.balance.text}</div>
-  ${stampMarks(content.stamps)}
+  ${stampMarks(content.stamps, lang)}
   <div class="details" id="details">${detailsMarkup(content)}</div>
   <div class="qr">${raw(qr)}<div class="code">${content.scanCode}</div></div>
 </div>
-${note ?? html`<p class="note">Show this code at the counter. The balance refreshes by itself.</p>`}`;
+${note ?? html`<p class="note">${t(lang, 'webpass.note')}</p>`}`;
 }
 
 /** Under the customer's own web pass: how to keep it one tap away. */
-export function keepPassNote(): Markup {
-  return html`<p class="note">Show this code at the counter. Your card refreshes by itself.</p>
-<details class="keep"><summary>Keep this card on your phone</summary>
-<p class="note"><strong>iPhone (Safari):</strong> tap the Share button, then “Add to Home Screen”.<br><strong>Android (Chrome):</strong> tap ⋮, then “Add to Home screen” or “Install app”.<br>The card then opens from its icon, like an app.</p>
+export function keepPassNote(lang: Lang): Markup {
+  return html`<p class="note">${t(lang, 'webpass.keep.note')}</p>
+<details class="keep"><summary>${t(lang, 'webpass.keep.summary')}</summary>
+<p class="note"><strong>iPhone (Safari):</strong> ${t(lang, 'webpass.keep.iphone')}<br><strong>Android (Chrome):</strong> ${t(lang, 'webpass.keep.android')}<br>${t(lang, 'webpass.keep.icon')}</p>
 </details>`;
 }
 
@@ -135,7 +143,7 @@ export function webPassScript(balanceUrl: string): string {
   function stamps(data) {
     var row = byId('stamps');
     if (!row || !data.stamps) return;
-    row.setAttribute('aria-label', data.stamps.have + ' of ' + data.stamps.of + ' stamps');
+    if (data.stamps.label) row.setAttribute('aria-label', data.stamps.label);
     var marks = row.children;
     for (var i = 0; i < marks.length; i++) marks[i].className = i < data.stamps.have ? 'stamp on' : 'stamp';
   }

@@ -12,12 +12,17 @@ import { qrSvg } from '../../wallet/qr';
 import { noteWebPassOpened } from '../../wallet/web-pass-opens';
 import type { WalletDeps } from '../../wallet/http/deps';
 import { sendPage } from '../shell';
-import { cardCss, cardLook, keepPassNote, notFoundBody, removedCardBody, webPassBody, webPassScript } from './views';
+import { cardCss, cardLook, keepPassNote, notFoundBody, removedCardBody, stampsLabel, webPassBody, webPassScript } from './views';
 import type { Card, CardLogoMeta } from '../../cards/model';
 import { APP_ICON_SIZES, appIconUrl } from '../../wallet/app-icon';
 import { cardBackground, passLogoUrl } from '../../wallet/logo-images';
 import { html, type Markup } from '../../web/html';
 import { customerPassContent } from '../../wallet/customer-content';
+import type { Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
+import { errorLang, pageErrors } from '../../web/errors';
+import { customerPageLang, withLang } from '../lang';
+import { customerLanguageSwitch } from './language-routes';
 
 const cardBackgroundHex = (card: Card) => `#${cardBackground(card).map((n) => n.toString(16).padStart(2, '0')).join('')}`;
 
@@ -31,25 +36,36 @@ function homeScreenHead(code: string, card: Card, logo: CardLogoMeta | undefined
 }
 
 export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
-  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined; customerId: string; card: Card; logo: CardLogoMeta | undefined } | undefined {
+  /** The customer's card in the page's language: ?lang=, else theirs, else the browser's, else the shop's. */
+  function load(ctx: Context): { content: PassContent; css: string; updatedAt: number; logoUrl: string | undefined; customerId: string; card: Card; logo: CardLogoMeta | undefined; lang: Lang } | undefined {
     limitAnonymous(ctx, deps, limiter);
     const customer = findCustomerByInstallCode(deps.db, ctx.params.code);
     const card = customer && cardsRepo(deps.db).findById(customer.cardId);
     if (!customer || !card) return undefined;
+    const lang = customerPageLang(ctx, deps.db, card.orgId, customer.language);
     const logo = cardsRepo(deps.db).logoMeta(card.id);
     const logoUrl = passLogoUrl(card, logo);
-    return { content: customerPassContent(deps.db, card, customer), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id, card, logo };
+    return { content: customerPassContent(deps.db, card, customer, lang), css: cardCss(card), updatedAt: customer.passUpdatedAt, logoUrl, customerId: customer.id, card, logo, lang };
   }
 
-  router.get('/pass/:code', async (ctx) => {
+  // A refusal (the rate limit) is a page in the customer's language; the JSON endpoints below answer JSON.
+  router.get('/pass/:code', pageErrors(deps.log), async (ctx) => {
     const found = load(ctx);
-    if (!found && isErasedInstallCode(deps.db, ctx.params.code)) return sendPage(ctx, 'Card removed', removedCardBody(), { status: 410 });
-    if (!found) return sendPage(ctx, 'Card not found', notFoundBody(), { status: 404 });
+    if (!found) {
+      const lang = errorLang(ctx);
+      if (isErasedInstallCode(deps.db, ctx.params.code)) return sendPage(ctx, t(lang, 'common.cardRemoved.title'), removedCardBody(lang), { status: 410, lang });
+      return sendPage(ctx, t(lang, 'common.cardNotFound.title'), notFoundBody(lang), { status: 404, lang });
+    }
+    const { lang } = found;
     noteWebPassOpened(deps, found.customerId);
-    const balanceUrl = `/pass/${encodeURIComponent(ctx.params.code!)}/balance`;
+    // The refresh asks in the page's language, whatever the browser's.
+    const balanceUrl = withLang(`/pass/${encodeURIComponent(ctx.params.code!)}/balance`, lang);
     const qr = await qrSvg(found.content.scanCode);
-    sendPage(ctx, found.content.title, webPassBody(found.content, qr, found.logoUrl, keepPassNote()), {
+    const switcher = customerLanguageSwitch(ctx, deps, lang, { kind: 'pass', code: ctx.params.code! });
+    sendPage(ctx, found.content.title, html`${switcher}${webPassBody(found.content, qr, found.logoUrl, keepPassNote(lang), lang)}`, {
       private: true,
+      forms: true,
+      lang,
       script: webPassScript(balanceUrl),
       css: found.css,
       head: homeScreenHead(ctx.params.code!, found.card, found.logo, found.content.title),
@@ -73,7 +89,8 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     ctx.body = JSON.stringify({
       name: found.content.title,
       short_name: found.content.cardName.slice(0, 12),
-      description: `${found.content.organizationName}: your loyalty card`,
+      description: t(found.lang, 'webpass.manifest.description', { shop: found.content.organizationName }),
+      lang: found.lang,
       start_url: start,
       scope: start,
       display: 'standalone',
@@ -101,7 +118,7 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
     ctx.body = JSON.stringify({
       title: content.title,
       organizationName: content.organizationName,
-      stamps: content.stamps,
+      stamps: content.stamps && { ...content.stamps, label: stampsLabel(content.stamps, found.lang) },
       ...cardLook(found.card, found.logoUrl),
       balance: { label: content.balance.label, text: content.balance.text },
       details: content.details.map((d) => ({ key: d.key, label: d.label, value: d.value })),

@@ -10,7 +10,10 @@ import type { RateLimiter } from '../../routing/rate-limit';
 import { limitAnonymous } from '../../routing/rate-limited';
 import { findCustomerByInstallCode } from '../../wallet/install-code';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
-import { pageErrors, sendErrorPage } from '../../web/errors';
+import type { Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
+import { errorLang, pageErrors, sendErrorPage } from '../../web/errors';
+import { customerPageLang } from '../lang';
 import { field, readForm } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 
@@ -29,23 +32,23 @@ const pagePath = (page: EmailCardPage, cardId: string, code: string, extra = '')
   `/get-pass/${encodeURIComponent(cardId)}${page === 'welcome' ? '/welcome' : ''}?code=${encodeURIComponent(code)}${extra}`;
 
 /** The block under the wallet buttons, when email can be sent: the button, or what became of the last request. */
-export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card: Card, customer: Customer, code: string, page: EmailCardPage): Markup {
+export function emailCardOffer(ctx: Context, deps: Pick<AppDeps, 'config'>, card: Card, customer: Customer, code: string, page: EmailCardPage, lang: Lang): Markup {
   if (!mailSetup(deps.config) || cardEmailBlocker(customer)) return html``;
   const to = maskEmail(customer.email!);
   const emailed = ctx.query.emailed;
   const notice =
     emailed === '1'
-      ? html`<p class="note done" role="status">Your card is on its way to ${to}. It may take a minute; look in the spam folder too.</p>`
+      ? html`<p class="note done" role="status">${t(lang, 'getpass.email.sent', { to })}</p>`
       : emailed === 'held'
-        ? html`<p class="note" role="status">We could not send your card by email just now. Your card is here: add it to your phone or open it with the buttons on this page, or ask at the counter.</p>`
+        ? html`<p class="note" role="status">${t(lang, 'getpass.email.held')}</p>`
         : '';
   return html`${notice}
 <form method="post" action="/get-pass/${card.id}/email" class="email-card">
   <input type="hidden" name="${CSRF_FIELD}" value="${preSessionToken(ctx, deps.config, COOKIE_PATH)}">
   <input type="hidden" name="code" value="${code}">
   <input type="hidden" name="page" value="${page}">
-  <button type="submit" class="button secondary">Email me my card</button>
-  <p class="note">To ${to}: open it on your phone whenever you like.</p>
+  <button type="submit" class="button secondary">${t(lang, 'getpass.email.button')}</button>
+  <p class="note">${t(lang, 'getpass.email.to', { to })}</p>
 </form>`;
 }
 
@@ -53,11 +56,13 @@ export function bindEmailCardRoute(router: Router, deps: AppDeps, limiter: RateL
   router.post('/get-pass/:cardId/email', pageErrors(deps.log), async (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     const form = await readForm(ctx);
-    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
     const code = field(form, 'code');
     const customer = card && findCustomerByInstallCode(deps.db, code, card.id);
-    if (!card || !customer) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
+    // Before the checks: a refusal is a page in the customer's language too.
+    if (card) customerPageLang(ctx, deps.db, card.orgId, customer?.language ?? null);
+    checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
+    if (!card || !customer) return sendErrorPage(ctx, 404, t(errorLang(ctx), 'common.cardNotFound'));
     const outcome = queueSignupCardEmail(deps, customer, ctx.ip);
     if (!outcome.queued) deps.log.info('sign-up email held back by the abuse limits', { limit: outcome.reason, cardId: card.id, requestId: ctx.state.requestId });
     // POST-redirect-GET: a reload of the page never asks again.

@@ -9,12 +9,16 @@ import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { readOrgSettings, shopCountry } from '../../orgs/settings';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../../web/csrf';
-import { pageErrors, sendErrorPage } from '../../web/errors';
-import { field, readForm, type FormErrors } from '../../web/forms';
+import { errorLang, pageErrors, sendErrorPage } from '../../web/errors';
+import { field, readForm, type FormErrors, type FormFields } from '../../web/forms';
+import { isLang, type Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
+import { customerPageLang } from '../lang';
+import { customerLanguageSwitch } from '../pass/language-routes';
 import type { Markup } from '../../web/html';
 import { sendDocument } from '../../web/page';
 import { cardColors, cardColorsCss } from '../../cards/face';
-import { HONEYPOT_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
+import { HONEYPOT_FIELD, LANG_FIELD, readSignup, SUBMISSION_FIELD, type SignupTyped } from './form';
 import { signUp } from './service';
 import { alreadyMemberBody, signupFormBody } from './views';
 import { welcomeBody } from './welcome';
@@ -24,11 +28,12 @@ import type { WalletDeps } from '../../wallet/http/deps';
 import { emailCardOffer } from './email-card';
 
 
-// POST /get-pass/:cardId — the sign-up form of a card with data collection (decisions §8).
-// Its GET is the install route's (../pass/install-routes.ts): without a valid code it hands
-// over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
+// POST /get-pass/:cardId — the sign-up form of a card that collects its customers' details (its
+// data collection setting is on). Its GET is the install route's (../pass/install-routes.ts):
+// without a valid code it hands over to sendSignupForm here. The form needs no script; pre-session CSRF (a SameSite=Strict cookie
 // the form repeats, plus Origin), the anonymous rate limit per address, the 64 KiB form limit and
-// a honeypot field keep programs out.
+// a honeypot field keep programs out. The form is in the customer's language (customer-pages/lang.ts);
+// the language it was shown in comes back with it and is stored on the new customer.
 
 /** Every form of every card shares one pre-session cookie, scoped to the sign-up paths. */
 const COOKIE_PATH = '/get-pass';
@@ -39,8 +44,8 @@ const orgName = (deps: Pick<AppDeps, 'db'>, card: Card) => orgsRepo(deps.db).fin
 // The welcome page's address holds the install code. It keeps the pages' Referrer-Policy
 // same-origin (web/page.ts): no other site is ever told the address, while the browser still
 // names this page's origin on the "Email me my card" POST, which the origin check needs.
-function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup): void {
-  sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body });
+function sendSignupPage(ctx: Context, deps: AppDeps, card: Card, title: string, status: number, body: Markup, lang: Lang): void {
+  sendDocument(ctx, { title: `${title} · ${card.name}`, status, css: cardColorsCss(cardColors(deps.db, card)), body, lang });
 }
 
 /** The card's uploaded logo for the sign-up pages (the header shows it over the card's colours). */
@@ -50,7 +55,7 @@ const logoOf = (deps: Pick<AppDeps, 'db'>, card: Card) => passLogoUrl(card, card
 export const welcomePath = (installPath: string) => installPath.replace('?code=', '/welcome?code=');
 
 /** The empty form (GET), or the form again with what was typed and why it was refused. */
-export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?: { typed: SignupTyped; errors: FormErrors; submission: string }): void {
+export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, lang: Lang, refused?: { typed: SignupTyped; errors: FormErrors; submission: string }): void {
   const settings = readOrgSettings(deps.db, card.orgId);
   const body = signupFormBody({
     card,
@@ -62,36 +67,49 @@ export function sendSignupForm(ctx: Context, deps: AppDeps, card: Card, refused?
     submission: refused?.submission ?? randomToken(32),
     typed: refused?.typed,
     errors: refused?.errors,
+    lang,
   });
-  sendSignupPage(ctx, deps, card, refused ? 'Check your answers' : 'Join', refused ? 400 : 200, body);
+  sendSignupPage(ctx, deps, card, t(lang, refused ? 'signup.title.refused' : 'signup.title'), refused ? 400 : 200, body, lang);
+}
+
+/** The language the form was shown in (its hidden field), else as a page of this card would be. */
+function formLang(ctx: Context, deps: AppDeps, card: Card, form: FormFields): Lang {
+  const shown = field(form, LANG_FIELD);
+  if (isLang(shown)) {
+    ctx.state.lang = shown;
+    return shown;
+  }
+  return customerPageLang(ctx, deps.db, card.orgId);
 }
 
 export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: RateLimiter): void {
   router.post('/get-pass/:cardId', pageErrors(deps.log), async (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
-    if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
-    if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, 'This card does not take sign-ups online. Please ask at the counter.');
-    if (card.archivedAt !== null) return sendErrorPage(ctx, 403, 'This card no longer takes new members. Please ask at the counter.');
+    if (!card) return sendErrorPage(ctx, 404, t(errorLang(ctx), 'common.cardNotFound'));
+    const pageLangNow = customerPageLang(ctx, deps.db, card.orgId);
+    if (!card.dataCollectionEnabled) return sendErrorPage(ctx, 403, t(pageLangNow, 'signup.refused.noSignup'));
+    if (card.archivedAt !== null) return sendErrorPage(ctx, 403, t(pageLangNow, 'signup.refused.closed'));
     const form = await readForm(ctx);
+    const lang = formLang(ctx, deps, card, form);
     // The poster leads to INSTALL_BASE_URL, which may be another address of this server than PUBLIC_URL.
     checkPreSessionForm(ctx, deps.config, field(form, CSRF_FIELD), [deps.config.installBaseUrl]);
     const sent = field(form, SUBMISSION_FIELD);
     const submission = SUBMISSION.test(sent) ? sent : randomToken(32);
 
-    const { typed, request, errors } = readSignup(card, form, shopCountry(readOrgSettings(deps.db, card.orgId)));
+    const { typed, request, errors } = readSignup(card, form, shopCountry(readOrgSettings(deps.db, card.orgId)), lang);
     if (field(form, HONEYPOT_FIELD) !== '') {
       // Only a program fills a field no person can see or reach. It is refused quietly, like any
       // other refusal, with nothing written; a person whose browser filled it by mistake gets the
       // form back (the trap emptied) and can simply send it again.
       deps.log.info('sign-up refused: honeypot filled', { cardId: card.id, requestId: ctx.state.requestId });
-      return sendSignupForm(ctx, deps, card, { typed, errors: { fields: errors.fields, form: 'We could not take this sign-up. Please check your details and press “Get my card” again.' }, submission });
+      return sendSignupForm(ctx, deps, card, lang, { typed, errors: { fields: errors.fields, form: t(lang, 'signup.refused.program') }, submission });
     }
-    if (!request) return sendSignupForm(ctx, deps, card, { typed, errors, submission });
+    if (!request) return sendSignupForm(ctx, deps, card, lang, { typed, errors, submission });
 
-    const outcome = signUp(deps, card, request, submission);
+    const outcome = signUp(deps, card, request, submission, lang);
     if (outcome.kind === 'already_member') {
-      return sendSignupPage(ctx, deps, card, 'Already a member', 200, alreadyMemberBody(card, orgName(deps, card), logoOf(deps, card)));
+      return sendSignupPage(ctx, deps, card, t(lang, 'signup.title.already'), 200, alreadyMemberBody(card, orgName(deps, card), logoOf(deps, card), lang), lang);
     }
     // POST-redirect-GET: a reload of the welcome page never sends the form again.
     ctx.status = 303;
@@ -102,13 +120,14 @@ export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: Rate
   router.get('/get-pass/:cardId/welcome', pageErrors(deps.log), (ctx) => {
     limitAnonymous(ctx, deps, limiter);
     const card = cardsRepo(deps.db).findById(ctx.params.cardId!);
-    if (!card) return sendErrorPage(ctx, 404, 'This link does not lead to a loyalty card. Please check it, or ask at the counter.');
+    if (!card) return sendErrorPage(ctx, 404, t(errorLang(ctx), 'common.cardNotFound'));
     const code = typeof ctx.query.code === 'string' ? ctx.query.code : undefined;
     const customer = findCustomerByInstallCode(deps.db, code, card.id);
     if (!customer || !code) {
       ctx.status = 303;
       return ctx.redirect(`/get-pass/${encodeURIComponent(card.id)}`);
     }
+    const lang = customerPageLang(ctx, deps.db, card.orgId, customer.language);
     const install = (wallet: string) => `/get-pass/${encodeURIComponent(card.id)}?code=${encodeURIComponent(code)}&wallet=${wallet}`;
     const body = welcomeBody({
       card,
@@ -118,8 +137,10 @@ export function bindSignupRoutes(router: Router, deps: WalletDeps, limiter: Rate
       ...(deps.wallet.apple ? { appleUrl: install('apple') } : {}),
       ...(deps.wallet.google ? { googleUrl: install('google') } : {}),
       webPassUrl: `/pass/${encodeURIComponent(code)}`,
-      keepActions: [emailCardOffer(ctx, deps, card, customer, code, 'welcome')],
+      keepActions: [emailCardOffer(ctx, deps, card, customer, code, 'welcome', lang)],
+      lang,
+      switcher: customerLanguageSwitch(ctx, deps, lang, { kind: 'welcome', cardId: card.id, code }),
     });
-    sendSignupPage(ctx, deps, card, 'Welcome', 200, body);
+    sendSignupPage(ctx, deps, card, t(lang, 'signup.title.welcome'), 200, body, lang);
   });
 }

@@ -9,14 +9,16 @@ import { IDEMPOTENCY_TTL_MS } from '../../idempotency/service';
 import { idempotencyRepo, type IdempotencyScope } from '../../idempotency/repo';
 import { normalizeEmail, normalizePhone } from '../../lib/contact';
 import { readOrgSettings, writeOrgSettings, type OrgSettings } from '../../orgs/settings';
+import type { Lang } from '../../i18n/langs';
 import type { SignupRequest } from './form';
 import { signupRepo } from './repo';
 
-// A customer joins by themselves (decisions §8): the same enroll as the API, channel
+// A customer joins by themselves on the card's sign-up form: the same enroll as the API, channel
 // `signup`, no externalCustomerId, always in the org's live data (it is the real shop's form).
 // The one difference: the form never touches an existing member. Enroll would match on email or
 // phone and write the answers over the member's; whoever typed an email is not that member's
-// keeper, so a match here writes nothing and reveals nothing of the member.
+// keeper, so a match here writes nothing and reveals nothing of the member. The language the form
+// was in is stored with the new customer: their pass and emails speak it.
 
 export type SignupOutcome = { kind: 'created'; installPath: string } | { kind: 'already_member' };
 
@@ -58,12 +60,12 @@ function earlierSend(db: Db, n: Namespace, now: number, scope: IdempotencyScope)
 }
 
 /** Enrolls the new customer and records the submission; returns the install path. */
-function enroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number): string {
+function enroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number, language: Lang): string {
   const result = enrollCustomer(
     deps,
     n,
     // The form refuses a sign-up without the box ticked: the agreement recorded is the wording the form shows now.
-    { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields, consent: { text: readOrgSettings(deps.db, card.orgId).signup.consentText } },
+    { cardId: card.id, name: request.name, email: request.email, phone: request.phone, customFields: request.customFields, consent: { text: readOrgSettings(deps.db, card.orgId).signup.consentText }, language },
     { channel: 'signup', idempotencyKey: null },
   );
   // The member check ran the enroll's own lookups in this transaction; a match now would be a bug,
@@ -82,10 +84,10 @@ class Rehearsal extends Error {}
  * "welcome" costs, so the answer's timing tells no more than its words. The contact fields are left
  * out so that enroll creates instead of matching; nothing of it survives the rollback.
  */
-function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number): void {
+function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: SignupRequest, scope: IdempotencyScope | null, now: number, language: Lang): void {
   try {
     inTransaction(deps.db, () => {
-      enroll(deps, n, card, { ...request, email: null, phone: null }, scope, now);
+      enroll(deps, n, card, { ...request, email: null, phone: null }, scope, now, language);
       throw new Rehearsal();
     });
   } catch (err) {
@@ -98,7 +100,7 @@ function rehearseEnroll(deps: EnrollDeps, n: Namespace, card: Card, request: Sig
  * in between. `submission` is the form's own random value: the same form sent twice lands on the
  * same new customer instead of telling its creator they are "already a member".
  */
-export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, submission: string | null): SignupOutcome {
+export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, submission: string | null, language: Lang): SignupOutcome {
   const n: Namespace = { orgId: card.orgId, livemode: true };
   return inTransaction(deps.db, (): SignupOutcome => {
     const now = deps.clock.now();
@@ -106,10 +108,10 @@ export function signUp(deps: EnrollDeps, card: Card, request: SignupRequest, sub
     const earlier = scope ? earlierSend(deps.db, n, now, scope) : undefined;
     if (earlier) return { kind: 'created', installPath: installPath(earlier) };
     if (isMember(deps.db, n, card, request)) {
-      rehearseEnroll(deps, n, card, request, scope, now);
+      rehearseEnroll(deps, n, card, request, scope, now, language);
       return { kind: 'already_member' };
     }
-    return { kind: 'created', installPath: enroll(deps, n, card, request, scope, now) };
+    return { kind: 'created', installPath: enroll(deps, n, card, request, scope, now, language) };
   });
 }
 

@@ -2,6 +2,8 @@ import type { Card } from '../../cards/model';
 import type { Customer } from '../../customers/model';
 import { html, type Markup } from '../../web/html';
 import { rewardLine } from '../../cards/face';
+import type { Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
 import { frame } from './views';
 
 // The page after signing up: the shop's colours and logo, a welcome by name, and how to keep the
@@ -23,29 +25,39 @@ export interface WelcomeView {
    * block (a form with its own button, such as "Email me my card"). Empty: none.
    */
   keepActions?: Markup[];
+  lang: Lang;
+  /** The switcher that stores the customer's language (pass/language-routes.ts). */
+  switcher: Markup;
 }
 
 const firstName = (name: string | null) => name?.trim().split(/\s+/)[0] ?? '';
 
+/**
+ * The reward line inside a sentence ("…on every visit: free coffee after 10 stamps"): it starts in
+ * lower case, except in German, where the reward's noun keeps its capital.
+ */
+const inSentence = (text: string, lang: Lang) => (lang === 'de' ? text : `${text.charAt(0).toLowerCase()}${text.slice(1)}`);
+
 export function welcomeBody(view: WelcomeView): Markup {
-  const { card } = view;
+  const { card, lang } = view;
   const name = firstName(view.customer.name);
-  const reward = rewardLine(card);
+  const reward = rewardLine(card, lang);
   const wallets = Boolean(view.appleUrl || view.googleUrl);
   return frame(
     card,
     view.orgName,
-    html`<strong class="welcome-title">Welcome${name ? `, ${name}` : ''}!</strong> Your ${card.name} card is ready.`,
+    html`<strong class="welcome-title">${name ? t(lang, 'signup.welcome.greetingName', { name }) : t(lang, 'signup.welcome.greeting')}</strong> ${t(lang, 'signup.welcome.ready', { card: card.name })}`,
     html`<section class="welcome" aria-labelledby="keep-heading">
-  <h2 id="keep-heading">Keep your card</h2>
-  <p>${reward ? `Show it at the counter on every visit: ${reward.charAt(0).toLowerCase()}${reward.slice(1)}.` : 'Show it at the counter on every visit.'}</p>
-  ${wallets ? html`<p class="muted small">Add it to your phone’s wallet:</p>` : ''}
-  ${view.appleUrl ? html`<a class="button big" href="${view.appleUrl}">Add to Apple Wallet</a>` : ''}
-  ${view.googleUrl ? html`<a class="button big" href="${view.googleUrl}">Add to Google Wallet</a>` : ''}
-  <a class="button big${wallets ? ' secondary' : ''}" href="${view.webPassUrl}">Open my card</a>
-  <p class="muted small">Your card also works in the browser. To keep it one tap away, open it and add it to your home screen: on an iPhone tap Share, then “Add to Home Screen”; on Android tap ⋮, then “Add to Home screen”.</p>
+  <h2 id="keep-heading">${t(lang, 'signup.welcome.keepHeading')}</h2>
+  <p>${reward ? t(lang, 'signup.welcome.showReward', { reward: inSentence(reward, lang) }) : t(lang, 'signup.welcome.show')}</p>
+  ${wallets ? html`<p class="muted small">${t(lang, 'signup.welcome.wallets')}</p>` : ''}
+  ${view.appleUrl ? html`<a class="button big" href="${view.appleUrl}">${t(lang, 'common.addApple')}</a>` : ''}
+  ${view.googleUrl ? html`<a class="button big" href="${view.googleUrl}">${t(lang, 'common.addGoogle')}</a>` : ''}
+  <a class="button big${wallets ? ' secondary' : ''}" href="${view.webPassUrl}">${t(lang, 'signup.welcome.open')}</a>
+  <p class="muted small">${t(lang, 'signup.welcome.homeScreen')}</p>
   ${view.keepActions?.length ? html`<div class="welcome-more">${view.keepActions}</div>` : ''}
 </section>`,
     view.logoUrl,
+    { lang, switcher: view.switcher },
   );
 }
