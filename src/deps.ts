@@ -36,6 +36,8 @@ export interface ChangeHooks {
    * queues one card-level row and refreshes the installed passes from it, outside the request).
    */
   cardChanged(deps: WriteDeps, cardId: string): void;
+  /** What every pass of the org shows changed (its locations): every card's passes are refreshed, as after a card change. */
+  orgPassesChanged(deps: WriteDeps, orgId: string): void;
   /**
    * A customer's personal data was erased: what other features keep of the person goes too (the
    * import's drafts still hold the uploaded rows). The values are those before the erasure.
@@ -68,4 +70,6 @@ export interface AfterCommitHooks {
   passUpdatesQueued(): void;
   /** Mail rows were committed: wake the mail worker. */
   mailQueued(): void;
+  /** Message delivery rows were committed: wake the pass-message worker. */
+  messagesQueued(): void;
 }

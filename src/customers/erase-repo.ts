@@ -42,6 +42,10 @@ function createEraseRepo(db: Db) {
        next_attempt_at = NULL, lease_until = NULL, updated_at = @now
      WHERE customer_id = @id`,
   );
+  // A message written to this customer alone may name them; it goes, with its delivery rows and
+  // its place on their passes (which are void now anyway, so they show no audience message either).
+  const dropMessages = db.prepare('DELETE FROM messages WHERE customer_id = @id');
+  const dropPassMessage = db.prepare('DELETE FROM wallet_pass_messages WHERE customer_id = @id');
   // The birthday read from an answer (customers/birthdays.ts) goes with the answer.
   const dropBirthday = db.prepare('DELETE FROM customer_birthdays WHERE customer_id = @id');
   // An edit's record keeps which fields changed, not what they held.
@@ -78,6 +82,7 @@ function createEraseRepo(db: Db) {
     /** When the newest erasure was made (customer_changes is small: edits and erasures only). */
     latestErasureAt: () => latestErasure.get() ?? null,
     dropBirthday: (id: string) => dropBirthday.run({ id }).changes,
+    dropMessages: (id: string) => dropPassMessage.run({ id }).changes + dropMessages.run({ id }).changes,
     /** The erased customer whose install code was `marker`'s, if any. */
     erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
     erasedByScanMarker: (marker: string) => byScanMarker.get(marker),

@@ -48,6 +48,7 @@ export function eraseCustomer(deps: EraseDeps, customer: Customer, by: ErasedBy)
     // Other features' copies (the import's drafts), with the values before the erasure.
     deps.onChange.customerErased(deps, { orgId: customer.orgId, livemode: customer.livemode, email: customer.email, phone: customer.phone, externalId: customer.externalId });
     repo.dropBirthday(customer.id);
+    repo.dropMessages(customer.id);
     changesRepo(deps.db).insert(customer.id, {
       kind: 'erase',
       channel: by.channel,

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { Db } from '../db/connection';
 import { isHttpUrl } from '../lib/validation';
 import { canonicalZone, countryOfZone, isPhoneCountry } from '../lib/time-zones';
+import { ShopLocationsSchema } from './locations';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -92,6 +93,10 @@ export const OrgSettingsSchema = v.object({
     () => ({ profileSavedAt: null, posterPrintedAt: null, cardSavedAt: null }),
   ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
+  /** The shop's locations (orgs/locations.ts): on every pass of the org. */
+  locations: v.optional(ShopLocationsSchema, () => []),
+  /** When the locations last changed: every pass of the org changed then (Apple's Last-Modified). */
+  locationsChangedAt: v.optional(v.nullable(v.number()), null),
 });
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;

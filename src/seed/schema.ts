@@ -3,6 +3,7 @@ import { CardConfig } from '../cards/schemas';
 import { SCOPES } from '../keys/scopes';
 import { emailAddressCheck } from '../lib/contact';
 import { StaffInput } from '../staff/schemas';
+import { ShopLocationsSchema } from '../orgs/locations';
 
 const KeySeed = v.pipe(
   v.strictObject({
@@ -28,6 +29,8 @@ const OrgSeed = v.strictObject({
   keys: v.optional(v.array(KeySeed), []),
   // Counter staff (decisions §8): a name and a 4–8 digit PIN, unique within the org.
   staff: v.optional(v.array(StaffInput), []),
+  // The org's settings, so a sandbox starts configured: its shop locations (up to 10).
+  settings: v.optional(v.strictObject({ locations: v.optional(ShopLocationsSchema) }), {}),
 });
 
 /** The seed file of decisions §6. Checks across entries (unique refs, emails) live in the service. */

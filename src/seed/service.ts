@@ -8,6 +8,7 @@ import type { Mode } from '../keys/scopes';
 import { toIssues } from '../lib/validation';
 import { orgsRepo } from '../orgs/repo';
 import { adminEmailKey, createAdmin, createOrg } from '../orgs/service';
+import { writeOrgSettings } from '../orgs/settings';
 import { SeedFile, type SeedFileInput } from './schema';
 
 export interface SeedResult {
@@ -90,6 +91,7 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
         if (!passwordHash) throw new Error(`applySeed: orgs[${o}].admins[${a}] has no password hash (call hashSeedPasswords first)`);
         createAdmin(deps, { orgId: org.id, email: admin.email, passwordHash });
       });
+      if (orgSeed.settings.locations) writeOrgSettings(deps.db, org.id, { locations: orgSeed.settings.locations });
       orgSeed.staff.forEach((member) => createStaff(deps, org.id, member));
       const cards = orgSeed.cards.map((config) => ({ ref: config.ref ?? null, cardId: createCard(deps, org.id, config).id }));
       const keys = orgSeed.keys.map((k, i) => {

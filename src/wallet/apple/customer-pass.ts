@@ -7,11 +7,14 @@ import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
+import { readOrgSettings } from '../../orgs/settings';
+import { passMessageOf } from '../pass-messages';
 import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
-import { buildApplePass } from './pass-builder';
+import { buildApplePass, type ApplePassField } from './pass-builder';
+import type { PassContent } from '../pass-content';
 import { customerPassContent } from '../customer-content';
 
 export interface PassDeps {
@@ -28,13 +31,27 @@ export function passAuthToken(deps: PassDeps, customerId: string): string {
   return inTransaction(deps.db, () => walletRepo(deps.db).ensureAuthToken(customerId, randomToken(32), deps.clock.now()));
 }
 
-/** When what the pass shows last changed: the customer's data or the card's design and name. */
-export function passModifiedAt(card: Card, customer: Customer): number {
-  return Math.max(customer.passUpdatedAt, card.updatedAt);
+/**
+ * When what the pass shows last changed: the customer's data, the card's design and name, the
+ * shop's latest message to the customer, or the shop's locations.
+ */
+export function passModifiedAt(db: Db, card: Card, customer: Customer): number {
+  const message = passMessageOf(db, customer.id)?.setAt ?? 0;
+  const locations = readOrgSettings(db, card.orgId).locationsChangedAt ?? 0;
+  return Math.max(customer.passUpdatedAt, card.updatedAt, message, locations);
 }
 
 export function organizationName(db: Db, card: Card): string {
   return orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
+}
+
+/**
+ * The shop's latest message, first on the back of the pass. A changed value shows its changeMessage
+ * on the lock screen: "%@" alone, so the lock screen says the message itself. An unchanged one
+ * shows nothing, so a pass never notifies twice for the same words.
+ */
+function newsField(content: PassContent): ApplePassField[] {
+  return content.message ? [{ key: 'news', label: content.message.header, value: content.message.body, changeMessage: '%@' }] : [];
 }
 
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
@@ -53,7 +70,8 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
       fields: content.details,
-      backFields: content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [],
+      backFields: [...newsField(content), ...(content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [])],
+      locations: content.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude, relevantText: l.relevantText })),
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,
       colors: {
