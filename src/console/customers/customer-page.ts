@@ -174,7 +174,7 @@ export function customerBody(c: ConsoleContext, view: CustomerView): Markup {
   const { customer } = view;
   const title = customerLabel(customer);
   return html`<p class="crumbs"><a href="/console/customers">← All customers</a></p>
-<div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}</div>
+<div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}<a class="button secondary" href="/console/customers/${customer.id}/message">Send a message</a></div>
 ${view.corrected ? html`<div class="notice ok" role="status"><p>Balance corrected. An installed pass shows the new balance.</p></div>` : ''}
 ${dataNotice(view.data)}
 <div class="customer-columns">

@@ -51,6 +51,12 @@ export const CHECKLIST: ChecklistItem[] = [
     href: '/console/settings',
   },
   {
+    label: 'Add your shop’s location',
+    hint: 'Paste a map link: iPhones then show the card on the lock screen near your shop, and the web pass links to a map.',
+    done: (s) => s.settings.locations.length > 0,
+    href: '/console/settings/locations',
+  },
+  {
     label: 'Set the public address',
     hint: 'Links and QR codes must lead to an address phones can reach, not this computer’s.',
     done: (s) => addressProblem(s.config.publicUrl) !== 'loopback',

@@ -35,6 +35,13 @@ export const HELP_PAGES: readonly HelpPage[] = [
 <p>Test customers (from test API keys and the counter's test data) are kept apart and removed after 30 days.</p>`,
   },
   {
+    slug: 'messages',
+    title: 'Messages',
+    body: html`<p>Write to the customers of a card: everyone, one level, those who came recently, those who have not come for a while, or those with enough stamps, points or credit. The count under the choice says how many customers (and passes) it reaches before you send. To write to one customer, open them under Customers and use <strong>Send a message</strong>.</p>
+<p>iPhones show the message on the lock screen and keep it on the back of the pass. Google Wallet shows it on the pass and notifies at most 3 times a day per pass; after that it appears without a notification. The web pass shows it on top. A pass always shows your latest message; the same words sent again notify nobody.</p>
+<p>A customer gets at most one message of this page a day (your shop's calendar): those who already got one are left out and not counted. Messages to one customer are not limited.</p>`,
+  },
+  {
     slug: 'keys',
     title: 'API keys',
     body: html`<p>For a till, a website or an app that awards and looks up customers by itself. A key is shown once when it is made: copy it into that system then.</p>
@@ -58,7 +65,8 @@ export const HELP_PAGES: readonly HelpPage[] = [
     title: 'Settings',
     body: html`<p><strong>Time zone</strong>: type a city or a country and pick from the list; it decides when your days start on the dashboard and for the daily caps.</p>
 <p><strong>Country</strong>: a phone number typed without its country code (0151 2345678), on the sign-up form, at the counter, in the console or in an imported file, is read as a number of this country and kept with the code; an amount such as 1.000 in an imported file is read as this country writes it. Empty: the time zone's country.</p>
-<p><strong>Counter</strong>: when it locks, daily caps per staff member and customer, and the award size above which staff confirm.</p>`,
+<p><strong>Counter</strong>: when it locks, daily caps per staff member and customer, and the award size above which staff confirm.</p>
+<p><strong>Locations</strong>: where your shop is, up to 10 places. Paste a link from Google Maps or OpenStreetMap (or type the coordinates). An iPhone then shows the card on the lock screen near your shop, with the text you choose.</p>`,
   },
 ];
 

@@ -6,6 +6,7 @@ import { html, type Markup } from '../../web/html';
  */
 export const SETTINGS_PAGES: readonly { href: string; label: string }[] = [
   { href: '/console/settings', label: 'Shop and passes' },
+  { href: '/console/settings/locations', label: 'Locations' },
   { href: '/console/settings/admins', label: 'Admins' },
   { href: '/console/settings/backups', label: 'Backups' },
   { href: '/console/settings/email', label: 'Email' },
