@@ -3,6 +3,7 @@ import { CardIdParams } from '../cards/schemas';
 import { RefParams } from '../customers/schemas';
 import { hasAtMostDecimals, MAX_UNITS } from '../lib/money';
 import { fieldsOf, oneOf } from '../lib/validation';
+import { maxDecimalsByCardType } from '../loyalty/schemas';
 import { BODY_MAX, HEADER_MAX, MAX_DAYS } from './model';
 
 // Requests and responses of the message endpoints. The texts are trimmed first: what counts
@@ -13,10 +14,11 @@ export const BODY_MESSAGE = `at most ${BODY_MAX} characters`;
 
 const header = v.pipe(
   v.string(),
+  // Before the trim: the document's pattern judges the text as sent.
+  v.regex(/^[^\r\n]*$/, 'must be one line'),
   v.trim(),
   v.minLength(1, 'must not be empty'),
   v.maxLength(HEADER_MAX, HEADER_MESSAGE),
-  v.regex(/^[^\r\n]*$/, 'must be one line'),
   v.description(`The message's title: Apple's back-field label, Google's message header, the web pass's heading. 1–${HEADER_MAX} characters, one line`),
 );
 const body = v.pipe(
@@ -30,7 +32,17 @@ const body = v.pipe(
 const days = (what: string) => v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, `must be from 1 to ${MAX_DAYS}`), v.maxValue(MAX_DAYS, `must be from 1 to ${MAX_DAYS}`), v.description(what));
 
 const All = v.pipe(v.literal('all'), v.description('Every customer of the card'));
-const Level = v.strictObject({ level: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100), v.description('A level of this level card, by name')) });
+const Level = v.strictObject({
+  level: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(100),
+    // Machine-readable for validators that know the card: the name of one of its levels.
+    v.metadata({ 'x-card-level': true }),
+    v.description('The name of one of the card’s levels (case-insensitive); another name, or a level on a card without levels, is 400 VALIDATION_FAILED'),
+  ),
+});
 const VisitedWithin = v.strictObject({ visitedWithinDays: days('Customers awarded anything (an earn, any channel) in the last N days (N × 24 hours)') });
 const NotVisitedFor = v.strictObject({ notVisitedForDays: days('Customers with no earn in the last N days who joined before then') });
 const MinBalance = v.strictObject({
@@ -39,8 +51,8 @@ const MinBalance = v.strictObject({
     v.minValue(0, 'must not be negative'),
     v.maxValue(MAX_UNITS, `must be at most ${MAX_UNITS}`),
     v.check((n) => hasAtMostDecimals(n, 2), 'at most 2 decimals'),
-    v.metadata({ 'x-max-decimals': 2 }),
-    v.description('Customers whose balance is at least this, in the card’s units (store credit: money, 2 decimals; other cards: whole units)'),
+    maxDecimalsByCardType,
+    v.description('Customers whose balance is at least this, in the card’s units (store credit: money, 2 decimals; other cards: whole units, a fraction is 400 VALIDATION_FAILED)'),
   ),
 });
 

@@ -87,7 +87,8 @@ function audienceOption(view: MessagesView, value: MessageForm['audience'], labe
 }
 
 function numberInput(view: MessagesView, name: 'visitedWithinDays' | 'notVisitedForDays' | 'minBalance', label: string, errors: FormErrors): Markup {
-  return html`<div class="audience-value">${inputField({ name, label, value: view.form[name], inputmode: name === 'minBalance' ? 'decimal' : 'numeric', error: errors.fields[name], autocomplete: 'off' })}</div>`;
+  // Required with its choice (the form is novalidate: the server judges only the chosen one).
+  return html`<div class="audience-value">${inputField({ name, label, value: view.form[name], inputmode: name === 'minBalance' ? 'decimal' : 'numeric', error: errors.fields[name], required: true, autocomplete: 'off' })}</div>`;
 }
 
 function audienceFieldset(view: MessagesView, card: Card, errors: FormErrors): Markup {
