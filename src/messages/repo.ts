@@ -47,13 +47,32 @@ export interface AudienceBounds {
   messagedSince: number | null;
 }
 
-/** A customer an audience reaches, with the passes they hold. */
+/** A customer an audience reaches, with the passes they hold and the message those show now. */
 export interface Recipient {
   customerId: string;
   apple: boolean;
   google: boolean;
   web: boolean;
+  /** The words their passes show now (wallet_pass_messages), read with them: a pass notifies only for new words. */
+  shows: { header: string; body: string } | null;
 }
+
+interface RawRecipient {
+  id: string;
+  apple: number;
+  google: number;
+  web: number;
+  shown_header: string | null;
+  shown_body: string | null;
+}
+
+const mapRecipient = (r: RawRecipient): Recipient => ({
+  customerId: r.id,
+  apple: r.apple === 1,
+  google: r.google === 1,
+  web: r.web === 1,
+  shows: r.shown_header === null || r.shown_body === null ? null : { header: r.shown_header, body: r.shown_body },
+});
 
 /** A delivery row the worker sends, with its message's words. */
 export interface DueDelivery {
@@ -101,18 +120,23 @@ function createMessagesRepo(db: Db) {
   const recentToCustomer = db.prepare<{ customerId: string; limit: number }, RawMessage>(
     'SELECT * FROM messages WHERE customer_id = @customerId ORDER BY created_at DESC, rowid DESC LIMIT @limit',
   );
-  const audience = db.prepare<BoundParams, { id: string; apple: number; google: number; web: number; messaged: number }>(
-    `SELECT id, apple, google, web FROM (${AUDIENCE_SQL}) WHERE (apple OR google OR web) AND NOT messaged`,
+  const audience = db.prepare<BoundParams, RawRecipient>(
+    `SELECT a.id, a.apple, a.google, a.web, pm.header AS shown_header, pm.body AS shown_body
+     FROM (${AUDIENCE_SQL}) a LEFT JOIN wallet_pass_messages pm ON pm.customer_id = a.id
+     WHERE (a.apple OR a.google OR a.web) AND NOT a.messaged`,
   );
   const reach = db.prepare<BoundParams, { customers: number; apple: number | null; google: number | null; web: number | null; messaged: number | null }>(
     `SELECT count(*) - coalesce(sum(messaged), 0) AS customers,
             sum(apple AND NOT messaged) AS apple, sum(google AND NOT messaged) AS google, sum(web AND NOT messaged) AS web, sum(messaged) AS messaged
      FROM (${AUDIENCE_SQL}) WHERE apple OR google OR web`,
   );
-  const passesOf = db.prepare<[string, string, string], { apple: number; google: number; web: number }>(
-    `SELECT EXISTS (SELECT 1 FROM wallet_apple_registrations WHERE customer_id = ?) AS apple,
-            EXISTS (SELECT 1 FROM wallet_google_objects WHERE customer_id = ? AND saved_at IS NOT NULL) AS google,
-            EXISTS (SELECT 1 FROM web_pass_opens WHERE customer_id = ?) AS web`,
+  const passesOf = db.prepare<{ id: string }, RawRecipient>(
+    `SELECT @id AS id,
+            EXISTS (SELECT 1 FROM wallet_apple_registrations WHERE customer_id = @id) AS apple,
+            EXISTS (SELECT 1 FROM wallet_google_objects WHERE customer_id = @id AND saved_at IS NOT NULL) AS google,
+            EXISTS (SELECT 1 FROM web_pass_opens WHERE customer_id = @id) AS web,
+            (SELECT header FROM wallet_pass_messages WHERE customer_id = @id) AS shown_header,
+            (SELECT body FROM wallet_pass_messages WHERE customer_id = @id) AS shown_body`,
   );
   const insertDelivery = db.prepare(
     `INSERT INTO message_deliveries (message_id, customer_id, channel, status, may_notify, audience, attempts, next_attempt_at, created_at, updated_at)
@@ -151,17 +175,13 @@ function createMessagesRepo(db: Db) {
     recent: (namespace: { orgId: string; livemode: boolean }, limit: number) => recentOfOrg.all({ orgId: namespace.orgId, livemode: namespace.livemode ? 1 : 0, limit }).map(mapMessage),
     recentTo: (customerId: string, limit: number) => recentToCustomer.all({ customerId, limit }).map(mapMessage),
     /** The customers the bounds reach now, each with the passes they hold. */
-    audience: (bounds: AudienceBounds): Recipient[] =>
-      audience.all(params(bounds)).map((r) => ({ customerId: r.id, apple: r.apple === 1, google: r.google === 1, web: r.web === 1 })),
+    audience: (bounds: AudienceBounds): Recipient[] => audience.all(params(bounds)).map(mapRecipient),
     reach(bounds: AudienceBounds) {
       const row = reach.get(params(bounds))!;
       return { customers: row.customers, passes: { apple: row.apple ?? 0, google: row.google ?? 0, web: row.web ?? 0 }, alreadyMessagedToday: row.messaged ?? 0 };
     },
     /** The passes one customer holds. */
-    passesOf(customerId: string): Recipient {
-      const row = passesOf.get(customerId, customerId, customerId)!;
-      return { customerId, apple: row.apple === 1, google: row.google === 1, web: row.web === 1 };
-    },
+    passesOf: (customerId: string): Recipient => mapRecipient(passesOf.get({ id: customerId })!),
     /** `at`: the message's time (the data's clock, what the daily cap counts); `now`: the server's, which the queue runs on. */
     insertDelivery(row: { messageId: string; customerId: string; channel: Channel; status: DeliveryStatus; mayNotify: boolean; audience: boolean; at: number; now: number }) {
       insertDelivery.run({ ...row, mayNotify: row.mayNotify ? 1 : 0, audience: row.audience ? 1 : 0, nextAttemptAt: row.status === 'pending' ? row.now : null });

@@ -85,7 +85,8 @@ function deliver(deps: MessageDeps, message: Message, recipients: readonly Recip
   const audience = message.audience !== null;
   let queued = false;
   for (const r of recipients) {
-    const previous = setPassMessage(deps.db, r.customerId, { id: message.id, header: message.header, body: message.body }, wallClock, { apple: r.apple });
+    setPassMessage(deps.db, r.customerId, { id: message.id, header: message.header, body: message.body }, wallClock, { apple: r.apple });
+    const previous = r.shows;
     const newWords = !previous || previous.header !== message.header || previous.body !== message.body;
     const row = { messageId: message.id, customerId: r.customerId, audience, at: message.createdAt, now: wallClock };
     if (r.apple) repo.insertDelivery({ ...row, channel: 'apple', status: 'pending', mayNotify: !previous || previous.body !== message.body });

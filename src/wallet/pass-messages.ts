@@ -16,17 +16,14 @@ export function passMessageOf(db: Db, customerId: string): StoredPassMessage | u
 }
 
 /**
- * Puts `message` on the customer's passes, inside the transaction that sends it, and returns the
- * one it replaces (a pass notifies only for a message that differs from it). An Apple pass gets
- * the next update number, so the devices' "changed since" lists name it (the push follows).
+ * Puts `message` on the customer's passes, inside the transaction that sends it (the sender read
+ * what they showed before with its audience: a pass notifies only for new words). An Apple pass
+ * gets the next update number, so the devices' "changed since" lists name it (the push follows).
  */
-export function setPassMessage(db: Db, customerId: string, message: PassMessage, now: number, options: { apple: boolean }): StoredPassMessage | undefined {
+export function setPassMessage(db: Db, customerId: string, message: PassMessage, now: number, options: { apple: boolean }): void {
   if (!db.inTransaction) throw new Error('setPassMessage must run inside the transaction that sends the message');
-  const repo = passMessagesRepo(db);
-  const previous = repo.find(customerId);
-  repo.set(customerId, message, now);
+  passMessagesRepo(db).set(customerId, message, now);
   if (options.apple) walletRepo(db).markPassChanged(customerId, now);
-  return previous;
 }
 
 /** How many notifying updates the customer's Google pass may still get now (Google refuses more). */
