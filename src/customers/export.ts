@@ -22,7 +22,17 @@ function createExportRepo(db: Db) {
   const google = db.prepare<[string], { object_id: string; link_issued_at: number; saved_at: number | null }>(
     'SELECT object_id, link_issued_at, saved_at FROM wallet_google_objects WHERE customer_id = ?',
   );
+  // The shop's messages to them: written to them alone, or reaching their passes as one of an audience.
+  const messages = db.prepare<{ id: string }, { id: string; header: string; body: string; personal: number; created_at: number; passes: string }>(
+    `SELECT m.id, m.header, m.body, m.customer_id IS NOT NULL AS personal, m.created_at,
+            (SELECT json_group_array(json_object('wallet', d.channel, 'status', d.status)) FROM message_deliveries d WHERE d.message_id = m.id AND d.customer_id = @id) AS passes
+     FROM messages m
+     WHERE m.customer_id = @id OR m.id IN (SELECT message_id FROM message_deliveries WHERE customer_id = @id)
+     ORDER BY m.created_at, m.rowid`,
+  );
   return {
+    messages: (id: string) =>
+      messages.all({ id }).map((m) => ({ messageId: m.id, header: m.header, body: m.body, toThemAlone: m.personal === 1, sentAt: isoTime(m.created_at), passes: JSON.parse(m.passes) as { wallet: string; status: string }[] })),
     applePass: (id: string) => applePass.get(id),
     appleDevices: (id: string) => appleDevices.get(id)!.n,
     google: (id: string) => google.get(id),
@@ -90,6 +100,7 @@ export function customerExport(deps: { db: Db; config: Pick<Config, 'installBase
       .list(customer.id)
       .reverse()
       .map((c) => ({ kind: c.kind, channel: c.channel, by: c.adminEmail, changes: c.changes, at: isoTime(c.createdAt) })),
+    messages: wallet.messages(customer.id),
   };
 }
 

@@ -251,3 +251,29 @@ describe('a message and its figures', () => {
     assert.equal(countRows(f.app, 'messages'), before + 1);
   });
 });
+
+describe('a customer’s messages in their data', () => {
+  let f: Fixture;
+  before(async () => (f = await fixture()));
+  after(() => f.app.close());
+
+  test('the export lists the messages that reached them; erasure removes those written to them alone, and the pass shows none', async () => {
+    const audience = (await send(f, { header: 'For everyone', body: 'Open late on Friday.', audience: 'all' })).body.messageId;
+    const personal = (await sendTo(f, `pu_${f.ids.bronzeVisitor}`, { header: 'Hi Kim', body: 'Your birthday cake is ready.' })).body.messageId;
+    const { customerExport } = await import('../../src/customers/export');
+    const { customersRepo } = await import('../../src/customers/repo');
+    const data = customerExport(f.app.deps, customersRepo(f.app.db).findByPassUserId(f.ids.bronzeVisitor)!);
+    assert.deepEqual(data.messages, [
+      { messageId: audience, header: 'For everyone', body: 'Open late on Friday.', toThemAlone: false, sentAt: new Date(T0).toISOString(), passes: [{ wallet: 'web', status: 'shown' }] },
+      { messageId: personal, header: 'Hi Kim', body: 'Your birthday cake is ready.', toThemAlone: true, sentAt: new Date(T0).toISOString(), passes: [{ wallet: 'web', status: 'shown' }] },
+    ]);
+
+    const erased = await f.app.request('DELETE', `/api/v1/customers/pu_${f.ids.bronzeVisitor}`, { key: f.org.keys.live });
+    assert.equal(erased.status, 200, erased.text);
+    const left = (sql: string, ...params: unknown[]) => (f.app.db.prepare(sql).get(...params) as { n: number }).n;
+    assert.equal(left('SELECT count(*) AS n FROM messages WHERE id = ?', personal), 0);
+    assert.equal(left('SELECT count(*) AS n FROM message_deliveries WHERE message_id = ?', personal), 0);
+    assert.equal(left('SELECT count(*) AS n FROM wallet_pass_messages WHERE customer_id = ?', f.ids.bronzeVisitor), 0);
+    assert.equal(left('SELECT count(*) AS n FROM messages WHERE id = ?', audience), 1, 'the audience message names nobody and stays');
+  });
+});
