@@ -10,7 +10,7 @@ const HOW =
   'Apple Wallet (the first field on the back of the pass; its words on the lock screen when they are new to the pass), ' +
   'Google Wallet (a message on the pass, with a notification while that pass had fewer than 3 notifying updates in 24 hours, else shown without one) ' +
   'and the web pass (on top). A pass shows the latest message only. Sending happens after the answer; ' +
-  '`GET /v1/cards/{cardId}/messages/{messageId}` shows how the passes fared. `recipients` counts customers holding at least one pass (a pass added later shows the message too). ' +
+  '`GET /v1/cards/{cardId}/messages/{messageId}` shows how the passes fared. `recipients` counts customers holding at least one pass (a pass such a customer adds later shows the message too). ' +
   'Test keys reach test customers only, live keys live ones.';
 
 export const messageRoutes = [

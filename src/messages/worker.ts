@@ -45,6 +45,7 @@ export function createMessageWorker(deps: MessageWorkerDeps, senders: WalletSend
 
   async function toApple(row: DueDelivery): Promise<Outcome> {
     const result = await senders.pushApple(row.customerId);
+    if (result.off) return { status: 'failed', error: 'Apple Wallet is not set up on this server' };
     if (result.errors.length > 0) return { status: 'retry', error: result.errors.join('; ') };
     if (result.pushed === 0) return { status: 'failed', error: 'no Apple device holds the pass any more' };
     return { status: row.mayNotify ? 'delivered' : 'shown' };
@@ -55,12 +56,13 @@ export function createMessageWorker(deps: MessageWorkerDeps, senders: WalletSend
     const message = { id: row.messageId, header: row.header, body: row.body };
     let result = await senders.addGoogleMessage(row.customerId, { ...message, messageType: notify ? 'TEXT_AND_NOTIFY' : 'TEXT' });
     let notified = notify;
-    if (notify && result !== 'none' && result.status === 429) {
+    if (notify && typeof result === 'object' && result.status === 429) {
       // Google's count of this pass's notifications is over its budget (updates we did not make, or
       // made before a restore): the message still goes on the pass, without a notification.
       result = await senders.addGoogleMessage(row.customerId, { ...message, messageType: 'TEXT' });
       notified = false;
     }
+    if (result === 'off') return { status: 'failed', error: 'Google Wallet is not set up on this server' };
     if (result === 'none') return { status: 'failed', error: 'no saved Google Wallet pass any more' };
     if (result.status === 200) return notified ? { status: 'delivered', notifiedGoogle: true } : { status: 'shown' };
     if (result.status === 404) return { status: 'failed', error: 'Google has no such pass (it was removed)' };

@@ -239,6 +239,23 @@ describe('a message and its figures', () => {
     assert.deepEqual(read.body.deliveries, { passes: 0, pending: 0, delivered: 0, shownWithoutNotification: 0, failed: 0 });
   });
 
+  test('on a server without Apple or Google Wallet set up, their rows fail at once, saying why', async () => {
+    const { createMessageWorker } = await import('../../src/messages/worker');
+    const { createWalletSenders } = await import('../../src/wallet/updates/senders');
+    const { loadWalletServices } = await import('../../src/wallet/services');
+    const deps = { db: f.app.db, clock: f.app.clock, log: f.app.deps.log, config: f.app.config, wallet: loadWalletServices(f.app.config, f.app.clock) };
+    const senders = createWalletSenders(deps);
+    const worker = createMessageWorker(deps, senders);
+    const res = await sendTo(f, `pu_${f.ids.silverApple}`, { header: 'Nobody', body: 'No wallet here.' });
+    await worker.drain();
+    await worker.stop();
+    await senders.close();
+    assert.deepEqual(deliveryRows(f.app, res.body.messageId).map((r) => [r.channel, r.status, r.error, r.next_attempt_at]), [
+      ['apple', 'failed', 'Apple Wallet is not set up on this server', null],
+      ['google', 'failed', 'Google Wallet is not set up on this server', null],
+    ]);
+  });
+
   test('an Idempotency-Key sends once and replays the answer', async () => {
     const before = countRows(f.app, 'messages');
     const headers = { 'Idempotency-Key': 'msg-once-1' };

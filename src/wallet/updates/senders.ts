@@ -38,10 +38,12 @@ export interface ApplePushResult {
   pushed: number;
   /** Failures worth retrying. */
   errors: string[];
+  /** Apple Wallet is not set up on this server: nothing can be pushed. */
+  off?: true;
 }
 
-/** Google's answer to an addMessage, or 'none' when no saved Google pass (or no Google Wallet) is there to take it. */
-export type GoogleMessageResult = { status: number } | 'none';
+/** Google's answer to an addMessage; 'none' when no saved Google pass is there to take it, 'off' without Google Wallet. */
+export type GoogleMessageResult = { status: number } | 'none' | 'off';
 
 export interface WalletSenders {
   /** Pushes to every Apple device holding the pass (a dead device's registration is removed). */
@@ -95,7 +97,7 @@ export function createWalletSenders(deps: WalletSenderDeps, options: WalletSende
     tokens,
     async pushApple(customerId) {
       const client = apnsClient();
-      if (!client || !wallet.apple) return { pushed: 0, errors: [] };
+      if (!client || !wallet.apple) return { pushed: 0, errors: [], off: true };
       const passTypeId = wallet.apple.passTypeId;
       const pushTokens = [...new Set(walletRepo(db).registrationsOf(customerId, passTypeId).map((r) => r.pushToken))];
       const results = await Promise.all(
@@ -132,8 +134,9 @@ export function createWalletSenders(deps: WalletSenderDeps, options: WalletSende
     },
 
     async addGoogleMessage(customerId, message) {
+      if (!wallet.google || !tokens) return 'off';
       const object = walletRepo(db).googleObjectOf(customerId);
-      if (!wallet.google || !tokens || !object || object.savedAt === null) return 'none';
+      if (!object || object.savedAt === null) return 'none';
       const accessToken = await tokens.getToken();
       const result = await addLoyaltyObjectMessage({ objectId: object.objectId, message, accessToken, baseUrl: googleApiBase, ...timeout });
       if (result.status === 401) tokens.invalidate();
