@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config';
-import { enrollCustomer } from '../src/customers/enroll';
+import { enrollCustomer } from '../src/loyalty/enroll';
 import { openDatabase } from '../src/db/open';
 import { inTransaction } from '../src/db/transaction';
 import type { AppDeps } from '../src/deps';

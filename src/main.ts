@@ -17,7 +17,8 @@ import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createWalletSenders } from './wallet/updates/senders';
 import { createMessageWorker } from './messages/worker';
 import { createMailWorker } from './mail/worker';
-import { scrubImportDrafts } from './import/erase-drafts';
+import { removeTestCustomersOfCard } from './customers/test-mode';
+import { resetBirthdays } from './customers/birthdays';
 import { movedDataWarning } from './backups/moved-data';
 import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
@@ -36,7 +37,8 @@ export function changeHooks(): ChangeHooks {
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
     orgPassesChanged: (deps, orgId) => queueOrgUpdate(deps, orgId),
-    customerErased: (deps, person) => void scrubImportDrafts(deps, person),
+    cardDeleting: (deps, cardId) => removeTestCustomersOfCard(deps, cardId),
+    birthdayQuestionChanged: (deps, cardId, questionKey) => resetBirthdays(deps, cardId, questionKey),
   };
 }
 

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
 import { createEndpoint, startWebhookApp, type WebhookTestApp } from './support/webhooks';
-import { consentRepo } from '../src/customers/consent';
-import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/customers/search-merge';
+import { consentRepo } from '../src/customers/consent-repo';
+import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/privacy/search-merge';
 
 // DELETE /api/v1/customers/{ref}: the right to erasure (decisions §9). The personal values go from
 // every table and from the database file; the ledger stays, the pass is voided, integrators hear it.

@@ -19,6 +19,7 @@ function createAdminsRepo(db: Db) {
   const countOfOrg = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM admins WHERE org_id = ?');
   const remove = db.prepare('DELETE FROM admins WHERE id = @id AND org_id = @orgId');
   const setEmail = db.prepare('UPDATE admins SET email = @email WHERE id = @id');
+  const setLanguage = db.prepare('UPDATE admins SET language = @language WHERE id = @id');
   // The orgs in the order they were made, each org's admins likewise.
   const withOrgs = db.prepare<{ orgId: string | null }, { org_id: string; org_name: string; email: string }>(
     `SELECT o.id AS org_id, o.name AS org_name, a.email FROM admins a JOIN orgs o ON o.id = a.org_id
@@ -30,6 +31,7 @@ function createAdminsRepo(db: Db) {
     /** Its sessions go with it (ON DELETE CASCADE). */
     remove: (orgId: string, id: string): boolean => remove.run({ id, orgId }).changes === 1,
     setEmail: (id: string, email: string) => void setEmail.run({ id, email }),
+    setLanguage: (id: string, language: string) => void setLanguage.run({ id, language }),
     /** Every admin login with its org (only `orgId`'s when given). */
     listWithOrgs: (orgId: string | null): AdminOfOrg[] => withOrgs.all({ orgId }).map((r) => ({ orgId: r.org_id, orgName: r.org_name, email: r.email })),
   };

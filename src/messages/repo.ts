@@ -160,6 +160,18 @@ function createMessagesRepo(db: Db) {
      WHERE id = @id AND status = 'pending'`,
   );
   const pending = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM message_deliveries WHERE status = 'pending'");
+  // The shop's messages to one customer: written to them alone, or reaching their passes as one of an audience.
+  const ofCustomer = db.prepare<{ id: string }, { id: string; header: string; body: string; personal: number; created_at: number; passes: string }>(
+    `SELECT m.id, m.header, m.body, m.customer_id IS NOT NULL AS personal, m.created_at,
+            (SELECT json_group_array(json_object('wallet', d.channel, 'status', d.status)) FROM message_deliveries d WHERE d.message_id = m.id AND d.customer_id = @id) AS passes
+     FROM messages m
+     WHERE m.customer_id = @id OR m.id IN (SELECT message_id FROM message_deliveries WHERE customer_id = @id)
+     ORDER BY m.created_at, m.rowid`,
+  );
+  // Erasure: a message written to this customer alone may name them; it goes, with its delivery
+  // rows and its place on their passes (void now anyway, so they show no audience message either).
+  const dropToCustomer = db.prepare('DELETE FROM messages WHERE customer_id = @id');
+  const dropPassMessage = db.prepare('DELETE FROM wallet_pass_messages WHERE customer_id = @id');
   const deliveriesOf = db.prepare<[string], { customer_id: string; channel: Channel; status: DeliveryStatus; attempts: number; error: string | null }>(
     'SELECT customer_id, channel, status, attempts, error FROM message_deliveries WHERE message_id = ? ORDER BY id',
   );
@@ -209,6 +221,18 @@ function createMessagesRepo(db: Db) {
       retry.run({ id, nextAttemptAt, error: error.slice(0, 500), now });
     },
     pendingCount: () => pending.get()!.n,
+    /** Every message that reached the customer, oldest first, with what each of their passes made of it. */
+    ofCustomer: (customerId: string) =>
+      ofCustomer.all({ id: customerId }).map((m) => ({
+        messageId: m.id,
+        header: m.header,
+        body: m.body,
+        toThemAlone: m.personal === 1,
+        createdAt: m.created_at,
+        passes: JSON.parse(m.passes) as { wallet: Channel; status: DeliveryStatus }[],
+      })),
+    /** The messages written to the customer alone, and the message their passes show. */
+    dropOfCustomer: (customerId: string) => dropPassMessage.run({ id: customerId }).changes + dropToCustomer.run({ id: customerId }).changes,
   };
 }
 

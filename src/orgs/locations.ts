@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 
 // The shop's locations (org setting `locations`): Apple shows a pass on the lock screen near them
 // with its relevant text, Google carries them on each pass, the web pass links to a map. Apple
@@ -23,8 +25,8 @@ export type ShopLocation = v.InferOutput<typeof ShopLocationSchema>;
 
 export const ShopLocationsSchema = v.pipe(v.array(ShopLocationSchema), v.maxLength(MAX_LOCATIONS, `at most ${MAX_LOCATIONS} locations`));
 
-/** What the lock screen says near a location whose owner wrote nothing. */
-export const defaultRelevantText = (name: string) => `Show this card at ${name}`;
+/** What the lock screen says near a location whose owner wrote nothing, in the pass's language. */
+export const defaultRelevantText = (lang: Lang, name: string) => t(lang, 'pass.locationRelevantText', { name });
 
-/** The text a pass carries for the location. */
-export const relevantTextOf = (location: ShopLocation) => location.relevantText ?? defaultRelevantText(location.name);
+/** The text a pass in `lang` carries for the location: the owner's own words as written, else the default. */
+export const relevantTextOf = (lang: Lang, location: ShopLocation) => location.relevantText ?? defaultRelevantText(lang, location.name);

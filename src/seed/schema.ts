@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { CardConfig } from '../cards/schemas';
 import { SCOPES } from '../keys/scopes';
 import { emailAddressCheck } from '../lib/contact';
+import { OrgSettingsSchema } from '../orgs/settings';
 import { StaffInput } from '../staff/schemas';
-import { ShopLocationsSchema } from '../orgs/locations';
 
 const KeySeed = v.pipe(
   v.strictObject({
@@ -22,15 +22,18 @@ const AdminSeed = v.strictObject({
   password: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200)),
 });
 
+/** The org's settings, each optional and checked as the console checks them, so a sandbox starts fully configured. */
+const { language, country, timeZone, currency, locations } = OrgSettingsSchema.entries;
+const OrgSettingsSeed = v.strictObject({ language, country, timeZone, currency, locations });
+
 const OrgSeed = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+  settings: v.optional(OrgSettingsSeed),
   admins: v.optional(v.array(AdminSeed), []),
   cards: v.optional(v.array(CardConfig), []),
   keys: v.optional(v.array(KeySeed), []),
   // Counter staff (decisions §8): a name and a 4–8 digit PIN, unique within the org.
   staff: v.optional(v.array(StaffInput), []),
-  // The org's settings, so a sandbox starts configured: its shop locations (up to 10).
-  settings: v.optional(v.strictObject({ locations: v.optional(ShopLocationsSchema) }), {}),
 });
 
 /** The seed file of decisions §6. Checks across entries (unique refs, emails) live in the service. */

@@ -83,6 +83,7 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
   return inTransaction(deps.db, () => ({
     orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
+      if (orgSeed.settings) writeOrgSettings(deps.db, org.id, orgSeed.settings);
       orgSeed.admins.forEach((admin, a) => {
         if (orgsRepo(deps.db).adminEmailTaken(adminEmailKey(admin.email))) {
           throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already an admin login in this database`);
@@ -91,7 +92,6 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
         if (!passwordHash) throw new Error(`applySeed: orgs[${o}].admins[${a}] has no password hash (call hashSeedPasswords first)`);
         createAdmin(deps, { orgId: org.id, email: admin.email, passwordHash });
       });
-      if (orgSeed.settings.locations) writeOrgSettings(deps.db, org.id, { locations: orgSeed.settings.locations });
       orgSeed.staff.forEach((member) => createStaff(deps, org.id, member));
       const cards = orgSeed.cards.map((config) => ({ ref: config.ref ?? null, cardId: createCard(deps, org.id, config).id }));
       const keys = orgSeed.keys.map((k, i) => {

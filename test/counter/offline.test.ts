@@ -51,7 +51,8 @@ describe('counter offline queue', () => {
       await badge(page).filter({ hasText: `${n} waiting` }).waitFor();
     }
     await page.getByRole('status').filter({ hasText: 'Saved on this device: +1 stamp for Olga Offline' }).waitFor();
-    assert.match((await page.locator('#counter-offline').textContent())!, /No connection to the server/);
+    // Queued awards are recorded, and get their promotions, when they reach the server: the banner says so.
+    assert.match((await page.locator('#counter-offline').textContent())!, /^No connection to the server\. .*sent when it is back; they get the promotions running then\. Redeeming needs the connection\.$/);
     await page.getByRole('button', { name: 'Redeem Free coffee (10 stamps)' }).click();
     await page.getByRole('alert').filter({ hasText: 'Redeeming needs the server, so nothing can be spent twice: nothing was redeemed.' }).waitFor();
     assert.equal(ledgerRows(app, olga.passUserId).length, 1, 'nothing reached the server');

@@ -277,9 +277,9 @@ describe('a customer’s messages in their data', () => {
   test('the export lists the messages that reached them; erasure removes those written to them alone, and the pass shows none', async () => {
     const audience = (await send(f, { header: 'For everyone', body: 'Open late on Friday.', audience: 'all' })).body.messageId;
     const personal = (await sendTo(f, `pu_${f.ids.bronzeVisitor}`, { header: 'Hi Kim', body: 'Your birthday cake is ready.' })).body.messageId;
-    const { customerExport } = await import('../../src/customers/export');
+    const { customerExport } = await import('../../src/privacy/export');
     const { customersRepo } = await import('../../src/customers/repo');
-    const data = customerExport(f.app.deps, customersRepo(f.app.db).findByPassUserId(f.ids.bronzeVisitor)!);
+    const data = customerExport(f.app.deps, customersRepo(f.app.db).findByPassUserId(f.ids.bronzeVisitor)!) as { messages: unknown };
     assert.deepEqual(data.messages, [
       { messageId: audience, header: 'For everyone', body: 'Open late on Friday.', toThemAlone: false, sentAt: new Date(T0).toISOString(), passes: [{ wallet: 'web', status: 'shown' }] },
       { messageId: personal, header: 'Hi Kim', body: 'Your birthday cake is ready.', toThemAlone: true, sentAt: new Date(T0).toISOString(), passes: [{ wallet: 'web', status: 'shown' }] },

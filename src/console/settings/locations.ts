@@ -48,7 +48,7 @@ function locationsTable(c: ConsoleContext, locations: readonly ShopLocation[]): 
     (l, i) => html`<tr>
     <td data-label="Name">${l.name}</td>
     <td data-label="Where" class="nowrap"><a href="${openStreetMapUrl(l)}" target="_blank" rel="noopener noreferrer">${l.latitude}, ${l.longitude}</a></td>
-    <td data-label="Lock-screen text">${l.relevantText ?? html`<span class="muted">${defaultRelevantText(l.name)}</span>`}</td>
+    <td data-label="Lock-screen text">${l.relevantText ?? html`<span class="muted">${defaultRelevantText(c.lang, l.name)}</span>`}</td>
     <td><form method="post" action="${LOCATIONS_PATH}/${i}/remove">${csrfField(c)}<input type="hidden" name="name" value="${l.name}"><button type="submit" class="secondary small-button" aria-label="Remove ${l.name}">Remove</button></form></td>
   </tr>`,
   )}</tbody></table></div>`;
@@ -62,7 +62,7 @@ function addForm(c: ConsoleContext, view: LocationsView): Markup {
   ${csrfField(c)}
   ${inputField({ name: 'name', label: 'Name', value: view.form.name, error: errors.fields.name, required: true, maxlength: LOCATION_NAME_MAX, hint: 'Customers see it on the web pass, such as “Main Street” or the name of a second shop.', autocomplete: 'off' })}
   ${inputField({ name: 'where', label: 'Map link or coordinates', value: view.form.where, error: errors.fields.where, required: true, hint: 'Find the shop in Google Maps or OpenStreetMap and paste the address from the browser’s address bar, or type latitude and longitude, such as 52.520008, 13.404954.', autocomplete: 'off' })}
-  ${inputField({ name: 'relevantText', label: 'Lock-screen text', value: view.form.relevantText, error: errors.fields.relevantText, maxlength: RELEVANT_TEXT_MAX, hint: html`What an iPhone shows near this location. Left empty: “${defaultRelevantText(view.form.name || 'Main Street')}”.`, autocomplete: 'off' })}
+  ${inputField({ name: 'relevantText', label: 'Lock-screen text', value: view.form.relevantText, error: errors.fields.relevantText, maxlength: RELEVANT_TEXT_MAX, hint: html`What an iPhone shows near this location. Left empty: “${defaultRelevantText(c.lang, view.form.name || 'Main Street')}”.`, autocomplete: 'off' })}
   <div class="actions"><button type="submit">Add location</button></div>
 </form>`;
 }

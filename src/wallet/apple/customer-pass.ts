@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Customer } from '../../customers/model';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
+import { t } from '../../i18n/translate';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { readOrgSettings } from '../../orgs/settings';
@@ -13,9 +14,9 @@ import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
-import { buildApplePass, type ApplePassField } from './pass-builder';
-import type { PassContent } from '../pass-content';
+import { APPLE_FRONT_FIELDS, buildApplePass, type ApplePassField, type ApplePassInput } from './pass-builder';
 import { customerPassContent } from '../customer-content';
+import type { PassContent } from '../pass-content';
 
 export interface PassDeps {
   db: Db;
@@ -46,11 +47,27 @@ export function organizationName(db: Db, card: Card): string {
 }
 
 /**
+ * The pass's lines on the storeCard: its front holds four (two secondary, two auxiliary), in the
+ * order of importance the content gives; any further ones go on the back, where nothing is cut,
+ * after the shop's latest message and before the member's name.
+ */
+export function appleFields(content: Pick<PassContent, 'details' | 'holderName' | 'lang'> & Partial<Pick<PassContent, 'message'>>): Pick<ApplePassInput, 'fields' | 'backFields'> {
+  return {
+    fields: content.details.slice(0, APPLE_FRONT_FIELDS),
+    backFields: [
+      ...newsField(content),
+      ...content.details.slice(APPLE_FRONT_FIELDS),
+      ...(content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : []),
+    ],
+  };
+}
+
+/**
  * The shop's latest message, first on the back of the pass. A changed value shows its changeMessage
  * on the lock screen: "%@" alone, so the lock screen says the message itself. An unchanged one
  * shows nothing, so a pass never notifies twice for the same words.
  */
-function newsField(content: PassContent): ApplePassField[] {
+function newsField(content: Partial<Pick<PassContent, 'message'>>): ApplePassField[] {
   return content.message ? [{ key: 'news', label: content.message.header, value: content.message.body, changeMessage: '%@' }] : [];
 }
 
@@ -65,12 +82,11 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       authenticationToken: passAuthToken(deps, customer.id),
       webServiceURL: webServiceUrl(deps.config),
       organizationName: content.organizationName,
-      description: `${content.cardName} loyalty card`,
+      description: t(content.lang, 'pass.description', { card: content.cardName }),
       cardName: content.cardName,
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
-      fields: content.details,
-      backFields: [...newsField(content), ...(content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [])],
+      ...appleFields(content),
       locations: content.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude, relevantText: l.relevantText })),
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,

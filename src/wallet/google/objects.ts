@@ -140,14 +140,16 @@ export function buildLoyaltyObject(input: {
  * The PATCH body after a balance change: only what changed, so nothing else is overwritten (the
  * messages stay as addMessage left them). No notifyPreference: a balance update never notifies,
  * so it never spends the pass's notifications, which are kept for the shop's messages.
+ * `voided`: the holder's data was erased; their name on the pass becomes `accountName` (a word
+ * such as "Member", in the pass's language).
  */
-export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; locations?: LatLongPoint[]; voided?: boolean }): Partial<LoyaltyObject> {
+export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; locations?: LatLongPoint[]; voided?: { accountName: string } }): Partial<LoyaltyObject> {
   return {
     loyaltyPoints: input.points,
     ...(input.fields ? { textModulesData: input.fields } : {}),
     ...(input.locations ? { locations: input.locations } : {}),
     // The holder's name goes with the rest of their data.
-    ...(input.voided ? { state: 'INACTIVE' as const, accountName: 'Member' } : {}),
+    ...(input.voided ? { state: 'INACTIVE' as const, accountName: input.voided.accountName } : {}),
   };
 }
 
