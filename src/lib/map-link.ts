@@ -8,7 +8,13 @@ export interface Coordinates {
   longitude: number;
 }
 
-export type MapLinkResult = { ok: true; coordinates: Coordinates } | { ok: false; message: string };
+/**
+ * Why a text gave no coordinates (the page says it in the reader's language): nothing typed, numbers
+ * off the globe, a geo: link without numbers, text that is no link, a short link, a link without a place.
+ */
+export type MapLinkProblem = 'empty' | 'range' | 'geo' | 'notLink' | 'short' | 'none';
+
+export type MapLinkResult = { ok: true; coordinates: Coordinates } | { ok: false; problem: MapLinkProblem };
 
 const NUMBER = String.raw`[-+]?\d{1,3}(?:\.\d+)?`;
 const PAIR = new RegExp(String.raw`^\s*(${NUMBER})\s*[,;\s]\s*(${NUMBER})\s*$`);
@@ -66,30 +72,28 @@ function fromUrl(url: URL): Coordinates | null {
 
 const SHORT_LINK = /^(?:maps\.app\.goo\.gl|goo\.gl|g\.co|osm\.org)$/i;
 
-/** Reads coordinates from a pasted map link or "latitude, longitude"; says why not in one sentence. */
+/** Reads coordinates from a pasted map link or "latitude, longitude"; or why not. */
 export function readMapLink(text: string): MapLinkResult {
   const input = text.trim();
-  if (!input) return { ok: false, message: 'Paste a map link or type the coordinates, such as 52.520008, 13.404954.' };
+  if (!input) return { ok: false, problem: 'empty' };
   const plain = pair(input);
   if (plain) return { ok: true, coordinates: plain };
-  if (PAIR.test(input)) return { ok: false, message: 'Latitude goes from -90 to 90 and longitude from -180 to 180.' };
+  if (PAIR.test(input)) return { ok: false, problem: 'range' };
   const geo = /^geo:([^?;]+)/i.exec(input);
   if (geo) {
     const found = pair(geo[1]);
-    return found ? { ok: true, coordinates: found } : { ok: false, message: 'This geo: link names no coordinates we can read.' };
+    return found ? { ok: true, coordinates: found } : { ok: false, problem: 'geo' };
   }
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `https://${input}`);
   } catch {
-    return { ok: false, message: 'Paste a map link (Google Maps or OpenStreetMap) or type the coordinates, such as 52.520008, 13.404954.' };
+    return { ok: false, problem: 'notLink' };
   }
-  if (SHORT_LINK.test(url.hostname)) {
-    return { ok: false, message: 'A short link holds no coordinates: open it in the browser, then copy the full address from the address bar.' };
-  }
+  if (SHORT_LINK.test(url.hostname)) return { ok: false, problem: 'short' };
   const found = fromUrl(url);
   if (found) return { ok: true, coordinates: found };
-  return { ok: false, message: 'This link names no coordinates. In Google Maps or OpenStreetMap, centre the map on the shop (or put a marker on it) and copy the address from the address bar.' };
+  return { ok: false, problem: 'none' };
 }
 
 /** An OpenStreetMap page with a marker on the place: what the web pass links to. */

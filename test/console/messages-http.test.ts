@@ -14,8 +14,8 @@ let app: TestApp;
 before(async () => (app = await startTestApp()));
 after(() => app.close());
 
-async function signedIn(name: string): Promise<{ org: ConsoleOrg; client: ConsoleClient }> {
-  const org = await seedConsoleOrg(app, name);
+async function signedIn(name: string, extra: Record<string, unknown> = {}): Promise<{ org: ConsoleOrg; client: ConsoleClient }> {
+  const org = await seedConsoleOrg(app, name, undefined, extra);
   const client = new ConsoleClient(app);
   const signIn = await client.signIn(org.admin.email, org.admin.password);
   assert.equal(signIn.status, 303);
@@ -41,17 +41,17 @@ describe('Messages in the console', () => {
 
     const page = await client.request('GET', `/console/messages?card=${org.cards.points}`);
     assert.equal(page.status, 200);
-    assert.match(page.text, /Reaches 2 customers \(3 passes: 1 Apple Wallet, 2 web pass\)\./);
+    assert.match(page.text, /Reaches 2 customers \(3 passes: 1 Apple Wallet and 2 web pass\)\./);
     assert.match(page.text, /hx-get="\/console\/messages\/reach"/);
 
     const reach = (query: Record<string, string>) => client.request('GET', `/console/messages/reach?${new URLSearchParams({ card: org.cards.points, ...query })}`, { headers: { 'HX-Request': 'true' } });
     const some = await reach({ audience: 'minBalance', minBalance: '100' });
     assert.equal(some.status, 200);
     assert.match(some.text, /^<div id="reach"/);
-    assert.match(some.text, /Reaches 1 customer \(2 passes: 1 Apple Wallet, 1 web pass\)\./);
+    assert.match(some.text, /Reaches 1 customer \(2 passes: 1 Apple Wallet and 1 web pass\)\./);
     assert.match((await reach({ audience: 'minBalance', minBalance: '1000' })).text, /No customer with a pass is in this audience yet/);
     assert.match((await reach({ audience: 'minBalance', minBalance: 'lots' })).text, /Enter a whole number\./);
-    assert.match((await reach({ audience: 'visitedWithinDays', visitedWithinDays: '0' })).text, /Must be from 1 to 3650\./);
+    assert.match((await reach({ audience: 'visitedWithinDays', visitedWithinDays: '0' })).text, /Enter a number of days from 1 to 3,650\./);
   });
 
   it('a refused form comes back with each field’s message; nothing is written', async () => {
@@ -64,7 +64,7 @@ describe('Messages in the console', () => {
       { form: { header: 'Hi', body: 'y'.repeat(201) }, field: 'body', message: /^At most 200 characters\.$/ },
       { form: { header: 'Hi', body: '   ' }, field: 'body', message: /^Write the message\.$/ },
       { form: { header: 'Hi', body: 'There', audience: 'visitedWithinDays', visitedWithinDays: 'soon' }, field: 'visitedWithinDays', message: /^Enter a whole number\.$/ },
-      { form: { header: 'Hi', body: 'There', audience: 'level', level: 'Platinum' }, field: 'level', message: /^No level &quot;Platinum&quot; on this card; its levels are Bronze, Silver, Gold\.$/ },
+      { form: { header: 'Hi', body: 'There', audience: 'level', level: 'Platinum' }, field: 'level', message: /^No level “Platinum” on this card; its levels are Bronze, Silver, Gold\.$/ },
     ];
     for (const c of cases) {
       const res = await post(client, page, '/console/messages', { card: org.cards.levels, audience: 'all', ...c.form });
@@ -121,7 +121,7 @@ describe('Messages in the console', () => {
     assert.match(profile.text, new RegExp(`<a class="button secondary" href="/console/customers/${customer.id}/message">Send a message</a>`));
 
     const page = await client.request('GET', `/console/customers/${customer.id}/message`);
-    assert.match(page.text, /Goes to their 2 passes: Google Wallet, web pass\./);
+    assert.match(page.text, /Goes to their 2 passes: Google Wallet and web pass\./);
     const before = countRows(app, 'messages');
     const refused = await post(client, `/console/customers/${customer.id}/message`, `/console/customers/${customer.id}/message`, { header: '', body: 'x'.repeat(201) });
     assert.equal(refused.status, 400);
@@ -198,5 +198,76 @@ describe('Settings → Locations', () => {
     const refused = await post(client, page, page, { name: 'Eleventh', where: '50, 10', relevantText: '' });
     assert.equal(refused.status, 400);
     assert.equal(readOrgSettings(app.db, org.orgId).locations.length, 10);
+  });
+});
+
+// A shop whose language is German: its admins see the console in German unless they choose English.
+describe('in German', () => {
+  const german = { settings: { language: 'de' } };
+
+  it('the Messages page: the count, the refusals, the notice and the list, with numbers as German writes them', async () => {
+    const { org, client } = await signedIn('Café Deutsch', german);
+    const on = (balance: number) => insertCustomer(app, { orgId: org.orgId, cardId: org.cards.points, balance }).id;
+    givePasses(app, on(20_000), { web: true, apple: ['push-de'] });
+    givePasses(app, on(500), { web: true });
+    const page = await client.request('GET', `/console/messages?card=${org.cards.points}`);
+    assert.match(page.text, /<h1>Nachrichten<\/h1>/);
+    assert.match(page.text, /Erreicht 2 Personen \(3 Pässe: 1 Apple Wallet und 2 Web-Pass\)\./);
+    assert.match(page.text, /<legend>Wer sie bekommt<\/legend>/);
+    const reach = (query: Record<string, string>) => client.request('GET', `/console/messages/reach?${new URLSearchParams({ card: org.cards.points, ...query })}`);
+    assert.match((await reach({ audience: 'visitedWithinDays', visitedWithinDays: '0' })).text, /Geben Sie eine Zahl von Tagen zwischen 1 und 3\.650 ein\./);
+    assert.match((await reach({ audience: 'minBalance', minBalance: '1000' })).text, /In dieser Zielgruppe hat noch niemand einen Pass\./);
+
+    const before = countRows(app, 'messages');
+    const refused = await post(client, '/console/messages', '/console/messages', { card: org.cards.points, audience: 'minBalance', minBalance: 'viel', header: '', body: 'Hallo' });
+    assert.equal(refused.status, 400);
+    assert.equal(fieldError(refused.text, 'header'), 'Schreiben Sie eine Überschrift.');
+    assert.equal(fieldError(refused.text, 'minBalance'), 'Geben Sie eine ganze Zahl ein.');
+    assert.equal(countRows(app, 'messages'), before);
+
+    const sent = await post(client, '/console/messages', '/console/messages', { card: org.cards.points, audience: 'minBalance', minBalance: '150', header: 'Neu: Kürbiskuchen', body: 'Bis Sonntag zu jedem großen Kaffee.' });
+    assert.equal(sent.status, 303);
+    const after = await client.request('GET', sent.headers.get('location')!);
+    assert.match(after.text, /Nachricht an 1 Person gesendet\./);
+    const row = /<tbody><tr>([\s\S]*?)<\/tr>/.exec(after.text)![1]!;
+    assert.match(row, /data-label="An">[^<]*: Stand mindestens 150 Punkte</);
+    assert.match(row, /data-label="Ohne Benachrichtigung angezeigt" class="num"><span class="">1<\/span>/);
+    assert.match(row, /data-label="Gesendet" class="nowrap">\d{1,2}\. [A-ZÄÖÜa-zäöü]+\.? \d{4}, \d{2}:\d{2}</);
+  });
+
+  it('a customer’s message page, and the level a card does not have', async () => {
+    const { org, client } = await signedIn('Café Stufe', german);
+    const customer = insertCustomer(app, { orgId: org.orgId, cardId: org.cards.levels, name: 'Jana Berg' });
+    givePasses(app, customer.id, { web: true, google: true });
+    const profile = await client.request('GET', `/console/customers/${customer.id}`);
+    assert.match(profile.text, />Nachricht senden<\/a>/);
+    const page = await client.request('GET', `/console/customers/${customer.id}/message`);
+    assert.match(page.text, /<h1>Nachricht an Jana Berg<\/h1>/);
+    assert.match(page.text, /Geht an ihre 2 Pässe: Google Wallet und Web-Pass\./);
+    const refused = await post(client, `/console/customers/${customer.id}/message`, `/console/customers/${customer.id}/message`, { header: 'Hallo', body: 'x'.repeat(201) });
+    assert.equal(fieldError(refused.text, 'body'), 'Höchstens 200 Zeichen.');
+
+    const levels = `/console/messages?card=${org.cards.levels}`;
+    const before = countRows(app, 'messages');
+    const unknown = await post(client, levels, '/console/messages', { card: org.cards.levels, audience: 'level', level: 'Platin', header: 'Hallo', body: 'Willkommen' });
+    assert.equal(unknown.status, 400);
+    assert.equal(fieldError(unknown.text, 'level'), 'Die Karte hat keine Stufe „Platin“; ihre Stufen sind Bronze, Silver, Gold.');
+    assert.equal(countRows(app, 'messages'), before);
+  });
+
+  it('Settings → Locations: the page, a link it cannot read, and the lock-screen text in the shop’s language', async () => {
+    const { org, client } = await signedIn('Café Ort', german);
+    const page = '/console/settings/locations';
+    const empty = await client.request('GET', page);
+    assert.match(empty.text, /Noch kein Standort\./);
+    const refused = await post(client, page, page, { name: 'Markt', where: 'https://maps.app.goo.gl/abc123', relevantText: '' });
+    assert.equal(refused.status, 400);
+    assert.match(fieldError(refused.text, 'where') ?? '', /^Ein Kurzlink enthält keine Koordinaten/);
+    assert.equal((await post(client, page, page, { name: 'Markt', where: '51.0504, 13.7373', relevantText: '' })).status, 303);
+    const list = await client.request('GET', `${page}?done=added`);
+    assert.match(list.text, /Standort eingetragen\./);
+    assert.match(list.text, /Zeigen Sie diese Karte bei Markt vor/);
+    assert.match(list.text, />51\.0504, 13\.7373<\/a>/, 'coordinates keep their decimal point');
+    assert.deepEqual(readOrgSettings(app.db, org.orgId).locations, [{ name: 'Markt', latitude: 51.0504, longitude: 13.7373 }]);
   });
 });

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { audienceReach, customerReach, messagesTo, recentMessages, sendToAudience, sendToCustomer } from '../../messages/service';
 import { readOrgSettings, shopCountry } from '../../orgs/settings';
+import { tConsole } from '../../i18n/translate';
 import { sendFragment } from '../../web/errors';
 import { field, type FormErrors, type FormFields } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
@@ -26,7 +27,7 @@ export function bindMessages(router: Router, deps: AppDeps): void {
   const shop = (ctx: Context) => {
     const c = consoleOf(ctx);
     const settings = readOrgSettings(deps.db, c.org.id);
-    return { c, timeZone: settings.timeZone, country: shopCountry(settings) };
+    return { c, timeZone: settings.timeZone, country: shopCountry(settings), currency: settings.currency };
   };
 
   /** The chosen card: the one named, else the first active one, else the first. */
@@ -41,18 +42,20 @@ export function bindMessages(router: Router, deps: AppDeps): void {
 
   const reachOf = (ctx: Context, card: Card, form: MessageForm, country: string | null): MessagesView['reach'] => {
     const c = consoleOf(ctx);
-    const audience = parseAudience(form, card, country);
-    if (!audience.ok) return { error: Object.values(audience.errors.fields)[0] ?? 'Choose who gets it.' };
+    const fallback = tConsole(c.lang, 'console.messages.reach.chooseAudience');
+    const audience = parseAudience(c.lang, form, card, country);
+    if (!audience.ok) return { error: Object.values(audience.errors.fields)[0] ?? fallback };
     try {
       return { reach: audienceReach(deps, c.namespace, card.id, audience.audience) };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return { error: Object.values(messageFormErrors(err).fields)[0] ?? messageFormErrors(err).form ?? 'Choose who gets it.' };
+      const errors = messageFormErrors(c.lang, err);
+      return { error: Object.values(errors.fields)[0] ?? errors.form ?? fallback };
     }
   };
 
   const page = (ctx: Context, cardId: string, form: MessageForm, extra: { errors?: FormErrors; status?: number; justSent?: string } = {}) => {
-    const { c, timeZone, country } = shop(ctx);
+    const { c, timeZone, country, currency } = shop(ctx);
     const cards = listCards(deps, c.org.id);
     const card = chosenCard(cards, cardId);
     const sent = recentMessages(deps, c.namespace);
@@ -65,9 +68,10 @@ export function bindMessages(router: Router, deps: AppDeps): void {
       sent,
       cardsById: new Map(cards.map((k) => [k.id, k])),
       timeZone,
+      currency,
       ...(extra.justSent ? { justSent: sent.find((s) => s.message.id === extra.justSent)?.message } : {}),
     };
-    sendConsolePage(ctx, deps, c, { section: 'messages', title: 'Messages', status: extra.status, body: messagesBody(c, view) });
+    sendConsolePage(ctx, deps, c, { section: 'messages', title: tConsole(c.lang, 'console.messages.title'), status: extra.status, body: messagesBody(c, view) });
   };
 
   router.get(MESSAGES_PATH, (ctx) => page(ctx, queryText(ctx, 'card'), emptyMessageForm(), { justSent: queryText(ctx, 'sent') }));
@@ -76,8 +80,8 @@ export function bindMessages(router: Router, deps: AppDeps): void {
   router.get(`${MESSAGES_PATH}/reach`, (ctx) => {
     const { c, country } = shop(ctx);
     const card = chosenCard(listCards(deps, c.org.id), queryText(ctx, 'card'));
-    if (!card) return sendFragment(ctx, 404, reachPanel({ error: 'There is no such card.' }));
-    sendFragment(ctx, 200, reachPanel(reachOf(ctx, card, readMessageForm(ctx.query as FormFields), country)));
+    if (!card) return sendFragment(ctx, 404, reachPanel(c.lang, { error: tConsole(c.lang, 'console.messages.reach.noSuchCard') }));
+    sendFragment(ctx, 200, reachPanel(c.lang, reachOf(ctx, card, readMessageForm(ctx.query as FormFields), country)));
   });
 
   router.post(MESSAGES_PATH, (ctx) => {
@@ -86,27 +90,27 @@ export function bindMessages(router: Router, deps: AppDeps): void {
     const cardId = field(fields, 'card');
     const form = readMessageForm(fields);
     const card = chosenCard(listCards(deps, c.org.id), cardId);
-    if (!card) return page(ctx, '', form, { status: 400, errors: { fields: {}, form: 'Make a card first.' } });
-    const parsed = parseAudienceMessage(form, card, country);
+    if (!card) return page(ctx, '', form, { status: 400, errors: { fields: {}, form: tConsole(c.lang, 'console.messages.error.noCard') } });
+    const parsed = parseAudienceMessage(c.lang, form, card, country);
     if (!parsed.ok) return page(ctx, card.id, form, { errors: parsed.errors, status: 400 });
     let messageId: string;
     try {
       messageId = sendToAudience(deps, c.namespace, card.id, parsed.value, 'console').id;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return page(ctx, card.id, form, { errors: messageFormErrors(err), status: err.status });
+      return page(ctx, card.id, form, { errors: messageFormErrors(c.lang, err), status: err.status });
     }
     ctx.status = 303;
     ctx.redirect(`${MESSAGES_PATH}?card=${encodeURIComponent(card.id)}&sent=${encodeURIComponent(messageId)}`);
   });
 
   const customerPage = (ctx: Context, customer: Customer, form: { header: string; body: string }, extra: { errors?: FormErrors; status?: number; justSent?: string } = {}) => {
-    const { c, timeZone } = shop(ctx);
+    const { c, timeZone, currency } = shop(ctx);
     const sent = messagesTo(deps, customer);
     const cards = listCards(deps, c.org.id);
     sendConsolePage(ctx, deps, c, {
       section: 'customers',
-      title: 'Send a message',
+      title: tConsole(c.lang, 'console.messages.customer.title'),
       status: extra.status,
       body: customerMessageBody(c, {
         customer,
@@ -116,6 +120,7 @@ export function bindMessages(router: Router, deps: AppDeps): void {
         sent,
         cardsById: new Map(cards.map((k) => [k.id, k])),
         timeZone,
+        currency,
         ...(extra.justSent ? { justSent: sent.find((s) => s.message.id === extra.justSent)?.message } : {}),
       }),
     });
@@ -131,7 +136,7 @@ export function bindMessages(router: Router, deps: AppDeps): void {
     const customer = findCustomer(deps, c, ctx.params.passUserId!);
     const fields = consoleForm(ctx);
     const form = { header: field(fields, 'header'), body: field(fields, 'body') };
-    const parsed = parseCustomerMessage(form);
+    const parsed = parseCustomerMessage(c.lang, form);
     if (!parsed.ok) return customerPage(ctx, customer, form, { errors: parsed.errors, status: 400 });
     const message = sendToCustomer(deps, c.namespace, customer.id, parsed.value, 'console');
     ctx.status = 303;

@@ -2,12 +2,14 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
-import { openStreetMapUrl, readMapLink } from '../../lib/map-link';
-import { defaultRelevantText, LOCATION_NAME_MAX, MAX_LOCATIONS, RELEVANT_TEXT_MAX, type ShopLocation } from '../../orgs/locations';
+import type { ConsoleLang, Lang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
+import { openStreetMapUrl, readMapLink, type MapLinkProblem } from '../../lib/map-link';
+import { defaultRelevantText, LOCATION_NAME_MAX, MAX_LOCATIONS, RELEVANT_TEXT_MAX, ShopLocationSchema, type ShopLocation } from '../../orgs/locations';
 import { saveShopLocations } from '../../orgs/service';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
-import { field, noErrors, parseForm, type FormErrors } from '../../web/forms';
+import { field, hasErrors, noErrors, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { csrfField, sendConsolePage } from '../layout';
@@ -27,43 +29,53 @@ interface LocationForm {
 
 const EMPTY_FORM: LocationForm = { name: '', where: '', relevantText: '' };
 
-const LocationFields = v.object({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give the location a name, such as the street.'), v.maxLength(LOCATION_NAME_MAX, `At most ${LOCATION_NAME_MAX} characters.`)),
-  relevantText: v.pipe(v.string(), v.trim(), v.maxLength(RELEVANT_TEXT_MAX, `At most ${RELEVANT_TEXT_MAX} characters.`)),
-});
+const WHERE_PROBLEMS: Record<MapLinkProblem, ConsoleKey> = {
+  empty: 'console.locations.where.empty',
+  range: 'console.locations.where.range',
+  geo: 'console.locations.where.geo',
+  notLink: 'console.locations.where.notLink',
+  short: 'console.locations.where.short',
+  none: 'console.locations.where.none',
+};
 
 interface LocationsView {
   locations: readonly ShopLocation[];
+  /** The shop's language: the lock-screen text customers get when the owner writes none. */
+  shopLang: Lang;
   form: LocationForm;
   errors?: FormErrors;
   notice?: string;
 }
 
-function locationsTable(c: ConsoleContext, locations: readonly ShopLocation[]): Markup {
-  if (locations.length === 0) return html`<p class="empty">No location yet. Add your shop below: passes then show up on customers' lock screens as they come by.</p>`;
+function locationsTable(c: ConsoleContext, view: LocationsView): Markup {
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(c.lang, key, params);
+  const { locations } = view;
+  if (locations.length === 0) return html`<p class="empty">${say('console.locations.empty')}</p>`;
   return html`<div class="table-wrap"><table class="stacked" id="locations">
-  <caption class="visually-hidden">Your shop's locations</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Where</th><th scope="col">Lock-screen text</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+  <caption class="visually-hidden">${say('console.locations.caption')}</caption>
+  <thead><tr><th scope="col">${say('console.locations.name')}</th><th scope="col">${say('console.locations.where')}</th><th scope="col">${say('console.locations.relevantText')}</th><th scope="col"><span class="visually-hidden">${say('console.locations.remove')}</span></th></tr></thead>
   <tbody>${locations.map(
     (l, i) => html`<tr>
-    <td data-label="Name">${l.name}</td>
-    <td data-label="Where" class="nowrap"><a href="${openStreetMapUrl(l)}" target="_blank" rel="noopener noreferrer">${l.latitude}, ${l.longitude}</a></td>
-    <td data-label="Lock-screen text">${l.relevantText ?? html`<span class="muted">${defaultRelevantText(c.lang, l.name)}</span>`}</td>
-    <td><form method="post" action="${LOCATIONS_PATH}/${i}/remove">${csrfField(c)}<input type="hidden" name="name" value="${l.name}"><button type="submit" class="secondary small-button" aria-label="Remove ${l.name}">Remove</button></form></td>
+    <td data-label="${say('console.locations.name')}">${l.name}</td>
+    <td data-label="${say('console.locations.where')}" class="nowrap"><a href="${openStreetMapUrl(l)}" target="_blank" rel="noopener noreferrer">${l.latitude}, ${l.longitude}</a></td>
+    <td data-label="${say('console.locations.relevantText')}">${l.relevantText ?? html`<span class="muted">${defaultRelevantText(view.shopLang, l.name)}</span>`}</td>
+    <td><form method="post" action="${LOCATIONS_PATH}/${i}/remove">${csrfField(c)}<input type="hidden" name="name" value="${l.name}"><button type="submit" class="secondary small-button" aria-label="${say('console.locations.removeNamed', { name: l.name })}">${say('console.locations.remove')}</button></form></td>
   </tr>`,
   )}</tbody></table></div>`;
 }
 
 function addForm(c: ConsoleContext, view: LocationsView): Markup {
-  if (view.locations.length >= MAX_LOCATIONS) return html`<p class="muted">That is ${MAX_LOCATIONS} locations, as many as a pass carries. Remove one to add another.</p>`;
+  const say = (key: ConsoleKey, params?: MessageParams) => tConsole(c.lang, key, params);
+  if (view.locations.length >= MAX_LOCATIONS) return html`<p class="muted">${say('console.locations.full', { max: MAX_LOCATIONS })}</p>`;
   const errors = view.errors ?? noErrors();
-  return html`<h3 class="small-heading" id="add-heading">Add a location</h3>
+  const example = defaultRelevantText(view.shopLang, view.form.name || say('console.locations.exampleName'));
+  return html`<h3 class="small-heading" id="add-heading">${say('console.locations.add')}</h3>
 <form method="post" action="${LOCATIONS_PATH}" class="form" novalidate aria-labelledby="add-heading">
   ${csrfField(c)}
-  ${inputField({ name: 'name', label: 'Name', value: view.form.name, error: errors.fields.name, required: true, maxlength: LOCATION_NAME_MAX, hint: 'Customers see it on the web pass, such as “Main Street” or the name of a second shop.', autocomplete: 'off' })}
-  ${inputField({ name: 'where', label: 'Map link or coordinates', value: view.form.where, error: errors.fields.where, required: true, hint: 'Find the shop in Google Maps or OpenStreetMap and paste the address from the browser’s address bar, or type latitude and longitude, such as 52.520008, 13.404954.', autocomplete: 'off' })}
-  ${inputField({ name: 'relevantText', label: 'Lock-screen text', value: view.form.relevantText, error: errors.fields.relevantText, maxlength: RELEVANT_TEXT_MAX, hint: html`What an iPhone shows near this location. Left empty: “${defaultRelevantText(c.lang, view.form.name || 'Main Street')}”.`, autocomplete: 'off' })}
-  <div class="actions"><button type="submit">Add location</button></div>
+  ${inputField({ name: 'name', label: say('console.locations.name'), value: view.form.name, error: errors.fields.name, required: true, maxlength: LOCATION_NAME_MAX, hint: say('console.locations.nameHint'), autocomplete: 'off' })}
+  ${inputField({ name: 'where', label: say('console.locations.whereLabel'), value: view.form.where, error: errors.fields.where, required: true, hint: say('console.locations.whereHint'), autocomplete: 'off' })}
+  ${inputField({ name: 'relevantText', label: say('console.locations.relevantText'), value: view.form.relevantText, error: errors.fields.relevantText, maxlength: RELEVANT_TEXT_MAX, hint: say('console.locations.relevantTextHint', { text: example }), autocomplete: 'off' })}
+  <div class="actions"><button type="submit">${say('console.locations.submit')}</button></div>
 </form>`;
 }
 
@@ -71,45 +83,54 @@ function locationsBody(c: ConsoleContext, view: LocationsView): Markup {
   return settingsPage(
     LOCATIONS_PATH,
     html`<section class="panel" aria-labelledby="locations-heading">
-  <h2 id="locations-heading">Locations</h2>
-  <p>Where your shop is, up to ${MAX_LOCATIONS} places. An iPhone shows the card on the lock screen when its holder is near one; Google Wallet passes carry them too, and the web pass links to a map. The same for live and test data.</p>
+  <h2 id="locations-heading">${tConsole(c.lang, 'console.locations.title')}</h2>
+  <p>${tConsole(c.lang, 'console.locations.intro', { max: MAX_LOCATIONS })}</p>
   ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
   ${formError(view.errors?.form)}
-  ${locationsTable(c, view.locations)}
+  ${locationsTable(c, view)}
   ${addForm(c, view)}
 </section>`,
   );
 }
 
-/** The typed fields as a location, or what is wrong with each. */
-function readLocation(form: LocationForm): { ok: true; location: ShopLocation } | { ok: false; errors: FormErrors } {
-  const parsed = parseForm(LocationFields, { name: form.name, relevantText: form.relevantText });
-  const errors = parsed.ok ? noErrors() : parsed.errors;
+/** The typed fields as a location, or what is wrong with each, in the admin's language. */
+function readLocation(lang: ConsoleLang, form: LocationForm): { ok: true; location: ShopLocation } | { ok: false; errors: FormErrors } {
+  const errors = noErrors();
+  const name = form.name.trim();
+  const relevantText = form.relevantText.trim();
+  if (!name) errors.fields.name = tConsole(lang, 'console.locations.error.name');
+  else if (name.length > LOCATION_NAME_MAX) errors.fields.name = tConsole(lang, 'console.locations.error.tooLong', { max: LOCATION_NAME_MAX });
+  if (relevantText.length > RELEVANT_TEXT_MAX) errors.fields.relevantText = tConsole(lang, 'console.locations.error.tooLong', { max: RELEVANT_TEXT_MAX });
   const where = readMapLink(form.where);
-  if (!where.ok) errors.fields.where = where.message;
-  if (!parsed.ok || !where.ok) return { ok: false, errors };
-  const { name, relevantText } = parsed.value;
-  return { ok: true, location: { name, ...where.coordinates, ...(relevantText ? { relevantText } : {}) } };
+  if (!where.ok) errors.fields.where = tConsole(lang, WHERE_PROBLEMS[where.problem]);
+  if (!where.ok || hasErrors(errors)) return { ok: false, errors };
+  // The settings schema judges it again when it is saved (the same limits as the seed file's).
+  const location = v.parse(ShopLocationSchema, { name, ...where.coordinates, ...(relevantText ? { relevantText } : {}) });
+  return { ok: true, location };
 }
 
 export function bindLocationSettings(router: Router, deps: AppDeps): void {
-  const show = (ctx: Context, view: Omit<LocationsView, 'locations'>, status = 200) => {
+  const show = (ctx: Context, view: Omit<LocationsView, 'locations' | 'shopLang'>, status = 200) => {
     const c = consoleOf(ctx);
-    const locations = readOrgSettings(deps.db, c.org.id).locations;
-    sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Locations', status, body: locationsBody(c, { ...view, locations }) });
+    const settings = readOrgSettings(deps.db, c.org.id);
+    const body = locationsBody(c, { ...view, locations: settings.locations, shopLang: settings.language });
+    sendConsolePage(ctx, deps, c, { section: 'settings', title: tConsole(c.lang, 'console.locations.title'), status, body });
   };
-  const notices: Record<string, string> = { added: 'Location added. Installed passes pick it up in a moment.', removed: 'Location removed. Installed passes drop it in a moment.' };
+  const notices: Record<string, ConsoleKey> = { added: 'console.locations.added', removed: 'console.locations.removed' };
 
-  router.get(LOCATIONS_PATH, (ctx) => show(ctx, { form: EMPTY_FORM, notice: notices[String(ctx.query.done)] }));
+  router.get(LOCATIONS_PATH, (ctx) => {
+    const notice = notices[String(ctx.query.done)];
+    show(ctx, { form: EMPTY_FORM, ...(notice ? { notice: tConsole(consoleOf(ctx).lang, notice) } : {}) });
+  });
 
   router.post(LOCATIONS_PATH, (ctx) => {
     const c = consoleOf(ctx);
     const typed = consoleForm(ctx);
     const form: LocationForm = { name: field(typed, 'name'), where: field(typed, 'where'), relevantText: field(typed, 'relevantText') };
-    const read = readLocation(form);
+    const read = readLocation(c.lang, form);
     if (!read.ok) return show(ctx, { form, errors: read.errors }, 400);
     const current = readOrgSettings(deps.db, c.org.id).locations;
-    if (current.length >= MAX_LOCATIONS) return show(ctx, { form, errors: { fields: {}, form: `A pass carries at most ${MAX_LOCATIONS} locations: remove one first.` } }, 400);
+    if (current.length >= MAX_LOCATIONS) return show(ctx, { form, errors: { fields: {}, form: tConsole(c.lang, 'console.locations.error.full', { max: MAX_LOCATIONS }) } }, 400);
     saveShopLocations(deps, c.org.id, [...current, read.location]);
     ctx.status = 303;
     ctx.redirect(`${LOCATIONS_PATH}?done=added`);
@@ -122,7 +143,7 @@ export function bindLocationSettings(router: Router, deps: AppDeps): void {
     const index = Number(ctx.params.index);
     const target = Number.isInteger(index) ? current[index] : undefined;
     if (!target || target.name !== field(consoleForm(ctx), 'name')) {
-      return show(ctx, { form: EMPTY_FORM, errors: { fields: {}, form: 'That location is no longer in the list (it was changed meanwhile); nothing was removed.' } }, 409);
+      return show(ctx, { form: EMPTY_FORM, errors: { fields: {}, form: tConsole(c.lang, 'console.locations.error.gone') } }, 409);
     }
     saveShopLocations(deps, c.org.id, current.filter((_, i) => i !== index));
     ctx.status = 303;
