@@ -213,7 +213,7 @@ describe('in German', () => {
     const page = await client.request('GET', `/console/messages?card=${org.cards.points}`);
     assert.match(page.text, /<h1>Nachrichten<\/h1>/);
     assert.match(page.text, /Erreicht 2 Personen \(3 Pässe: 1 Apple Wallet und 2 Web-Pass\)\./);
-    assert.match(page.text, /<legend>Wer sie bekommt<\/legend>/);
+    assert.match(page.text, /<legend>Wer die Nachricht bekommt<\/legend>/);
     const reach = (query: Record<string, string>) => client.request('GET', `/console/messages/reach?${new URLSearchParams({ card: org.cards.points, ...query })}`);
     assert.match((await reach({ audience: 'visitedWithinDays', visitedWithinDays: '0' })).text, /Geben Sie eine Zahl von Tagen zwischen 1 und 3\.650 ein\./);
     assert.match((await reach({ audience: 'minBalance', minBalance: '1000' })).text, /In dieser Zielgruppe hat noch niemand einen Pass\./);

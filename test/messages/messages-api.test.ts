@@ -294,3 +294,38 @@ describe('a customer’s messages in their data', () => {
     assert.equal(left('SELECT count(*) AS n FROM messages WHERE id = ?', audience), 1, 'the audience message names nobody and stays');
   });
 });
+
+describe('the web pass in the customer’s language', () => {
+  let f: Fixture;
+  before(async () => (f = await fixture()));
+  after(() => f.app.close());
+
+  test('the message on top as written, the locations under the card in the pass’s language', async () => {
+    const { saveShopLocations } = await import('../../src/orgs/service');
+    const { setCustomerLanguage } = await import('../../src/customers/language');
+    const { customersRepo } = await import('../../src/customers/repo');
+    saveShopLocations(f.app.deps, f.org.orgId, [{ name: 'Rue Haute', latitude: 50.8357, longitude: 4.3467 }]);
+    assert.equal((await sendTo(f, `pu_${f.ids.bronzeVisitor}`, { header: 'Tarte aux pommes', body: 'Ce week-end seulement.' })).status, 202);
+    const customer = customersRepo(f.app.db).findByPassUserId(f.ids.bronzeVisitor)!;
+    const pass = () => f.app.request('GET', `/pass/${customer.installCode}`).then((r) => r.text);
+    const map = 'href="https://www.openstreetmap.org/?mlat=50.8357&amp;mlon=4.3467#map=18/50.8357/4.3467"';
+
+    const english = await pass();
+    assert.match(english, /<h2 id="message-header">Tarte aux pommes<\/h2><p id="message-body">Ce week-end seulement\.<\/p>/);
+    assert.ok(english.indexOf('id="pass-message"') < english.indexOf('id="pass-card"'), 'the message is above the card');
+    assert.match(english, /<h2 id="locations-heading">Find us<\/h2>/);
+    assert.ok(english.includes(`<a ${map} target="_blank" rel="noopener noreferrer">Rue Haute (map)</a>`));
+
+    for (const [lang, heading, link] of [
+      ['fr', 'Où nous trouver', 'Rue Haute (plan)'],
+      ['de', 'So finden Sie uns', 'Rue Haute (Stadtplan)'],
+      ['nl', 'Hier vind je ons', 'Rue Haute (plattegrond)'],
+    ] as const) {
+      setCustomerLanguage(f.app.deps, customer, lang);
+      const text = await pass();
+      assert.match(text, new RegExp(`<h2 id="locations-heading">${heading}</h2>`), lang);
+      assert.ok(text.includes(`>${link}</a>`), lang);
+      assert.match(text, /<h2 id="message-header">Tarte aux pommes<\/h2>/, `${lang}: the shop’s own words, as written`);
+    }
+  });
+});

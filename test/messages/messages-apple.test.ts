@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createMessageWorker, type MessageWorker } from '../../src/messages/worker';
+import { setCustomerLanguage } from '../../src/customers/language';
 import { saveShopLocations } from '../../src/orgs/service';
 import { loadWalletServices } from '../../src/wallet/services';
 import { createWalletSenders, type WalletSenders } from '../../src/wallet/updates/senders';
@@ -113,5 +114,14 @@ describe('messages on Apple Wallet', () => {
       { latitude: 52.520008, longitude: 13.404954, relevantText: 'Show this card at Main Street' },
       { latitude: 52.525, longitude: 13.369, relevantText: 'Coffee to go, 2 stamps to your free one' },
     ]);
+
+    // A customer who chose German gets the default text in German; the owner's own words stay as written.
+    const { id } = app.db.prepare('SELECT id FROM customers WHERE external_id = ?').get('apple-4') as { id: string };
+    setCustomerLanguage(app.deps, { id }, 'de');
+    const german = await getBytes(`${app.url}/wallet/v1/passes/${chain.passTypeId}/${phone.serial}`, phone.auth);
+    assert.deepEqual(
+      unzipPass(german.bytes).pass.locations.map((l: { relevantText: string }) => l.relevantText),
+      ['Zeigen Sie diese Karte bei Main Street vor', 'Coffee to go, 2 stamps to your free one'],
+    );
   });
 });

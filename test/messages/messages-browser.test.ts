@@ -61,12 +61,12 @@ describe('the Messages page', () => {
     await page.getByLabel('Card').selectOption({ label: 'Coffee stamps' });
     await page.getByRole('button', { name: 'Choose card' }).click();
     const count = page.locator('#reach-count');
-    assert.equal(await count.textContent(), 'Reaches 3 customers (4 passes: 1 Apple Wallet, 1 Google Wallet, 2 web pass).');
+    assert.equal(await count.textContent(), 'Reaches 3 customers (4 passes: 1 Apple Wallet, 1 Google Wallet and 2 web pass).');
 
     await page.getByLabel('Customers with enough stamps').check();
     await page.getByLabel('Balance at least (stamps)').fill('5');
     await page.locator('#reach-count').filter({ hasText: 'Reaches 2 customers' }).waitFor();
-    assert.equal(await page.locator('#reach-count').textContent(), 'Reaches 2 customers (3 passes: 1 Apple Wallet, 1 Google Wallet, 1 web pass).');
+    assert.equal(await page.locator('#reach-count').textContent(), 'Reaches 2 customers (3 passes: 1 Apple Wallet, 1 Google Wallet and 1 web pass).');
 
     await page.getByLabel('Title').fill('A title much longer than forty characters fits');
     await page.getByLabel('Message', { exact: true }).fill('Show this at the counter for a free refill.');
@@ -86,6 +86,45 @@ describe('the Messages page', () => {
     assert.equal(await row.locator('[data-label="Waiting"]').textContent(), '2');
     assert.deepEqual(errors, []);
     await screenshots(page, 'messages');
+    await context.close();
+  });
+
+  it('in German: the count follows the audience, a long title is refused on its field, the send and its figures', async () => {
+    const shop = await seedConsoleOrg(app, 'Café Browser', undefined, { settings: { language: 'de' } });
+    const on = (balance: number, name: string) => insertCustomer(app, { orgId: shop.orgId, cardId: shop.cards.stamps, balance, name }).id;
+    givePasses(app, on(800, 'Anke'), { web: true, apple: ['push-anke'] });
+    givePasses(app, on(200, 'Bernd'), { web: true });
+    givePasses(app, on(900, 'Clara'), { google: true });
+    const { context, page } = await signedInPage(browser, app, shop, { next: `/console/messages?card=${shop.cards.stamps}` });
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !msg.text().includes('status of 400')) errors.push(msg.text());
+    });
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.getByRole('heading', { name: 'Nachrichten', level: 1 }).waitFor();
+    assert.equal(await page.locator('#reach-count').textContent(), 'Erreicht 3 Personen (4 Pässe: 1 Apple Wallet, 1 Google Wallet und 2 Web-Pass).');
+
+    await page.getByLabel('Kundschaft mit genug Stempeln').check();
+    await page.getByLabel('Stand mindestens (Stempel)').fill('5');
+    await page.locator('#reach-count').filter({ hasText: 'Erreicht 2 Personen' }).waitFor();
+    assert.equal(await page.locator('#reach-count').textContent(), 'Erreicht 2 Personen (3 Pässe: 1 Apple Wallet, 1 Google Wallet und 1 Web-Pass).');
+
+    await page.getByLabel('Überschrift').fill('Eine Überschrift, die viel länger als vierzig Zeichen ist');
+    await page.getByLabel('Nachricht', { exact: true }).fill('Zeigen Sie das an der Theke: Nachfüllen gratis.');
+    await page.getByRole('button', { name: 'Nachricht senden' }).click();
+    assert.equal((await page.locator('#f-header-error').textContent())?.trim(), 'Höchstens 40 Zeichen.');
+    assert.equal(await page.getByLabel('Stand mindestens (Stempel)').inputValue(), '5');
+
+    await page.getByLabel('Überschrift').fill('Nachfüllen gratis');
+    await page.getByRole('button', { name: 'Nachricht senden' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nachricht an 2 Personen gesendet.' }).waitFor();
+    const row = page.locator('#sent-messages tbody tr').first();
+    assert.equal(await row.locator('[data-label="An"]').textContent(), 'Coffee stamps: Stand mindestens 5 Stempel');
+    assert.equal(await row.locator('[data-label="Empfänger"]').textContent(), '2');
+    assert.equal(await row.locator('[data-label="Ohne Benachrichtigung angezeigt"]').textContent(), '1');
+    assert.equal(await row.locator('[data-label="Ausstehend"]').textContent(), '2');
+    assert.deepEqual(errors, []);
+    await screenshots(page, 'messages-de');
     await context.close();
   });
 
@@ -130,7 +169,7 @@ describe('the web pass', () => {
     // On top: above the card.
     const [messageBox, cardBox] = [await message.boundingBox(), await page.locator('#pass-card').boundingBox()];
     assert.ok(messageBox && cardBox && messageBox.y + messageBox.height <= cardBox.y, 'the message is above the card');
-    assert.equal(await page.getByRole('link', { name: 'Main Street' }).getAttribute('href'), 'https://www.openstreetmap.org/?mlat=52.5163&mlon=13.3777#map=18/52.5163/13.3777');
+    assert.equal(await page.getByRole('link', { name: 'Main Street (map)' }).getAttribute('href'), 'https://www.openstreetmap.org/?mlat=52.5163&mlon=13.3777#map=18/52.5163/13.3777');
     await screenshots(page, 'web-pass-message');
 
     await send('Closed on Monday', 'We are closed on Monday for a family celebration.');
