@@ -15,7 +15,7 @@ const consoleDe = {
 
   // --- messages and locations ---
   'console.nav.messages': 'Nachrichten',
-  'console.settings.nav.locations': 'Standorte',
+  'console.settingsNav.locations': 'Standorte',
   'console.checklist.location': 'Standort Ihres Geschäfts eintragen',
   'console.checklist.locationHint': 'Fügen Sie einen Link aus Google Maps oder OpenStreetMap ein: iPhones zeigen die Karte dann in der Nähe Ihres Geschäfts auf dem Sperrbildschirm, und der Web-Pass verlinkt auf den Stadtplan.',
   'console.messages.title': 'Nachrichten',

@@ -13,7 +13,7 @@ const consoleEn = {
 
   // --- messages and locations ---
   'console.nav.messages': 'Messages',
-  'console.settings.nav.locations': 'Locations',
+  'console.settingsNav.locations': 'Locations',
   'console.checklist.location': 'Add your shop’s location',
   'console.checklist.locationHint': 'Paste a map link: iPhones then show the card on the lock screen near your shop, and the web pass links to a map.',
   'console.messages.title': 'Messages',
