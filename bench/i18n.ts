@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     const config = loadConfig({ DATA_DIR: dir, BACKUP_HOUR: 'off' });
     const db = openDatabase(config.dbFile);
     const clock = { now: () => Date.UTC(2026, 1, 10, 9, 0) };
-    const deps: AppDeps = { db, clock, log: createLogger('warn'), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} }, onChange: changeHooks() };
+    const deps: AppDeps = { db, clock, log: createLogger('warn'), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {}, messagesQueued() {} }, onChange: changeHooks() };
     const org = applySeed(deps, parseSeedFile(SEED)).orgs[0]!;
     inTransaction(db, () => writeOrgSettings(db, org.orgId, { timeZone: 'Europe/Berlin' }));
     const cardId = (ref: string) => org.cards.find((c) => c.ref === ref)!.cardId;

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const db = openDatabase(config.dbFile);
     let now = Date.UTC(2026, 0, 5, 9, 0);
     const clock = { now: () => now };
-    const deps: AppDeps = { db, clock, log: createLogger('warn'), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} }, onChange: changeHooks() };
+    const deps: AppDeps = { db, clock, log: createLogger('warn'), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {}, messagesQueued() {} }, onChange: changeHooks() };
     const org = applySeed(deps, parseSeedFile(SEED)).orgs[0]!;
     inTransaction(db, () => writeOrgSettings(db, org.orgId, { timeZone: 'Europe/Berlin' }));
     await createWebhook(deps, { orgId: org.orgId, livemode: true }, { url: 'http://127.0.0.1:9/bench', events: ['*'] });

@@ -304,7 +304,7 @@ async function importCustomers(config: Readonly<Config>, file: string | undefine
   if (!file || !values.card) throw new UsageError('import needs a file and a card: wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run]');
   if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') throw new UsageError('--mode is live or test');
   const db = openExisting(config);
-  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} }, onChange: changeHooks() };
+  const deps = { db, clock: systemClock, log: createLogger(config.logLevel), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {}, messagesQueued() {} }, onChange: changeHooks() };
   try {
     const summary = await importCommand(deps, file, { cardId: values.card, livemode: values.mode !== 'test', dryRun: values['dry-run'] ?? false }, (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');

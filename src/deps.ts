@@ -36,6 +36,8 @@ export interface ChangeHooks {
    * queues one card-level row and refreshes the installed passes from it, outside the request).
    */
   cardChanged(deps: WriteDeps, cardId: string): void;
+  /** What every pass of the org shows changed (its locations): every card's passes are refreshed, as after a card change. */
+  orgPassesChanged(deps: WriteDeps, orgId: string): void;
   /**
    * A card no live customer holds is about to be deleted: its test customers go first, with what
    * the cascade from the card does not reach (their events), as the 30-day sweep removes them.
@@ -68,4 +70,6 @@ export interface AfterCommitHooks {
   passUpdatesQueued(): void;
   /** Mail rows were committed: wake the mail worker. */
   mailQueued(): void;
+  /** Message delivery rows were committed: wake the pass-message worker. */
+  messagesQueued(): void;
 }

@@ -12,8 +12,10 @@ import { createDemoOrgIfEmpty, type DemoCredentials } from './seed/demo';
 import { fanOutToWebhooks } from './webhooks/fanout';
 import { createDeliveryWorker } from './webhooks/worker';
 import { loadWalletServices, missingWalletSettings, publicUrlWarning, type WalletServices } from './wallet/services';
-import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
+import { queueCardUpdate, queueOrgUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
+import { createWalletSenders } from './wallet/updates/senders';
+import { createMessageWorker } from './messages/worker';
 import { createMailWorker } from './mail/worker';
 import { removeTestCustomersOfCard } from './customers/test-mode';
 import { resetBirthdays } from './customers/birthdays';
@@ -34,6 +36,7 @@ export function changeHooks(): ChangeHooks {
     eventEmitted: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
+    orgPassesChanged: (deps, orgId) => queueOrgUpdate(deps, orgId),
     cardDeleting: (deps, cardId) => removeTestCustomersOfCard(deps, cardId),
     birthdayQuestionChanged: (deps, cardId, questionKey) => resetBirthdays(deps, cardId, questionKey),
   };
@@ -62,10 +65,18 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   if (moved) log.warn(moved);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
   const webhooks = createDeliveryWorker({ db, clock, log, config });
-  const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet });
+  // One APNs connection and one Google token for the pass updates and the shop's messages.
+  const senders = createWalletSenders({ db, clock, log, config, wallet });
+  const passUpdates = createPassUpdateWorker({ db, clock, log, config, wallet }, { senders });
+  const messages = createMessageWorker({ db, clock, log }, senders);
   const mail = createMailWorker({ db, clock, log, config });
   // A committed change reaches a healthy receiver (and a wallet) at once; the sweep jobs are the safety net.
-  const afterCommit: AfterCommitHooks = { eventsWritten: () => webhooks.wake(), passUpdatesQueued: () => passUpdates.wake(), mailQueued: () => mail.wake() };
+  const afterCommit: AfterCommitHooks = {
+    eventsWritten: () => webhooks.wake(),
+    passUpdatesQueued: () => passUpdates.wake(),
+    mailQueued: () => mail.wake(),
+    messagesQueued: () => messages.wake(),
+  };
   const deps: AppDeps = { db, clock, log, config, afterCommit, onChange: changeHooks() };
 
   // Listen first: if the port is taken, nothing is written — in particular no demo org whose
@@ -83,7 +94,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   }
 
   const demo = await createDemoOrgIfEmpty(deps);
-  const jobs = serverJobs(deps, { webhooks, passUpdates, mail });
+  const jobs = serverJobs(deps, { webhooks, passUpdates, mail, messages });
   // Catch up on whatever was due while the server was down, then keep to the schedule.
   for (const job of jobs) if (job.catchUpAtStart !== false) await runJob(job, log);
   const scheduler = startJobs(jobs, log);
@@ -114,7 +125,9 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         // After the last request, each row queue stops (queue/row-queue.ts): work in flight finishes,
         // or is cut off after its grace, and every outcome is recorded before the database closes
         // (a mail accepted now is never sent again); an import's chunk in progress commits.
-        await Promise.all([webhooks.stop(), passUpdates.stop(), mail.stop(), importRunner(deps).stop()]);
+        await Promise.all([webhooks.stop(), passUpdates.stop(), messages.stop(), mail.stop(), importRunner(deps).stop()]);
+        // The wallet connections outlive the two queues that send through them.
+        await senders.close();
         db.close();
       })();
       return stopping;

@@ -10,7 +10,7 @@ import { ISO_TIME } from '../src/sweeps/schemas';
 // field, a decimal) must be refused with 400, and requests the document allows must never be
 // refused with VALIDATION_FAILED. The probes are made from the document's own schemas, starting
 // from one valid request per operation and changing one value at a time; Ajv, taught what the
-// document's extensions mean (x-max-decimals, x-max-decimals-by-card-type and
+// document's extensions mean (x-max-decimals, x-max-decimals-by-card-type, x-question-type, x-card-level and
 // x-additional-query-parameters), says which of them the document allows. A rule the server
 // enforces but the document does not state shows up as an allowed probe the server refuses; a
 // stated rule the server does not keep, as the opposite.
@@ -33,6 +33,8 @@ interface Req {
   cardType?: string;
   /** The questions of the card the request is about (a rule may name one of them). */
   questions?: { key: string; type: string }[];
+  /** The level names of the card the request is about (a message's audience may name one). */
+  levels?: string[];
   /** Sent with the test key (the sandbox's own operations); the live key otherwise. */
   testKey?: boolean;
 }
@@ -59,6 +61,8 @@ function decimalsOf(n: number): number {
 let cardTypeInPlay: string | undefined;
 /** …and its questions. */
 let questionsInPlay: { key: string; type: string }[] | undefined;
+/** …and its levels. */
+let levelsInPlay: string[] | undefined;
 
 /** The document as a proxy or a generated client reads it: JSON Schema alone, `x-` keywords ignored. */
 function standardValidator(coerceTypes: boolean): Ajv2020 {
@@ -80,6 +84,12 @@ function documentValidator(coerceTypes: boolean): Ajv2020 {
     schemaType: 'string',
     validate: (type: string, data: unknown) =>
       typeof data !== 'string' || questionsInPlay === undefined || questionsInPlay.some((q) => q.key.toLowerCase() === data.toLowerCase() && q.type === type),
+  });
+  // The name of one of the card's levels (none on a card without levels).
+  ajv.addKeyword({
+    keyword: 'x-card-level',
+    schemaType: 'boolean',
+    validate: (_: boolean, data: unknown) => typeof data !== 'string' || levelsInPlay === undefined || levelsInPlay.some((l) => l.toLowerCase() === data.trim().toLowerCase()),
   });
   return ajv;
 }
@@ -107,6 +117,7 @@ function allows(schema: Json | boolean, value: unknown, query = false, reader: R
 function documentRefusals(op: Json, req: Req, reader: Reader = 'extended'): string[] {
   cardTypeInPlay = req.cardType;
   questionsInPlay = req.questions;
+  levelsInPlay = req.levels;
   const out: string[] = [];
   for (const p of op.parameters as Json[]) {
     const place = p.in as 'path' | 'query' | 'header';
@@ -190,6 +201,8 @@ const PATTERNS: Record<string, { values: string[]; ofLength?: (n: number) => str
   // A promotion's hours: from before the base requests' to (17:00), to after their from (14:00).
   [/^(?:[01]\d|2[0-3]):[0-5]\d$/.source]: { values: ['00:00', '09:30', '13:59', '24:00', '7:00', '14:60', '25:00', '1400', '14:00:00', ''] },
   [/^(?:00:(?:0[1-9]|[1-5]\d)|(?:0[1-9]|1\d|2[0-3]):[0-5]\d|24:00)$/.source]: { values: ['17:01', '23:59', '24:00', '00:00', '24:01', '7:00', '17:60', '1700', ''] },
+  // A message's header: one line, as sent (a line break anywhere is refused before the trim).
+  [/^[^\r\n]*$/.source]: { values: ['Happy hour', 'Two\nlines', 'Trailing break\n', 'a\rb', ''] },
   // The test clock's `to`: times after the clock (each probe starts from a clock reset to real time).
   [ISO_TIME.source]: { values: ['2026-06-01T09:00:00Z', '2026-06-01T09:00Z', '2026-06-01T09:00:00.250+02:00', '2026-06-01T09:00:00-05:30', '2026-06-01', '2026-06-01T09:00:00', '2026-06-01 09:00:00Z', 'tomorrow', '2026-6-1T09:00Z'] },
 };
@@ -398,6 +411,8 @@ const stampRewards = async (f: Fixture) => {
   const cards = await f.app.request('GET', '/api/v1/cards', { key: f.org.keys.live });
   return (cards.body.find((c: { cardId: string }) => c.cardId === f.org.cards.stamps).rewards as { id: string; name: string; cost: number }[]).slice(0, 1);
 };
+/** The standard org's level card's levels. */
+const LEVELS = ['Bronze', 'Silver', 'Gold'];
 const PROMOTION = { name: 'Double stamps', kind: 'multiplier', value: 2, startsAt: '2026-01-01', endsAt: '2030-12-31', weekdays: [2, 4], hours: { from: '14:00', to: '17:00' } };
 const promotionsPath = (f: Fixture) => `/api/v1/cards/${f.org.cards.stamps}/promotions`;
 const freshPromotion = async (f: Fixture) => (await f.app.request('POST', promotionsPath(f), { key: f.org.keys.live, body: PROMOTION })).body.id as string;
@@ -451,6 +466,23 @@ const OPERATIONS: Record<string, Base[]> = {
   'DELETE /api/v1/cards/{cardId}/promotions/{promotionId}': [
     { name: 'a promotion', make: async (f) => req({ path: { cardId: f.org.cards.stamps, promotionId: await freshPromotion(f) } }), cleanup: deleteBasePromotion },
   ],
+  'POST /api/v1/cards/{cardId}/messages': [
+    { name: 'to everyone', make: async (f) => req({ path: { cardId: f.org.cards.stamps }, body: { header: 'Happy hour', body: 'Two for one until six.', audience: 'all' }, cardType: 'stamp_card', levels: [] }) },
+    { name: 'to a level', make: async (f) => req({ path: { cardId: f.org.cards.levels }, body: { header: 'Gold news', body: 'For you.', audience: { level: 'Gold' } }, cardType: 'level_card', levels: LEVELS }) },
+    { name: 'by balance', make: async (f) => req({ path: { cardId: f.org.cards.prepaid }, body: { header: 'Top up', body: 'Your credit is waiting.', audience: { minBalance: 10.5 } }, cardType: 'prepaid_card', levels: [] }) },
+    { name: 'by visits', make: async (f) => req({ path: { cardId: f.org.cards.points }, body: { header: 'We miss you', body: 'Come back.', audience: { notVisitedForDays: 30 } }, cardType: 'point_card', levels: [] }) },
+  ],
+  'GET /api/v1/cards/{cardId}/messages/{messageId}': [
+    {
+      name: 'a message',
+      make: async (f) => {
+        const sent = await f.app.request('POST', `/api/v1/cards/${f.org.cards.points}/messages`, { key: f.org.keys.live, body: { header: 'Hi', body: 'There.', audience: { visitedWithinDays: 7 } } });
+        assert.equal(sent.status, 202, sent.text);
+        return req({ path: { cardId: f.org.cards.points, messageId: sent.body.messageId } });
+      },
+    },
+  ],
+  'POST /api/v1/customers/{ref}/messages': [{ name: 'to one customer', make: onCustomer('points', { header: 'Your order', body: 'It is ready at the counter.' }) }],
   'POST /api/v1/customers': [
     ...(['points', 'prepaid'] as const).map((card) => ({
       name: `a new customer on the ${card} card`,
@@ -533,7 +565,8 @@ const KNOWN_REFUSALS: { what: string; operation: string; base: string; probe: Om
  * decimals that depend on the customer's card (whole units on point and level cards, cents on
  * prepaid ones), "at most 2 decimals" of a sum of money and a multiplier's one decimal (multipleOf
  * misjudges binary numbers: Ajv refuses 0.07 and 1.1 with 0.01), a birthday key that must name one
- * of the card's own date questions (x-question-type), and no unlisted query parameter. By
+ * of the card's own date questions (x-question-type), a message's level that must be one of the
+ * card's (x-card-level), and no unlisted query parameter. By
  * operation, base request and probed field; anything else it lets through is a rule the document
  * fails to state.
  */
@@ -545,6 +578,7 @@ const ONLY_BY_EXTENSION: Record<string, string[]> = {
   'GET /api/v1/customers/lookup': ['by email: query surelyUnknown'],
   'PATCH /api/v1/cards/{cardId}': ['an identifier question: body birthday', 'the program fields: body birthday', 'expiry and a birthday treat: body birthday.questionKey'],
   'POST /api/v1/cards/{cardId}/promotions': ['a multiplier: body value'],
+  'POST /api/v1/cards/{cardId}/messages': ['to a level: body audience.level', 'by balance: body audience.minBalance'],
   'GET /api/v1/customers/{ref}/transactions': ['a page: query surelyUnknown'],
 };
 

@@ -157,7 +157,7 @@ describe('OpenAPI document', () => {
     const emojiId = '😀'.repeat(255);
     const created = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: emojiId, cardId: org.cards.points } });
     assert.equal(created.status, 201, created.text);
-    const bodies: Record<string, unknown> = { earn: { type: 'points', amount: 5 }, redeem: { type: 'points', amount: 1 }, adjust: { balanceCorrection: 1 } };
+    const bodies: Record<string, unknown> = { earn: { type: 'points', amount: 5 }, redeem: { type: 'points', amount: 1 }, adjust: { balanceCorrection: 1 }, messages: { header: 'Hi', body: 'There.' } };
     for (const def of refRoutes) {
       const op = def.path.split('/').pop()!;
       const body = def.method === 'PATCH' ? {} : bodies[op];

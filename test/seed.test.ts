@@ -116,7 +116,21 @@ describe('seed', () => {
     assert.deepEqual(result.orgs[0]!.keys.map((k) => [k.deviceName, k.mode]), [['key-1', 'live']]);
   });
 
+  it('takes the org’s shop locations, so a sandbox starts with them', () => {
+    const locations = [
+      { name: 'Main Street', latitude: 52.520008, longitude: 13.404954 },
+      { name: 'Station', latitude: 52.525, longitude: 13.369, relevantText: 'Coffee to go' },
+    ];
+    const result = applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'Located', settings: { locations } }] }));
+    assert.deepEqual(readOrgSettings(app.db, result.orgs[0]!.orgId).locations, locations);
+  });
+
+  const location = { name: 'Shop', latitude: 50, longitude: 8 };
   const bad: { name: string; file: (f: any) => unknown; field: string }[] = [
+    { name: 'an unknown org setting', file: (f) => ((f.orgs[0].settings = { colour: 'red' }), f), field: 'orgs[0].settings.colour' },
+    { name: 'a location past the pole', file: (f) => ((f.orgs[0].settings = { locations: [{ ...location, latitude: 95 }] }), f), field: 'orgs[0].settings.locations[0].latitude' },
+    { name: 'a location without a name', file: (f) => ((f.orgs[0].settings = { locations: [{ ...location, name: ' ' }] }), f), field: 'orgs[0].settings.locations[0].name' },
+    { name: 'eleven locations', file: (f) => ((f.orgs[0].settings = { locations: Array.from({ length: 11 }, () => location) }), f), field: 'orgs[0].settings.locations' },
     { name: 'not an object', file: () => 'orgs', field: 'seed file' },
     { name: 'a list instead of the object', file: (f) => f.orgs, field: 'orgs' },
     { name: 'no orgs', file: () => ({}), field: 'orgs' },

@@ -13,12 +13,14 @@ import { bindCustomerImport } from './customers/import-routes';
 import { bindDashboard } from './dashboard/routes';
 import { bindSettings } from './settings/routes';
 import { bindEmailSettings } from './settings/email';
+import { bindLocationSettings } from './settings/locations';
 import { bindStaff } from './staff/routes';
 import { bindWebhooks } from './webhooks/routes';
 import { bindGoingLive } from './going-live';
 import { bindBackups } from './backups/routes';
 import { bindAdmins } from './admins/routes';
 import { bindHelp } from './help/routes';
+import { bindMessages } from './messages/routes';
 
 // Every console path (all under `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -36,12 +38,14 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindPromotions(guarded, deps);
   bindSettings(guarded, deps, wallet);
   bindEmailSettings(guarded, deps);
+  bindLocationSettings(guarded, deps);
   bindKeys(guarded, deps);
   bindWebhooks(guarded, deps);
   bindStaff(guarded, deps);
   bindPoster(guarded, deps);
   bindDashboard(guarded, deps);
   bindCustomerImport(guarded, deps);
+  bindMessages(guarded, deps);
   bindCustomers(guarded, deps);
   bindGoingLive(guarded, deps);
   bindBackups(guarded, deps);

@@ -40,6 +40,13 @@ const WALLET_PAGE_STYLE = `
   .lang-switch [aria-current]{font-weight:650;text-decoration:none;color:#1d2127;background:#e2e5e9}
   .done.lang-saved{margin:0 0 1rem}
   h1{overflow-wrap:anywhere;hyphens:auto}
+  .pass-message{background:#fff;border-left:4px solid var(--bg,#222831);border-radius:.6rem;padding:.75rem 1rem;margin:0 0 1rem;box-shadow:0 2px 8px rgba(0,0,0,.08)}
+  .pass-message h2{font-size:1.05rem;margin:0 0 .25rem}
+  .pass-message p{margin:0;white-space:pre-line;overflow-wrap:anywhere}
+  .pass-locations{margin-top:1rem}
+  .pass-locations h2{font-size:.95rem;margin:0 0 .25rem}
+  .pass-locations ul{list-style:none;margin:0;padding:0}
+  .pass-locations li{margin:.2rem 0}
 `;
 
 export interface PageOptions {

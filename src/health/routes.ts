@@ -9,12 +9,13 @@ import { VERSION } from '../lib/version';
 import { passUpdateBacklog } from '../wallet/updates/worker';
 import { webhookBacklog } from '../webhooks/worker';
 import { mailBacklog } from '../mail/worker';
+import { messageBacklog } from '../messages/worker';
 
 /**
  * GET /healthz, for a monitor such as Uptime Kuma: no key, limited like every request without one.
  * It reads the database, so a 200 means the server can answer from it; the answer holds counts,
  * times and settings only, never a secret or a customer's datum. Per subsystem: the backlog of each
- * queue (webhooks, wallet pass updates, email), the newest backup in the backup folder (not the
+ * queue (webhooks, wallet pass updates, email, the passes a message is still to reach), the newest backup in the backup folder (not the
  * database's memory of one, which a restore brings from elsewhere) and the last backup's failure,
  * and whether an off-site copy (Litestream) is declared.
  */
@@ -33,6 +34,7 @@ export function healthRouter(deps: AppDeps, limiter: RateLimiter): Router {
         webhookBacklog: webhookBacklog(deps.db),
         passUpdateBacklog: passUpdateBacklog(deps.db),
         mailBacklog: mailBacklog(deps.db),
+        messageBacklog: messageBacklog(deps.db),
         lastBackupAt: backups.newest ? isoTime(backups.newest.at) : null,
         lastBackupError: backups.lastError?.message ?? null,
         replication: deps.config.replication ?? 'off',

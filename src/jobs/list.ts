@@ -6,6 +6,7 @@ import { sweepWebhookHistory } from '../webhooks/history';
 import type { DeliveryWorker } from '../webhooks/worker';
 import type { PassUpdateWorker } from '../wallet/updates/worker';
 import type { MailWorker } from '../mail/worker';
+import type { MessageWorker } from '../messages/worker';
 import { sweepGoogleNonces } from '../wallet/sweeps';
 import type { Job } from './jobs';
 import { CONSOLE_SESSIONS, sweepSessions } from '../web/sessions';
@@ -22,6 +23,7 @@ export interface ServerWorkers {
   webhooks: Pick<DeliveryWorker, 'sweep'>;
   passUpdates: Pick<PassUpdateWorker, 'wake'>;
   mail: Pick<MailWorker, 'sweep'>;
+  messages: Pick<MessageWorker, 'sweep'>;
 }
 
 /** Every scheduled job of the server, in one list. */
@@ -37,6 +39,8 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     // Retries that came due, and rows whose worker died holding them (expired lease). A wake, not
     // an awaited run: a slow APNs must hold up neither the start nor the next tick.
     { name: 'wallet-pass-updates', schedule: '* * * * *', run: () => workers.passUpdates.wake() },
+    // Pass messages whose retry came due, and leases of a stopped server.
+    { name: 'pass-messages', schedule: '*/10 * * * * *', run: () => ({ started: workers.messages.sweep() }) },
     // Mail retries that came due, import batches' throttled rows, and leases of a stopped server.
     { name: 'mail-sends', schedule: '*/5 * * * * *', run: () => ({ started: workers.mail.sweep() }) },
     { name: 'wallet-nonce-sweep', schedule: '23 * * * *', run: () => ({ deleted: sweepGoogleNonces(deps) }) },

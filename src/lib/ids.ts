@@ -10,7 +10,7 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'card' | 'we' | 'wd' | 'evt' | 'tx' | 'key' | 'adm' | 'stf' | 'ml' | 'rw' | 'pr';
+export type IdPrefix = 'org' | 'card' | 'we' | 'wd' | 'evt' | 'tx' | 'key' | 'adm' | 'stf' | 'ml' | 'rw' | 'pr' | 'msg';
 
 /**
  * `<prefix>_` and 20 base62 characters: 8 of the time in milliseconds (until the year 8888), then

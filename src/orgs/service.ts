@@ -7,6 +7,7 @@ import { normalizeEmail } from '../lib/contact';
 import { orgsRepo, type AdminRow, type OrgRow } from './repo';
 import type { WriteDeps } from '../deps';
 import type { Lang } from '../i18n/langs';
+import type { ShopLocation } from './locations';
 import { readOrgSettings, writeOrgSettings } from './settings';
 
 export type { AdminRow, OrgRow } from './repo';
@@ -119,5 +120,18 @@ export function noteStarted(deps: OrgDeps, orgId: string, step: 'posterPrintedAt
   inTransaction(deps.db, () => {
     const started = readOrgSettings(deps.db, orgId).started;
     if (started[step] === null) writeOrgSettings(deps.db, orgId, { started: { ...started, [step]: deps.clock.now() } });
+  });
+}
+
+/**
+ * Replaces the shop's locations (at most ten, checked by the settings schema) and refreshes every
+ * pass of the org, which carries them: one write, and the wallet's card updates in its transaction.
+ */
+export function saveShopLocations(deps: WriteDeps, orgId: string, locations: readonly ShopLocation[]): ShopLocation[] {
+  return inTransaction(deps.db, () => {
+    getOrg(deps, orgId);
+    const saved = writeOrgSettings(deps.db, orgId, { locations: [...locations], locationsChangedAt: deps.clock.now() });
+    deps.onChange.orgPassesChanged(deps, orgId);
+    return saved.locations;
   });
 }

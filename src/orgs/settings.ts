@@ -4,6 +4,7 @@ import { isHttpUrl } from '../lib/validation';
 import { canonicalZone, countryOfZone, isPhoneCountry } from '../lib/time-zones';
 import { isCurrency } from '../i18n/currencies';
 import { LANGS } from '../i18n/langs';
+import { ShopLocationsSchema } from './locations';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -101,6 +102,10 @@ export const OrgSettingsSchema = v.object({
     () => ({ profileSavedAt: null, posterPrintedAt: null, cardSavedAt: null }),
   ),
   signup: v.optional(SignupSettingsSchema, () => v.parse(SignupSettingsSchema, {})),
+  /** The shop's locations (orgs/locations.ts): on every pass of the org. */
+  locations: v.optional(ShopLocationsSchema, () => []),
+  /** When the locations last changed: every pass of the org changed then (Apple's Last-Modified). */
+  locationsChangedAt: v.optional(v.nullable(v.number()), null),
 });
 
 export type OrgSettings = v.InferOutput<typeof OrgSettingsSchema>;

@@ -14,6 +14,7 @@ import { balanceObject } from '../loyalty/balance';
 import { transactionResource } from '../loyalty/history';
 import { ledgerRepo, type LedgerEntry, type LedgerPosition } from '../loyalty/repo';
 import { mailRepo } from '../mail/repo';
+import { messagesRepo } from '../messages/repo';
 import { unsubscribedAt } from '../mail/unsubscribe';
 import { unsubscribesRepo } from '../mail/unsubscribes-repo';
 import { walletRepo } from '../wallet/repo';
@@ -209,6 +210,19 @@ export const PERSONAL_DATA: readonly PersonalCopy[] = [
         .list(customer.id)
         .reverse()
         .map((c) => ({ kind: c.kind, channel: c.channel, by: c.adminEmail, changes: c.changes, at: isoTime(c.createdAt) })),
+    }),
+  },
+  {
+    where:
+      'messages (the shop’s words to one customer or to a card’s audience), message_deliveries (one row per pass a message went to), wallet_pass_messages (the message their passes show), wallet_google_notifications (when their Google pass last notified)',
+    erasure:
+      'a message written to them alone goes, with its delivery rows, and their passes show no message (they are voided anyway); an audience message is the shop’s text to many and stays, with their delivery rows, named by the passUserId only; the Google notification times hold no more than times, and leave after a day',
+    erase: ({ deps, customer }) => void messagesRepo(deps.db).dropOfCustomer(customer.id),
+    exported: 'messages: each message that reached them, whether it was written to them alone, when, and what each of their passes made of it',
+    read: ({ db, customer }) => ({
+      messages: messagesRepo(db)
+        .ofCustomer(customer.id)
+        .map((m) => ({ messageId: m.messageId, header: m.header, body: m.body, toThemAlone: m.toThemAlone, sentAt: isoTime(m.createdAt), passes: m.passes })),
     }),
   },
   {

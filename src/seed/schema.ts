@@ -23,8 +23,8 @@ const AdminSeed = v.strictObject({
 });
 
 /** The org's settings, each optional and checked as the console checks them, so a sandbox starts fully configured. */
-const { language, country, timeZone, currency } = OrgSettingsSchema.entries;
-const OrgSettingsSeed = v.strictObject({ language, country, timeZone, currency });
+const { language, country, timeZone, currency, locations } = OrgSettingsSchema.entries;
+const OrgSettingsSeed = v.strictObject({ language, country, timeZone, currency, locations });
 
 const OrgSeed = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),

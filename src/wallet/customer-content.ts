@@ -7,18 +7,23 @@ import { remindedExpiring } from '../loyalty/expiring';
 import { orgsRepo } from '../orgs/repo';
 import { readOrgSettings } from '../orgs/settings';
 import { passContent, type PassContent, type PassLocale } from './pass-content';
+import { passMessageOf } from './pass-messages';
 
 /**
  * What a customer's pass shows, with what only the database knows: the shop's name, the
- * customer's language, the currency and the units the customer was reminded will expire. Every
- * pass a customer holds (Apple, Google, the web pass) and their emails start from here. `lang`:
- * the page's language, for a page that shows the pass.
+ * customer's language, the currency, the units the customer was reminded will expire, the shop's
+ * latest message to them and its locations. Every pass a customer holds (Apple, Google, the web
+ * pass) and their emails start from here. `lang`: the page's language, for a page that shows the
+ * pass.
  */
 export function customerPassContent(db: Db, card: Card, customer: Customer, lang?: Lang): PassContent {
   const organizationName = orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
   // A page the customer reads may be in another language than their pass (the language switcher's ?lang=).
   const locale = { lang: lang ?? customerLang(db, customer), currency: cardCurrency(db, card) };
-  return passContent(card, { ...customer, expiring: remindedExpiring(db, customer, card) }, organizationName, locale);
+  const stored = passMessageOf(db, customer.id);
+  const message = stored ? { id: stored.id, header: stored.header, body: stored.body } : null;
+  const shop = { locations: readOrgSettings(db, card.orgId).locations };
+  return passContent(card, { ...customer, expiring: remindedExpiring(db, customer, card), message }, organizationName, locale, shop);
 }
 
 /** The money a card's amounts are in: the card's own spend currency, else the shop's (null: none named). */

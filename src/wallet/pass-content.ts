@@ -10,6 +10,7 @@ import { formatMoney, formatNumber } from '../i18n/format';
 import type { Lang } from '../i18n/langs';
 import { t } from '../i18n/translate';
 import { fromHundredths } from '../lib/money';
+import { relevantTextOf, type ShopLocation } from '../orgs/locations';
 import type { LoyaltyBalance } from './google/objects';
 import { passDisplayName } from './test-mode';
 
@@ -57,6 +58,24 @@ export interface PassContent {
   voided: boolean;
   /** A stamp card with a reward: its stamps as marks on a paper card, `have` of `of` filled. */
   stamps: { have: number; of: number } | null;
+  /** The latest message the shop sent to this pass (Apple's back field, the top of the web pass). */
+  message: PassMessage | null;
+  /** The shop's locations: Apple's lock screen near them, Google's pass, the web pass's map links. */
+  locations: PassLocation[];
+}
+
+export interface PassMessage {
+  id: string;
+  header: string;
+  body: string;
+}
+
+export interface PassLocation {
+  name: string;
+  latitude: number;
+  longitude: number;
+  /** What Apple's lock screen says near it. */
+  relevantText: string;
 }
 
 /** More marks than this do not fit a row on a phone: such a card shows its number alone. */
@@ -67,9 +86,16 @@ export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'n
   Partial<Pick<Customer, 'erasedAt'>> & {
     /** Units the customer was reminded will expire (wallet/customer-content.ts), in the shop's time zone. */
     expiring?: (Expiring & { timeZone: string }) | null;
+    /** The latest message sent to the pass (wallet/pass-messages.ts). */
+    message?: PassMessage | null;
   };
 
-export function passContent(card: Card, holder: PassHolder, organizationName: string, locale: PassLocale): PassContent {
+/** What the shop's settings put on every pass. */
+export interface PassShop {
+  locations?: readonly ShopLocation[];
+}
+
+export function passContent(card: Card, holder: PassHolder, organizationName: string, locale: PassLocale, shop: PassShop = {}): PassContent {
   const testMode = !holder.livemode;
   const units = fromHundredths(holder.balance);
   const { lang } = locale;
@@ -86,6 +112,16 @@ export function passContent(card: Card, holder: PassHolder, organizationName: st
     logoText: card.design?.logoText || null,
     voided: holder.erasedAt != null,
     stamps: stampsOf(card, holder.balance),
+    ...messageAndLocations(holder, shop, lang),
+  };
+}
+
+/** The shop's words to this pass and where the shop is; an erased customer's void pass shows neither. */
+function messageAndLocations(holder: PassHolder, shop: PassShop, lang: Lang): Pick<PassContent, 'message' | 'locations'> {
+  if (holder.erasedAt != null) return { message: null, locations: [] };
+  return {
+    message: holder.message ?? null,
+    locations: (shop.locations ?? []).map((l) => ({ name: l.name, latitude: l.latitude, longitude: l.longitude, relevantText: relevantTextOf(lang, l) })),
   };
 }
 

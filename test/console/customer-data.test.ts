@@ -151,7 +151,7 @@ describe('Download data, and the same from the CLI', () => {
     assert.equal(res.headers.get('content-disposition'), `attachment; filename="customer-pu_${c.id}.json"`);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const data = JSON.parse(res.text);
-    assert.deepEqual(Object.keys(data), ['exportedAt', 'customer', 'card', 'answers', 'consent', 'passes', 'ledger', 'emails', 'changes']);
+    assert.deepEqual(Object.keys(data), ['exportedAt', 'customer', 'card', 'answers', 'consent', 'passes', 'ledger', 'emails', 'changes', 'messages']);
     assert.deepEqual(data.customer, {
       passUserId: c.id, externalCustomerId: `data-${n}`, name: `Data Person ${n}`, email: c.email, phone: c.phone, status: 'pending_install',
       joinedVia: 'api', livemode: true, language: null, balance: { stamps: 3 }, createdAt: data.customer.createdAt, updatedAt: data.customer.updatedAt,

@@ -80,6 +80,15 @@ describe('the first day', () => {
     await page.getByRole('button', { name: 'Back up now' }).click();
     await page.getByRole('status').filter({ hasText: 'Backup written and checked.' }).waitFor();
 
+    // Where the shop is: a link pasted from the map.
+    await page.goto(`${app.url}/console/dashboard`);
+    assert.equal(await doneState(page, 'Add your shop’s location'), 'to do');
+    await checklistItem(page, 'Add your shop’s location').click();
+    await page.getByLabel('Name').fill('Main Street');
+    await page.getByLabel('Map link or coordinates').fill('https://www.google.com/maps/@52.5200066,13.404954,17z');
+    await page.getByRole('button', { name: 'Add location' }).click();
+    await page.getByRole('status').filter({ hasText: 'Location added.' }).waitFor();
+
     // The first real customer: nothing left to import.
     await page.goto(`${app.url}/console/dashboard`);
     assert.equal(await doneState(page, 'Import your customers'), 'to do');
@@ -88,7 +97,7 @@ describe('the first day', () => {
     await apiCustomer(app, org, { card: 'stamps', name: 'First Member' });
 
     await page.goto(`${app.url}/console/dashboard`);
-    for (const label of ['Name your shop, set its time zone and country', 'Design your card', 'Add a staff member', 'Import your customers', 'Check your backups']) {
+    for (const label of ['Name your shop, set its time zone and country', 'Add your shop’s location', 'Design your card', 'Add a staff member', 'Import your customers', 'Check your backups']) {
       assert.equal(await doneState(page, label), 'done', label);
     }
     // PUBLIC_URL is this computer's own address in the test: still to do, so the list stays open.

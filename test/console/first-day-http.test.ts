@@ -202,14 +202,16 @@ describe('console pages', () => {
     try {
       const org = await seedConsoleOrg(live, 'Done Café', undefined, { staff: [{ name: 'Dee', pin: '1470' }] });
       const now = live.clock.now();
-      live.db.transaction(() => writeOrgSettings(live.db, org.orgId, { country: 'DE', started: { profileSavedAt: now, posterPrintedAt: now, cardSavedAt: now } }))();
+      live.db.transaction(() =>
+        writeOrgSettings(live.db, org.orgId, { country: 'DE', locations: [{ name: 'Main Street', latitude: 52.52, longitude: 13.4 }], started: { profileSavedAt: now, posterPrintedAt: now, cardSavedAt: now } }),
+      )();
       await apiCustomer(live, org, { card: 'stamps', name: 'First Member' });
       assert.equal((await runBackup(live.deps, 'console')).error, null);
       const client = new ConsoleClient(live);
       await client.signIn(org.admin.email, org.admin.password);
       const dashboard = (await client.request('GET', '/console/dashboard', { headers: { Origin: live.url } })).text;
       assert.match(dashboard, /<details class="panel checklist" id="start-checklist">/, 'folded: not open');
-      assert.match(dashboard, /Your shop is set up<\/h2> <span class="muted small">7 of 7 done/);
+      assert.match(dashboard, /Your shop is set up<\/h2> <span class="muted small">8 of 8 done/);
     } finally {
       await live.close();
     }

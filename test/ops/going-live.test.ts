@@ -26,6 +26,7 @@ describe('GET /healthz', () => {
         webhookBacklog: 0,
         passUpdateBacklog: 0,
         mailBacklog: 0,
+        messageBacklog: 0,
         lastBackupAt: null,
         lastBackupError: null,
         replication: 'off',
@@ -36,7 +37,7 @@ describe('GET /healthz', () => {
     }
   });
 
-  it('counts pending webhook deliveries and pass updates', async () => {
+  it('counts pending webhook deliveries, pass updates and message deliveries', async () => {
     const app = await startTestApp();
     try {
       const org = app.seed({ orgs: [{ name: 'Backlog Café', cards: [{ name: 'S', passType: 'stamp_card' }], keys: [{ deviceName: 'k', mode: 'live' }] }] }).orgs[0]!;
@@ -47,9 +48,14 @@ describe('GET /healthz', () => {
       assert.equal(enrolled.status, 201);
       assert.equal((await app.request('POST', '/api/v1/customers/c1/earn', { key, body: { type: 'stamps', amount: 1 } })).status, 201);
       app.db.prepare('INSERT INTO wallet_pass_updates (customer_id, next_attempt_at, queued_at, updated_at) VALUES (?, 0, 0, 0)').run(enrolled.body.passUserId);
+      // Its web pass opened and an Apple device registered: a message has one pass to reach, the web one shows it at once.
+      app.db.prepare('INSERT INTO web_pass_opens (customer_id, first_opened_at) VALUES (?, 0)').run(enrolled.body.passUserId);
+      app.db.prepare("INSERT INTO wallet_apple_registrations (device_library_id, pass_type_id, customer_id, push_token, created_at, updated_at) VALUES ('d', 'p', ?, 't', 0, 0)").run(enrolled.body.passUserId);
+      assert.equal((await app.request('POST', '/api/v1/customers/c1/messages', { key, body: { header: 'Hi', body: 'There.' } })).status, 202);
       const res = await app.request('GET', '/healthz');
       assert.equal(res.body.webhookBacklog, 2, 'customer.enrolled and balance.updated');
       assert.equal(res.body.passUpdateBacklog, 1);
+      assert.equal(res.body.messageBacklog, 1);
     } finally {
       await app.close();
     }

@@ -104,7 +104,7 @@ export async function startTestApp(options: { env?: Record<string, string>; afte
 }
 
 /** For tests that run one scheduled job: the workers the job list drives, doing nothing. */
-export const NO_WORKERS = { webhooks: { sweep: () => 0 }, passUpdates: { wake: () => {} }, mail: { sweep: () => 0 } };
+export const NO_WORKERS = { webhooks: { sweep: () => 0 }, passUpdates: { wake: () => {} }, mail: { sweep: () => 0 }, messages: { sweep: () => 0 } };
 
 /** One org with a card of every type and keys of every kind: the usual starting point. */
 export const STANDARD_SEED = {

@@ -27,4 +27,4 @@ export function createFakeClock(start = Date.UTC(2026, 0, 1)): FakeClock {
 export const silentLogger: Logger = createLogger('silent');
 
 /** Wakes nothing: the test drives the workers itself, or runs none. */
-export const noAfterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {} };
+export const noAfterCommit: AfterCommitHooks = { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {}, messagesQueued() {} };

@@ -377,16 +377,53 @@ export interface FakeGoogle {
   setObjectStatus(status: number): void;
   setClassStatus(status: number): void;
   setRootKeys(doc: unknown): void;
+  /** addMessage requests, in order. */
+  messageRequests(): FakeGoogleRequest[];
+  /** The messages each object holds, as Google keeps them, and whether each notified. */
+  messagesOf(objectId: string): { header: string; body: string; messageType: string; notified: boolean }[];
+  /** Notifying updates Google counted for the object in the last 24 hours (of the fake's clock). */
+  notifyingUpdates(objectId: string): number;
+  /** Answers addMessage of this type with `status` instead (null: as Google would). */
+  failMessages(messageType: 'TEXT' | 'TEXT_AND_NOTIFY', status: number | null): void;
   close(): Promise<void>;
 }
 
-export async function startFakeGoogle(): Promise<FakeGoogle> {
+/** Google's budget: this many notifying updates per pass in 24 hours; the next is refused with 429. */
+export const GOOGLE_NOTIFY_BUDGET = 3;
+
+/**
+ * The fake Google APIs on 127.0.0.1: the token endpoint, loyalty objects and classes, the root keys.
+ * It keeps Google's notification budget as Google does: a message added with TEXT_AND_NOTIFY, or a
+ * PATCH with notifyPreference "notifyOnUpdate", is a notifying update; the fourth within 24 hours
+ * (by `now`, the test's clock) is refused with 429 QuotaExceeded and not added.
+ */
+export async function startFakeGoogle(options: { now?: () => number } = {}): Promise<FakeGoogle> {
+  const now = options.now ?? Date.now;
   const requests: FakeGoogleRequest[] = [];
   let tokens = 0;
   let tokenAnswer: { status: number; expiresIn?: number } = { status: 200, expiresIn: 3600 };
   let objectStatus = 200;
   let classStatus = 200;
   let rootKeys: unknown = { keys: [] };
+  const messages = new Map<string, { header: string; body: string; messageType: string; notified: boolean }[]>();
+  const notified = new Map<string, number[]>();
+  const failing: Record<string, number | null> = { TEXT: null, TEXT_AND_NOTIFY: null };
+  const recentNotifications = (objectId: string) => (notified.get(objectId) ?? []).filter((at) => at > now() - 24 * 3_600_000);
+  /** Spends one of the object's notifications; false when its budget is spent. */
+  const spend = (objectId: string): boolean => {
+    const recent = recentNotifications(objectId);
+    if (recent.length >= GOOGLE_NOTIFY_BUDGET) return false;
+    notified.set(objectId, [...recent, now()]);
+    return true;
+  };
+  const quotaExceeded = {
+    error: {
+      code: 429,
+      message: 'Quota exceeded: a pass can receive at most 3 notifications in 24 hours.',
+      errors: [{ message: 'Quota exceeded', domain: 'global', reason: 'QuotaExceeded' }],
+      status: 'RESOURCE_EXHAUSTED',
+    },
+  };
 
   const server = http.createServer((req, res) => {
     let body = '';
@@ -404,9 +441,24 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
         tokens += 1;
         return json(200, { access_token: `token-${tokens}`, expires_in: tokenAnswer.expiresIn, token_type: 'Bearer' });
       }
+      const addMessage = /^\/walletobjects\/v1\/loyaltyObject\/([^/]+)\/addMessage$/.exec(path);
+      if (req.method === 'POST' && addMessage) {
+        const objectId = decodeURIComponent(addMessage[1]!);
+        const message = (JSON.parse(body) as { message: { header: string; body: string; messageType: 'TEXT' | 'TEXT_AND_NOTIFY' } }).message;
+        const forced = failing[message.messageType];
+        if (forced) return json(forced, { error: { code: forced, message: `fake status ${forced}` } });
+        if (objectStatus !== 200) return json(objectStatus, { error: { code: objectStatus, message: `fake status ${objectStatus}` } });
+        const notifies = message.messageType === 'TEXT_AND_NOTIFY';
+        if (notifies && !spend(objectId)) return json(429, quotaExceeded);
+        messages.set(objectId, [...(messages.get(objectId) ?? []), { header: message.header, body: message.body, messageType: message.messageType, notified: notifies }]);
+        return json(200, { resource: { id: objectId, messages: messages.get(objectId) } });
+      }
       if (req.method === 'PATCH' && path.startsWith('/walletobjects/v1/loyaltyObject/')) {
-        if (objectStatus === 200) return json(200, { id: decodeURIComponent(path.split('/').pop() ?? ''), ...JSON.parse(body) });
-        return json(objectStatus, { error: { code: objectStatus, message: `fake status ${objectStatus}` } });
+        const objectId = decodeURIComponent(path.split('/').pop() ?? '');
+        const patch = JSON.parse(body) as { notifyPreference?: string };
+        if (objectStatus !== 200) return json(objectStatus, { error: { code: objectStatus, message: `fake status ${objectStatus}` } });
+        if (patch.notifyPreference === 'notifyOnUpdate' && !spend(objectId)) return json(429, quotaExceeded);
+        return json(200, { id: objectId, ...patch });
       }
       if (req.method === 'PATCH' && path.startsWith('/walletobjects/v1/loyaltyClass/')) {
         if (classStatus === 200) return json(200, { id: decodeURIComponent(path.split('/').pop() ?? ''), ...JSON.parse(body) });
@@ -426,7 +478,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     rootKeysUrl: `${baseUrl}/keys`,
     requests,
     tokenRequests: () => requests.filter((r) => r.path === '/token'),
-    objectRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/v1/loyaltyObject/')),
+    objectRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/v1/loyaltyObject/') && !r.path.endsWith('/addMessage')),
+    messageRequests: () => requests.filter((r) => r.path.endsWith('/addMessage')),
+    messagesOf: (objectId) => messages.get(objectId) ?? [],
+    notifyingUpdates: (objectId) => recentNotifications(objectId).length,
+    failMessages: (messageType, status) => (failing[messageType] = status),
     classRequests: () => requests.filter((r) => r.path.startsWith('/walletobjects/v1/loyaltyClass/')),
     tokensIssued: () => tokens,
     setTokenAnswer: (answer) => (tokenAnswer = answer),

@@ -261,6 +261,8 @@ describe('web pass', () => {
       logoText: 'Bistro',
       balance: { label: 'Stamps', text: '9' },
       details: [{ key: 'reward', label: 'Free soup', value: 'Ready to redeem' }],
+      // The shop's latest message to the pass (none sent here).
+      message: null,
       updatedAt: new Date(app.clock.now()).toISOString(),
     });
     const wrong = await app.request('GET', `/pass/${'y'.repeat(24)}/balance`);

@@ -286,6 +286,8 @@ describe('Google object updates', () => {
     assert.deepEqual(JSON.parse(patches[0]!.body), {
       loyaltyPoints: { label: 'Points', balance: { int: 520 } },
       textModulesData: [{ id: 'level', header: 'Level', body: 'Gold' }],
+      // The shop's locations, none here: a PATCH always carries the current list, so a removed one leaves the pass too.
+      locations: [],
     });
     assert.equal(queued(customer.id), undefined);
     assert.equal(queued(untouched.id), undefined);

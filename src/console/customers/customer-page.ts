@@ -1,6 +1,7 @@
 import type { Card } from '../../cards/model';
 import type { Customer, CustomFieldValue } from '../../customers/model';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
+import { tConsole } from '../../i18n/translate';
 import { levelFor } from '../../loyalty/balance';
 import type { LedgerDetails, LedgerEntry } from '../../loyalty/history';
 import type { LedgerKind } from '../../lib/changes';
@@ -174,7 +175,7 @@ export function customerBody(c: ConsoleContext, view: CustomerView): Markup {
   const { customer } = view;
   const title = customerLabel(customer);
   return html`<p class="crumbs"><a href="/console/customers">← All customers</a></p>
-<div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}</div>
+<div class="page-head"><h1>${title}</h1>${c.livemode ? '' : html`<span class="badge warn">Test customer</span>`}<a class="button secondary" href="/console/customers/${customer.id}/message">${tConsole(c.lang, 'console.messages.customer.button')}</a></div>
 ${view.corrected ? html`<div class="notice ok" role="status"><p>Balance corrected. An installed pass shows the new balance.</p></div>` : ''}
 ${dataNotice(view.data)}
 <div class="customer-columns">

@@ -54,6 +54,12 @@ export const CHECKLIST: ChecklistItem[] = [
     href: '/console/settings',
   },
   {
+    label: 'console.checklist.location',
+    hint: 'console.checklist.locationHint',
+    done: (s) => s.settings.locations.length > 0,
+    href: '/console/settings/locations',
+  },
+  {
     label: 'console.checklist.address',
     hint: 'console.checklist.addressHint',
     done: (s) => addressProblem(s.config.publicUrl) !== 'loopback',

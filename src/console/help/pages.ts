@@ -54,6 +54,15 @@ export const HELP_PAGES: readonly HelpPage[] = [
     ],
   },
   {
+    slug: 'messages',
+    title: 'console.nav.messages',
+    paragraphs: [
+      { text: 'console.help.messages.1', strong: { button: 'console.messages.customer.button' } },
+      { text: 'console.help.messages.2' },
+      { text: 'console.help.messages.3' },
+    ],
+  },
+  {
     slug: 'keys',
     title: 'console.nav.keys',
     paragraphs: [{ text: 'console.help.keys.1' }, { text: 'console.help.keys.2' }],
@@ -80,6 +89,7 @@ export const HELP_PAGES: readonly HelpPage[] = [
       { text: 'console.help.settings.1', strong: { term: 'console.settings.timeZone' } },
       { text: 'console.help.settings.2', strong: { term: 'console.settings.country' } },
       { text: 'console.help.settings.3', strong: { term: 'console.counterSettings.title' } },
+      { text: 'console.help.settings.4', strong: { term: 'console.settingsNav.locations' } },
     ],
   },
 ];

@@ -9,6 +9,7 @@ import { html, type Markup } from '../../web/html';
  */
 export const SETTINGS_PAGES: readonly { href: string; label: ConsoleKey }[] = [
   { href: '/console/settings', label: 'console.settingsNav.shop' },
+  { href: '/console/settings/locations', label: 'console.settingsNav.locations' },
   { href: '/console/settings/admins', label: 'console.settingsNav.admins' },
   { href: '/console/settings/backups', label: 'console.settingsNav.backups' },
   { href: '/console/settings/email', label: 'console.settingsNav.email' },

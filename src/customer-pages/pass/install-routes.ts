@@ -55,7 +55,7 @@ export function bindInstallRoutes(router: Router, deps: WalletDeps, limiter: Rat
     const { apple, google } = deps.wallet;
     const wanted = query(ctx, 'wallet') ?? platformOf(ctx.get('User-Agent'));
     if ((wanted === 'apple' || wanted === 'ios') && apple) {
-      const lastModified = lastModifiedSeconds(passModifiedAt(card, customer), deps.clock.now());
+      const lastModified = lastModifiedSeconds(passModifiedAt(deps.db, card, customer), deps.clock.now());
       return sendPkpass(ctx, await buildCustomerApplePass(deps, apple, card, customer), card, lastModified);
     }
     if ((wanted === 'google' || wanted === 'android') && google) {

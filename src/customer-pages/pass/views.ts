@@ -4,6 +4,7 @@ import type { Lang } from '../../i18n/langs';
 import { t } from '../../i18n/translate';
 import { parseColor } from '../../lib/colors';
 import type { PassContent } from '../../wallet/pass-content';
+import { openStreetMapUrl } from '../../lib/map-link';
 import { html, raw, type Markup } from '../../web/html';
 
 export function notFoundBody(lang: Lang): Markup {
@@ -79,10 +80,11 @@ export function stampsLabel(stamps: NonNullable<PassContent['stamps']>, lang: La
 
 /**
  * The web pass; `logoUrl` is the card's uploaded logo, when it has one. `note` replaces the line
- * under the card. `lang`: the page's, which the pass content is in too.
+ * under the card. `lang`: the page's, which the pass content is in too. The shop's latest message
+ * to the customer is on top.
  */
 export function webPassBody(content: PassContent, qr: string, logoUrl?: string, note?: Markup, lang: Lang = 'en'): Markup {
-  return html`<div class="card" id="pass-card">
+  return html`${passMessage(content)}<div class="card" id="pass-card">
   <div class="pass-top" id="pass-top"${logoUrl || content.logoText ? '' : html` hidden`}><img src="${logoUrl ?? ''}" id="pass-logo" alt=""${logoUrl ? '' : html` hidden`}><span class="logo-text" id="logo-text">${content.logoText ?? ''}</span></div>
   <div class="label" id="org-name">${content.organizationName}</div>
   <h1 id="title">${content.title}</h1>
@@ -92,7 +94,25 @@ export function webPassBody(content: PassContent, qr: string, logoUrl?: string, 
   <div class="details" id="details">${detailsMarkup(content)}</div>
   <div class="qr">${raw(qr)}<div class="code">${content.scanCode}</div></div>
 </div>
+${passLocations(content)}
 ${note ?? html`<p class="note">${t(lang, 'webpass.note')}</p>`}`;
+}
+
+/** The shop's latest message, above the card; the refresh shows a new one (webPassScript). */
+function passMessage(content: PassContent): Markup {
+  const m = content.message;
+  return html`<section class="pass-message" id="pass-message" aria-live="polite" aria-labelledby="message-header"${m ? '' : html` hidden`}>
+  <h2 id="message-header">${m?.header ?? ''}</h2><p id="message-body">${m?.body ?? ''}</p>
+</section>`;
+}
+
+/** Where the shop is: each location's name, linked to OpenStreetMap with a marker on it. */
+function passLocations(content: PassContent): Markup {
+  if (content.locations.length === 0) return html``;
+  const { lang } = content;
+  return html`<section class="pass-locations" aria-labelledby="locations-heading"><h2 id="locations-heading">${t(lang, 'webpass.locations.heading')}</h2><ul>${content.locations.map(
+    (l) => html`<li><a href="${openStreetMapUrl(l)}" target="_blank" rel="noopener noreferrer">${t(lang, 'webpass.locations.link', { name: l.name })}</a></li>`,
+  )}</ul></section>`;
 }
 
 /** Under the customer's own web pass: how to keep it one tap away. */
@@ -118,8 +138,8 @@ function detailsMarkup(content: PassContent): Markup {
 }
 
 /**
- * Refreshes the pass every 15 s from the JSON endpoint: the balance and details, and the card's
- * name, shop name, colours and logo, so an owner's change shows as a balance does. Writes text and
+ * Refreshes the pass every 15 s from the JSON endpoint: the balance and details, the shop's latest
+ * message, and the card's name, shop name, colours and logo, so an owner's change shows as a balance does. Writes text and
  * attributes only (textContent, src, CSSOM), so nothing the server sends is parsed as markup.
  */
 export function webPassScript(balanceUrl: string): string {
@@ -147,6 +167,13 @@ export function webPassScript(balanceUrl: string): string {
     var marks = row.children;
     for (var i = 0; i < marks.length; i++) marks[i].className = i < data.stamps.have ? 'stamp on' : 'stamp';
   }
+  function message(m) {
+    var box = byId('pass-message');
+    if (!box) return;
+    set('message-header', m ? m.header : '');
+    set('message-body', m ? m.body : '');
+    box.hidden = !m;
+  }
   function refresh() {
     fetch(url, { cache: 'no-store' }).then(function (r) {
       // The card was removed meanwhile: the page says so once it is loaded again.
@@ -173,6 +200,7 @@ export function webPassScript(balanceUrl: string): string {
         box.appendChild(item);
       });
       stamps(data);
+      message(data.message);
       if (data.colors) look(data);
       document.body.setAttribute('data-refreshed', String(Date.now()));
     }).catch(function () {});

@@ -122,6 +122,7 @@ export function bindWebPassRoutes(router: Router, deps: WalletDeps, limiter: Rat
       ...cardLook(found.card, found.logoUrl),
       balance: { label: content.balance.label, text: content.balance.text },
       details: content.details.map((d) => ({ key: d.key, label: d.label, value: d.value })),
+      message: content.message && { header: content.message.header, body: content.message.body },
       updatedAt: isoTime(found.updatedAt),
     });
   });

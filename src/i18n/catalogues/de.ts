@@ -162,6 +162,11 @@ const de = {
   'unsubscribe.done.body': '{shop} schickt Ihnen keine Erinnerungen und Geburtstagsgrüße mehr.',
   'unsubscribe.notFound': 'Dieser Link funktioniert nicht. Bitte prüfen Sie, ob Sie den ganzen Link aus der E-Mail geöffnet haben.',
   'unsubscribe.removed': 'Diese Treuekarte wurde auf Ihren Wunsch mit Ihren Daten gelöscht. Es kommen keine E-Mails mehr dafür.',
+
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Zeigen Sie diese Karte bei {name} vor',
+  'webpass.locations.heading': 'So finden Sie uns',
+  'webpass.locations.link': '{name} (Stadtplan)',
 } satisfies Record<MessageKey, string>;
 
 export default de;

@@ -165,6 +165,10 @@ const en = {
   'unsubscribe.done.body': '{shop} no longer sends you reminder or birthday emails.',
   'unsubscribe.notFound': 'This link does not work. Please check that you opened the whole link from the email.',
   'unsubscribe.removed': 'This loyalty card was removed with your details at your request, so no more emails are sent for it.',
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Show this card at {name}',
+  'webpass.locations.heading': 'Find us',
+  'webpass.locations.link': '{name} (map)',
 };
 
 export default en;

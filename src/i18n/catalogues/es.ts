@@ -161,6 +161,11 @@ const es = {
   'unsubscribe.done.body': '{shop} ya no te enviará recordatorios ni felicitaciones de cumpleaños.',
   'unsubscribe.notFound': 'Este enlace no funciona. Comprueba que has abierto el enlace completo del correo.',
   'unsubscribe.removed': 'Esta tarjeta de fidelidad se eliminó junto con tus datos a petición tuya, así que ya no se envían correos sobre ella.',
+
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Enseña esta tarjeta en {name}',
+  'webpass.locations.heading': 'Dónde estamos',
+  'webpass.locations.link': '{name} (mapa)',
 } satisfies Record<MessageKey, string>;
 
 export default es;

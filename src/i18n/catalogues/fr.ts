@@ -161,6 +161,11 @@ const fr = {
   'unsubscribe.done.body': '{shop} ne vous enverra plus de rappels ni d’e-mails d’anniversaire.',
   'unsubscribe.notFound': 'Ce lien ne fonctionne pas. Vérifiez que vous avez bien ouvert le lien complet de l’e-mail.',
   'unsubscribe.removed': 'Cette carte de fidélité a été supprimée avec vos données à votre demande\u00a0: plus aucun e-mail ne vous sera envoyé à son sujet.',
+
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Présentez cette carte chez {name}',
+  'webpass.locations.heading': 'Où nous trouver',
+  'webpass.locations.link': '{name} (plan)',
 } satisfies Record<MessageKey, string>;
 
 export default fr;

@@ -161,6 +161,11 @@ const it = {
   'unsubscribe.done.body': '{shop} non ti invierà più promemoria né auguri di compleanno.',
   'unsubscribe.notFound': 'Questo link non funziona. Controlla di aver aperto il link completo dell’email.',
   'unsubscribe.removed': 'Questa carta fedeltà è stata eliminata insieme ai tuoi dati su tua richiesta, quindi non ti arriveranno più email.',
+
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Mostra questa carta da {name}',
+  'webpass.locations.heading': 'Dove trovarci',
+  'webpass.locations.link': '{name} (mappa)',
 } satisfies Record<MessageKey, string>;
 
 export default it;

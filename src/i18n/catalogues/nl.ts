@@ -161,6 +161,11 @@ const nl = {
   'unsubscribe.done.body': '{shop} stuurt je geen herinneringen of verjaardagsmails meer.',
   'unsubscribe.notFound': 'Deze link werkt niet. Controleer of je de hele link uit de mail hebt geopend.',
   'unsubscribe.removed': 'Deze spaarkaart is op jouw verzoek samen met je gegevens verwijderd. Er worden geen mails meer over verstuurd.',
+
+  // --- messages and locations ---
+  'pass.locationRelevantText': 'Laat deze spaarkaart zien bij {name}',
+  'webpass.locations.heading': 'Hier vind je ons',
+  'webpass.locations.link': '{name} (plattegrond)',
 } satisfies Record<MessageKey, string>;
 
 export default nl;

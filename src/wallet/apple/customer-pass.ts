@@ -8,11 +8,13 @@ import type { Clock } from '../../lib/clock';
 import { t } from '../../i18n/translate';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
+import { readOrgSettings } from '../../orgs/settings';
+import { passMessageOf } from '../pass-messages';
 import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
-import { APPLE_FRONT_FIELDS, buildApplePass, type ApplePassInput } from './pass-builder';
+import { APPLE_FRONT_FIELDS, buildApplePass, type ApplePassField, type ApplePassInput } from './pass-builder';
 import { customerPassContent } from '../customer-content';
 import type { PassContent } from '../pass-content';
 
@@ -30,9 +32,14 @@ export function passAuthToken(deps: PassDeps, customerId: string): string {
   return inTransaction(deps.db, () => walletRepo(deps.db).ensureAuthToken(customerId, randomToken(32), deps.clock.now()));
 }
 
-/** When what the pass shows last changed: the customer's data or the card's design and name. */
-export function passModifiedAt(card: Card, customer: Customer): number {
-  return Math.max(customer.passUpdatedAt, card.updatedAt);
+/**
+ * When what the pass shows last changed: the customer's data, the card's design and name, the
+ * shop's latest message to the customer, or the shop's locations.
+ */
+export function passModifiedAt(db: Db, card: Card, customer: Customer): number {
+  const message = passMessageOf(db, customer.id)?.setAt ?? 0;
+  const locations = readOrgSettings(db, card.orgId).locationsChangedAt ?? 0;
+  return Math.max(customer.passUpdatedAt, card.updatedAt, message, locations);
 }
 
 export function organizationName(db: Db, card: Card): string {
@@ -42,13 +49,26 @@ export function organizationName(db: Db, card: Card): string {
 /**
  * The pass's lines on the storeCard: its front holds four (two secondary, two auxiliary), in the
  * order of importance the content gives; any further ones go on the back, where nothing is cut,
- * before the member's name.
+ * after the shop's latest message and before the member's name.
  */
-export function appleFields(content: Pick<PassContent, 'details' | 'holderName' | 'lang'>): Pick<ApplePassInput, 'fields' | 'backFields'> {
+export function appleFields(content: Pick<PassContent, 'details' | 'holderName' | 'lang'> & Partial<Pick<PassContent, 'message'>>): Pick<ApplePassInput, 'fields' | 'backFields'> {
   return {
     fields: content.details.slice(0, APPLE_FRONT_FIELDS),
-    backFields: [...content.details.slice(APPLE_FRONT_FIELDS), ...(content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : [])],
+    backFields: [
+      ...newsField(content),
+      ...content.details.slice(APPLE_FRONT_FIELDS),
+      ...(content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : []),
+    ],
   };
+}
+
+/**
+ * The shop's latest message, first on the back of the pass. A changed value shows its changeMessage
+ * on the lock screen: "%@" alone, so the lock screen says the message itself. An unchanged one
+ * shows nothing, so a pass never notifies twice for the same words.
+ */
+function newsField(content: Partial<Pick<PassContent, 'message'>>): ApplePassField[] {
+  return content.message ? [{ key: 'news', label: content.message.header, value: content.message.body, changeMessage: '%@' }] : [];
 }
 
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
@@ -67,6 +87,7 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
       ...appleFields(content),
+      locations: content.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude, relevantText: l.relevantText })),
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,
       colors: {

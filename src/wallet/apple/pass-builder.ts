@@ -39,6 +39,8 @@ export interface ApplePassInput {
   images?: { logo: Readonly<Record<string, Buffer>>; icon?: Readonly<Record<string, Buffer>> };
   /** Wallet shows the pass as void (the customer's data was erased). */
   voided?: boolean;
+  /** Where the pass shows on the lock screen (at most 10), with what it says there. */
+  locations?: { latitude: number; longitude: number; relevantText?: string }[];
 }
 
 export type ApplePassSigner = Pick<
@@ -54,6 +56,7 @@ export const DEFAULT_PASS_COLORS = {
 
 /** The storeCard front: secondary and auxiliary fields together. */
 export const APPLE_FRONT_FIELDS = 4;
+const MAX_LOCATIONS = 10; // Wallet reads the first ten
 
 /** Returns the signed .pkpass (a zip). Throws on input Wallet would refuse or show wrongly. */
 export async function buildApplePass(input: ApplePassInput, creds: ApplePassSigner): Promise<Buffer> {
@@ -106,6 +109,8 @@ export async function buildApplePass(input: ApplePassInput, creds: ApplePassSign
   for (const field of input.backFields ?? []) storeCard.backFields.push(toField(field));
   pass.types.push(storeCard);
 
+  if (input.locations?.length) pass.setLocations(...input.locations);
+
   pass.setBarcodes({
     format: 'PKBarcodeFormatQR',
     message: input.barcodeMessage,
@@ -137,6 +142,7 @@ function validate(input: ApplePassInput): void {
   if (!/^https?:\/\/[^\s/]+/.test(input.webServiceURL)) fail('webServiceURL must be an http(s) URL');
   if (!input.organizationName || !input.description || !input.cardName) fail('organizationName, description and cardName are required');
   if (!input.balance.changeMessage.includes('%@')) fail('balance.changeMessage must contain %@');
+  if ((input.locations?.length ?? 0) > MAX_LOCATIONS) fail(`at most ${MAX_LOCATIONS} locations fit a pass`);
   if (input.fields.length > APPLE_FRONT_FIELDS) fail(`at most ${APPLE_FRONT_FIELDS} secondary/auxiliary fields fit a store card`);
   for (const field of [...input.fields, ...(input.backFields ?? [])]) {
     if (field.changeMessage !== undefined && !field.changeMessage.includes('%@')) fail(`changeMessage of field "${field.key}" must contain %@`);

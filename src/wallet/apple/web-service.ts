@@ -92,7 +92,7 @@ export async function latestPass(deps: PassDeps, apple: AppleCredentials, serial
   // HTTP dates carry whole seconds: compare the second of the last change with the device's
   // date. The dates we send never name a second a later change could still share
   // (lastModifiedSeconds), so a device's date equal to or past that second means it is current.
-  const modifiedAt = passModifiedAt(card, customer);
+  const modifiedAt = passModifiedAt(deps.db, card, customer);
   if (ifModifiedSince !== undefined && Math.floor(modifiedAt / 1000) * 1000 <= ifModifiedSince) return { kind: 'current', modifiedAt };
   return { kind: 'pass', card, pkpass: await buildCustomerApplePass(deps, apple, card, customer), modifiedAt };
 }

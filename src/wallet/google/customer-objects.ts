@@ -10,7 +10,7 @@ import type { PassContent } from '../pass-content';
 import { walletRepo } from '../repo';
 import type { GoogleWallet } from '../services';
 import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
-import { buildLoyaltyClass, buildLoyaltyObject, loyaltyObjectUpdate, walletResourceId, type LoyaltyClass, type LoyaltyClassPatch, type LoyaltyObject, type TextModule } from './objects';
+import { buildLoyaltyClass, buildLoyaltyObject, loyaltyObjectUpdate, walletResourceId, type LoyaltyClass, type LoyaltyClassPatch, type LoyaltyObject, type LatLongPoint, type TextModule } from './objects';
 import { buildSaveLink } from './save-link';
 import { customerPassContent } from '../customer-content';
 import { t } from '../../i18n/translate';
@@ -60,6 +60,7 @@ export const currentCardLogoUrl = (deps: Pick<PassDeps, 'db' | 'config'>, card: 
 export const googleCallbackUrl = (publicUrl: string) => `${publicUrl}/wallet/google/callback`;
 
 const textModules = (content: PassContent): TextModule[] => content.details.map((d) => ({ id: d.key, header: d.label, body: d.value }));
+const points = (content: PassContent): LatLongPoint[] => content.locations.map((l) => ({ latitude: l.latitude, longitude: l.longitude }));
 
 /**
  * The "Add to Google Wallet" link. Records the object first (one small write), so the worker
@@ -81,6 +82,10 @@ export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: 
     barcodeValue: content.scanCode,
     barcodeAltText: content.scanCode,
     fields: textModules(content),
+    locations: points(content),
+    // A pass saved after the shop's message shows it too: as TEXT, since it is no news to the
+    // customer then (and a new pass has nothing to notify about).
+    messages: content.message ? [{ id: content.message.id, header: content.message.header, body: content.message.body, messageType: 'TEXT' }] : [],
   });
   return buildSaveLink({
     issuerId: google.issuerId,
@@ -98,6 +103,7 @@ export function googleObjectPatch(content: PassContent): Partial<LoyaltyObject> 
   return loyaltyObjectUpdate({
     points: { label: content.balance.label, balance: content.balance.google },
     fields: textModules(content),
+    locations: points(content),
     ...(content.voided ? { voided: { accountName: t(content.lang, 'pass.member') } } : {}),
   });
 }

@@ -42,8 +42,27 @@ export interface LoyaltyObject {
   loyaltyPoints: LoyaltyPoints;
   barcode: { type: 'QR_CODE'; value: string; alternateText?: string };
   textModulesData?: TextModule[];
+  /** Where the shop is (Google's LatLongPoint). */
+  locations?: LatLongPoint[];
+  /** Messages on the back of the pass. */
+  messages?: WalletMessage[];
 }
 
+export interface LatLongPoint {
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * A message on the pass (Google's Message). TEXT_AND_NOTIFY also notifies the holder, at most 3
+ * times per pass in 24 hours (Google refuses more with 429); TEXT shows it without a notification.
+ */
+export interface WalletMessage {
+  id: string;
+  header: string;
+  body: string;
+  messageType: 'TEXT' | 'TEXT_AND_NOTIFY';
+}
 
 /**
  * `<issuerId>.<suffix>`, Google's id format. Characters outside [A-Za-z0-9_-] in the suffix are
@@ -100,6 +119,8 @@ export function buildLoyaltyObject(input: {
   barcodeValue: string;
   barcodeAltText?: string;
   fields?: TextModule[];
+  locations?: LatLongPoint[];
+  messages?: WalletMessage[];
 }): LoyaltyObject {
   return {
     id: input.id,
@@ -110,18 +131,23 @@ export function buildLoyaltyObject(input: {
     loyaltyPoints: input.points,
     barcode: { type: 'QR_CODE', value: input.barcodeValue, ...(input.barcodeAltText ? { alternateText: input.barcodeAltText } : {}) },
     ...(input.fields?.length ? { textModulesData: input.fields } : {}),
+    ...(input.locations?.length ? { locations: input.locations } : {}),
+    ...(input.messages?.length ? { messages: input.messages } : {}),
   };
 }
 
 /**
- * The PATCH body after a balance change: only what changed, so nothing else is overwritten.
+ * The PATCH body after a balance change: only what changed, so nothing else is overwritten (the
+ * messages stay as addMessage left them). No notifyPreference: a balance update never notifies,
+ * so it never spends the pass's notifications, which are kept for the shop's messages.
  * `voided`: the holder's data was erased; their name on the pass becomes `accountName` (a word
  * such as "Member", in the pass's language).
  */
-export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; voided?: { accountName: string } }): Partial<LoyaltyObject> {
+export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; locations?: LatLongPoint[]; voided?: { accountName: string } }): Partial<LoyaltyObject> {
   return {
     loyaltyPoints: input.points,
     ...(input.fields ? { textModulesData: input.fields } : {}),
+    ...(input.locations ? { locations: input.locations } : {}),
     // The holder's name goes with the rest of their data.
     ...(input.voided ? { state: 'INACTIVE' as const, accountName: input.voided.accountName } : {}),
   };
@@ -151,13 +177,26 @@ export function patchLoyaltyClass(input: { classId: string; patch: LoyaltyClassP
   return patchResource('loyaltyClass', input.classId, input.patch, input);
 }
 
+/**
+ * POST walletobjects/v1/loyaltyObject/{id}/addMessage: the message goes on the back of the saved
+ * pass. Every HTTP answer resolves (429: over the notification budget; 404: not saved) and the
+ * caller decides; only network failures and timeouts reject.
+ */
+export function addLoyaltyObjectMessage(input: { objectId: string; message: WalletMessage; accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+  return send('POST', `loyaltyObject/${encodeURIComponent(input.objectId)}/addMessage`, { message: input.message }, input);
+}
+
 /** What a card change sends to its class: patch semantics, so nothing else is overwritten. */
 export type LoyaltyClassPatch = Pick<LoyaltyClass, 'issuerName' | 'programName' | 'programLogo'> & { hexBackgroundColor: string };
 
-async function patchResource(kind: 'loyaltyObject' | 'loyaltyClass', id: string, patch: unknown, options: { accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+function patchResource(kind: 'loyaltyObject' | 'loyaltyClass', id: string, patch: unknown, options: { accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
+  return send('PATCH', `${kind}/${encodeURIComponent(id)}`, patch, options);
+}
+
+async function send(method: 'PATCH' | 'POST', path: string, patch: unknown, options: { accessToken: string; baseUrl?: string; timeoutMs?: number }): Promise<PatchResult> {
   const base = (options.baseUrl ?? GOOGLE_WALLET_API_BASE).replace(/\/+$/, '');
-  const response = await fetch(`${base}/walletobjects/v1/${kind}/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
+  const response = await fetch(`${base}/walletobjects/v1/${path}`, {
+    method,
     headers: { authorization: `Bearer ${options.accessToken}`, 'content-type': 'application/json' },
     body: JSON.stringify(patch),
     signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),

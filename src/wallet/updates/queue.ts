@@ -1,5 +1,6 @@
 // The wallet's share of a balance change (main.ts subscribes it to onChange.balanceChanged) and of
 // a card change (onChange.cardChanged), and the resend after a Google save.
+import { cardsRepo } from '../../cards/repo';
 import { inTransaction } from '../../db/transaction';
 import { wakeAfterCommit } from '../../db/after-commit';
 import type { WriteDeps } from '../../deps';
@@ -63,6 +64,11 @@ export function queueCardUpdate(deps: QueueDeps, cardId: string): void {
   repo.queueFanout(cardId, now);
   repo.queueClass(cardId, now);
   wakeAfterCommit(deps.db, 'passUpdates', () => deps.afterCommit.passUpdatesQueued());
+}
+
+/** Every pass of the org must show an org-wide change (its locations): a card update for each of its cards, archived ones included (their members keep their passes). */
+export function queueOrgUpdate(deps: QueueDeps, orgId: string): void {
+  for (const card of cardsRepo(deps.db).listForOrg(orgId)) queueCardUpdate(deps, card.id);
 }
 
 /** Customers looked at per expansion transaction: a few milliseconds of the write lock each. */

@@ -4,20 +4,12 @@
 // again", so sending one twice after a partial failure is harmless. A card change arrives as one
 // card-level row: the worker expands it into per-pass rows a batch at a time (queue.ts
 // expandCardChange) and sends the card's Google classes their new name, colour and logo. Each of
-// the three is a row queue (queue/row-queue.ts).
-import { inTransaction } from '../../db/transaction';
-import { cardsRepo } from '../../cards/repo';
+// the three is a row queue (queue/row-queue.ts); the connections to the wallets are senders.ts's.
 import type { Config } from '../../config';
 import { customersRepo } from '../../customers/repo';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/log';
-import { createApnsClient, isDeadRegistration, type ApnsClient, type ApnsClientOptions } from '../apple/apns';
-import { googleObjectPatch } from '../google/customer-objects';
-import { createGoogleTokenSource, type GoogleTokenSource } from '../google/oauth';
-import { patchLoyaltyObject } from '../google/objects';
-import { refreshInstallStatus } from '../install-status';
-import { walletRepo } from '../repo';
 import type { WalletServices } from '../services';
 import { createRowQueue, type RowQueue } from '../../queue/row-queue';
 import { retryDelayMs } from './backoff';
@@ -25,7 +17,7 @@ import { cardUpdatesRepo, type ClassUpdateRow } from './card-repo';
 import { sendClassUpdate, type ClassUpdateDeps } from './class-updates';
 import { expandCardChange } from './queue';
 import { passUpdatesRepo, type PassUpdateRow } from './repo';
-import { customerPassContent } from '../customer-content';
+import { createWalletSenders, type WalletSenderOptions, type WalletSenders } from './senders';
 
 export interface PassUpdateWorkerDeps {
   db: Db;
@@ -35,11 +27,9 @@ export interface PassUpdateWorkerDeps {
   wallet: WalletServices;
 }
 
-export interface PassUpdateWorkerOptions {
-  /** Extra CAs for the APNs connection (tests talk to a local fake); production uses the system store. */
-  apnsCa?: ApnsClientOptions['ca'];
-  apnsTimeoutMs?: number;
-  googleTimeoutMs?: number;
+export interface PassUpdateWorkerOptions extends WalletSenderOptions {
+  /** The connections to the wallets, shared with the other queues that send (main.ts); else the worker makes its own and closes them at stop. */
+  senders?: WalletSenders;
   /** How long a claimed row is ours; after a crash the sweep takes it up again once this passes. */
   leaseMs?: number;
   /** Passes updated at once (each pushes to all of its devices together). */
@@ -59,7 +49,7 @@ export interface PassUpdateWorker {
   runDue(): Promise<PassUpdateRunResult>;
   /** Resolves once no update is under way (e.g. after a wake-up). */
   idle(): Promise<void>;
-  /** Lets the updates in flight finish (and records them), then closes the APNs session. */
+  /** Lets the updates in flight finish (and records them), then closes the APNs session unless it was given. */
   stop(): Promise<void>;
 }
 
@@ -84,82 +74,16 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   const passRepo = passUpdatesRepo(db);
   const cardRepo = cardUpdatesRepo(db);
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  // The Objects API base may be given with or without the documented /walletobjects/v1 suffix.
-  const googleApiBase = config.google.objectsApiUrl.replace(/\/walletobjects\/v1\/?$/, '');
-
-  let apns: ApnsClient | undefined;
-  const tokens: GoogleTokenSource | undefined = wallet.google
-    ? createGoogleTokenSource({ serviceAccount: wallet.google.serviceAccount, now: clock.now, timeoutMs: options.googleTimeoutMs })
-    : undefined;
-  const classDeps: ClassUpdateDeps = { db, config, wallet, tokens, googleApiBase, ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}) };
+  const senders = options.senders ?? createWalletSenders(deps, options);
+  const classDeps: ClassUpdateDeps = {
+    db,
+    config,
+    wallet,
+    tokens: senders.tokens,
+    googleApiBase: senders.googleApiBase,
+    ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}),
+  };
   const counts: PassUpdateRunResult = { processed: 0, succeeded: 0, failed: 0 };
-
-  function apnsClient(): ApnsClient | undefined {
-    const apple = wallet.apple;
-    if (!apple) return undefined;
-    apns ??= createApnsClient({
-      url: config.apple.apnsUrl,
-      cert: apple.signerCert,
-      key: apple.signerKey,
-      ...(apple.signerKeyPassphrase !== undefined ? { passphrase: apple.signerKeyPassphrase } : {}),
-      topic: apple.passTypeId,
-      ...(config.apple.apnsPushType ? { pushType: config.apple.apnsPushType } : {}),
-      ...(options.apnsTimeoutMs !== undefined ? { timeoutMs: options.apnsTimeoutMs } : {}),
-      ...(options.apnsCa !== undefined ? { ca: options.apnsCa } : {}),
-    });
-    return apns;
-  }
-
-  /** Pushes to every Apple device holding the pass; returns the failures worth retrying. */
-  async function pushApple(customerId: string): Promise<string[]> {
-    const client = apnsClient();
-    if (!client || !wallet.apple) return [];
-    const passTypeId = wallet.apple.passTypeId;
-    const pushTokens = [...new Set(walletRepo(db).registrationsOf(customerId, passTypeId).map((r) => r.pushToken))];
-    const results = await Promise.all(
-      pushTokens.map((token) => client.push(token).then((result) => ({ token, result }), (error: unknown) => ({ token, error: error as Error }))),
-    );
-    const errors: string[] = [];
-    for (const outcome of results) {
-      if ('error' in outcome) errors.push(`APNs: ${outcome.error.message}`);
-      else if (isDeadRegistration(outcome.result)) dropDeadToken(outcome.token, passTypeId);
-      else if (outcome.result.status !== 200) errors.push(`APNs answered ${outcome.result.status}${outcome.result.reason ? ` ${outcome.result.reason}` : ''}`);
-    }
-    return errors;
-  }
-
-  function dropDeadToken(pushToken: string, passTypeId: string): void {
-    inTransaction(db, () => {
-      for (const customerId of walletRepo(db).deleteRegistrationsByToken(pushToken, passTypeId)) refreshInstallStatus(db, clock, customerId);
-    });
-    log.info('wallet: APNs reports a dead device; registration removed', { passTypeId });
-  }
-
-  /** PATCHes the Google object when a save link for it was handed out. 404: not saved yet. */
-  async function patchGoogle(customerId: string): Promise<string[]> {
-    if (!wallet.google || !tokens) return [];
-    const object = walletRepo(db).googleObjectOf(customerId);
-    const customer = customersRepo(db).findByPassUserId(customerId);
-    const card = customer && cardsRepo(db).findById(customer.cardId);
-    if (!object || !customer || !card) return [];
-    try {
-      const accessToken = await tokens.getToken();
-      const content = customerPassContent(db, card, customer);
-      const result = await patchLoyaltyObject({
-        objectId: object.objectId,
-        patch: googleObjectPatch(content),
-        accessToken,
-        baseUrl: googleApiBase,
-        ...(options.googleTimeoutMs !== undefined ? { timeoutMs: options.googleTimeoutMs } : {}),
-      });
-      if (result.status === 200 || result.status === 404) return [];
-      if (result.status === 401) tokens.invalidate();
-      return [`Google answered ${result.status}`];
-    } catch (err) {
-      return [`Google: ${(err as Error).message}`];
-    }
-  }
-
   const passes = createRowQueue<PassUpdateRow, PassOutcome>(deps, {
     name: 'wallet pass updates',
     concurrency: options.inFlight ?? PASS_UPDATES_IN_FLIGHT,
@@ -169,7 +93,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     async work(row) {
       // Deleted customers take their rows with them; this only covers a race with the deletion.
       if (!customersRepo(db).findByPassUserId(row.customerId)) return 'gone';
-      return [...(await pushApple(row.customerId)), ...(await patchGoogle(row.customerId))];
+      return [...(await senders.pushApple(row.customerId)).errors, ...(await senders.patchGoogle(row.customerId))];
     },
     record(row, outcome, now) {
       counts.processed += 1;
@@ -212,7 +136,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
   });
 
   // Expanding a card change queues pass updates, and wakes their queue after each batch's commit.
-  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued: () => passes.wake(), mailQueued() {} } };
+  const queueDeps = { db, clock, afterCommit: { eventsWritten() {}, passUpdatesQueued: () => passes.wake(), mailQueued() {}, messagesQueued() {} } };
   /**
    * A card change becomes per-pass rows, one batch of customers per round (expandCardChange). It
    * needs no lease: each batch is one transaction that reads the card's position and moves it on,
@@ -257,7 +181,7 @@ export function createPassUpdateWorker(deps: PassUpdateWorkerDeps, options: Pass
     idle,
     async stop() {
       await Promise.all(queues.map((q) => q.stop()));
-      await apns?.close();
+      if (!options.senders) await senders.close();
     },
   };
 }
