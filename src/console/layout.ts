@@ -9,12 +9,14 @@ import { publicAddressBanner } from './public-address';
 import { backupFailedBanner } from './backups/banner';
 import { backupState } from '../backups/state';
 
-export type Section = 'dashboard' | 'cards' | 'customers' | 'keys' | 'webhooks' | 'staff' | 'settings';
+export type Section = 'dashboard' | 'cards' | 'customers' | 'report' | 'watch-list' | 'keys' | 'webhooks' | 'staff' | 'settings';
 
 const NAV: { section: Section; label: string; href: string }[] = [
   { section: 'dashboard', label: 'Dashboard', href: '/console/dashboard' },
   { section: 'cards', label: 'Cards', href: '/console/cards' },
   { section: 'customers', label: 'Customers', href: '/console/customers' },
+  { section: 'report', label: 'Report', href: '/console/report' },
+  { section: 'watch-list', label: 'Watch list', href: '/console/watch-list' },
   { section: 'keys', label: 'API keys', href: '/console/keys' },
   { section: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { section: 'staff', label: 'Staff', href: '/console/staff' },

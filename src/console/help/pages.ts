@@ -35,6 +35,22 @@ export const HELP_PAGES: readonly HelpPage[] = [
 <p>Test customers (from test API keys and the counter's test data) are kept apart and removed after 30 days.</p>`,
   },
   {
+    slug: 'report',
+    title: 'Report (the books)',
+    body: html`<p>For your accountant: the books of one card for one month of your calendar (the time zone in Settings). Points and stamps customers have not redeemed yet are something the shop still owes; the report says how much, and how it moved. Live data only.</p>
+<p><strong>Opening balance</strong>: what all customers of the card held when the month began. <strong>Earned</strong>: awards through the API and at the counter, with what promotions added shown on its own line (part of Earned). <strong>Birthday treats</strong>: what birthdays gave. <strong>Imported</strong>: balances new customers brought with them (a CSV import, or an opening balance given when they were enrolled). <strong>Corrections</strong>: changes made by hand, those that added and those that took off apart. <strong>Redeemed</strong>: rewards and points spent. <strong>Expired</strong>: what expiry took. <strong>Closing balance</strong>: what they held when the month ended.</p>
+<p>Every change of a balance is in exactly one line. An entry undone at the counter is taken back out of the line of what it undid (an undone award lowers Earned, even in the month after). Opening balance plus the lines between = closing balance, and the closing balance is the sum of every customer's balance, including customers whose personal data was deleted: the shop still owes what they held.</p>
+<p><strong>Money</strong>: give a stamp or point a value in the card's settings (for example 0.05 per point) and the report shows each line in money too, rounded to the cent; store credit is money already. The CSV has both.</p>
+<p>The same report comes from the command line: <code>wallet-loyalty report --org &lt;orgId&gt; --month 2026-03 [--card &lt;cardId&gt;] [--csv]</code>.</p>`,
+  },
+  {
+    slug: 'watch-list',
+    title: 'Watch list',
+    body: html`<p>A customer awarded more often in one day than their card allows before it flags them (6 a day unless you set another number for the card) is listed here with each of that day's awards: when, through which channel (counter, API, console) and by which staff member. Awards through every channel count; an award undone at the counter does not.</p>
+<p>Nothing is blocked: the list is there so you can look, and talk to your staff or the customer if something is wrong. To stop awards at the counter, set a daily cap per customer in Settings, Counter.</p>
+<p>The dashboard shows how many customers are on today's list. Days follow your time zone (Settings); test data has its own list.</p>`,
+  },
+  {
     slug: 'keys',
     title: 'API keys',
     body: html`<p>For a till, a website or an app that awards and looks up customers by itself. A key is shown once when it is made: copy it into that system then.</p>
