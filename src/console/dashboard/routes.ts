@@ -9,6 +9,8 @@ import { checklistPanel, checklistState, checklistView } from './checklist';
 import { backupState } from '../../backups/state';
 import { backupNotices } from '../backups/banner';
 import { html } from '../../web/html';
+import { flaggedToday } from '../../watchlist/service';
+import { watchListSummary } from '../watchlist/views';
 
 export function bindDashboard(router: Router, deps: AppDeps): void {
   router.get('/console/dashboard', (ctx) => {
@@ -18,6 +20,6 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
     const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
     const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone);
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${checklist}`) });
+    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${checklist}${watchListSummary(flaggedToday(deps, c.namespace))}`) });
   });
 }
