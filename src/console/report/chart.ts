@@ -34,7 +34,7 @@ export function movementsChart(o: { id: string; title: string; bars: MovementBar
     const length = span === 0 || b.value === 0 ? 0 : Math.max(2, (BARS_WIDTH * Math.abs(b.value)) / span);
     const x = b.value < 0 ? zero - length : zero;
     return html`<g class="movement">
-    <text class="label" x="0" y="${y + ROW / 2 + 4}" font-size="12">${b.label}</text>
+    <text class="label" x="0" y="${y + ROW / 2 + 4}" font-size="13">${b.label}</text>
     <rect class="bar ${b.value < 0 ? 'out' : 'in'}" x="${round(x)}" y="${y + 5}" width="${round(length)}" height="${ROW - 10}"><title>${b.label}: ${b.text}</title></rect>
   </g>`;
   });
