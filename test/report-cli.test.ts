@@ -39,12 +39,12 @@ describe('wallet-loyalty report', { timeout: 120_000 }, () => {
     const res = await report('--org', org.orgId, '--month', '2025-02');
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stderr, '');
-    const printed = JSON.parse(res.stdout);
+    const printed = JSON.parse(res.stdout) as ReturnType<typeof monthBooksResource>;
     assert.deepEqual(printed, monthBooksResource(monthlyBooks(app.deps, org.orgId, '2025-02')));
     assert.deepEqual(Object.keys(printed), ['orgId', 'month', 'timeZone', 'from', 'to', 'complete', 'cards']);
     assert.equal(printed.timeZone, 'Europe/Berlin');
     assert.equal(printed.from, '2025-01-31T23:00:00.000Z');
-    const stamps = printed.cards.find((c: { cardId: string }) => c.cardId === org.cards.stamps);
+    const stamps = printed.cards.find((c) => c.cardId === org.cards.stamps)!;
     assert.deepEqual(Object.keys(stamps), [
       'cardId', 'name', 'passType', 'archived', 'unit',
       'opening', 'earned', 'promotions', 'birthday', 'imported', 'correctedUp', 'correctedDown', 'redeemed', 'expired', 'closing',
@@ -53,7 +53,7 @@ describe('wallet-loyalty report', { timeout: 120_000 }, () => {
     const moved = stamps.earned + stamps.birthday + stamps.imported + stamps.correctedUp + stamps.correctedDown + stamps.redeemed + stamps.expired;
     assert.ok(stamps.earned > 0, JSON.stringify(stamps));
     assert.equal(stamps.opening + moved, stamps.closing);
-    assert.equal(stamps.money.unitValue, 0.3);
+    assert.equal(stamps.money!.unitValue, 0.3);
   });
 
   it('--card narrows it to one card; --csv prints the console’s CSV', async () => {
