@@ -53,12 +53,14 @@ export const MOVEMENTS_SQL = `WITH m AS (
 
 // Each live customer of the card who existed by then (erased ones too: their ledger stays, and
 // so does what the shop owes them), their last row before the instant through transactions_customer
-// (customer_id, created_at), walked backwards: one probe per customer.
-export const BALANCES_AT_SQL = `SELECT coalesce(sum(b), 0) AS total, coalesce(sum(b > 0), 0) AS holders FROM (
+// (customer_id, created_at), walked backwards: one probe per customer. MATERIALIZED keeps it one:
+// flattened into the two sums, SQLite ran the probe once for each of them.
+export const BALANCES_AT_SQL = `WITH last AS MATERIALIZED (
     SELECT (SELECT t.balance_after FROM transactions t WHERE t.customer_id = c.id AND t.created_at < @at
             ORDER BY t.created_at DESC, t.rowid DESC LIMIT 1) AS b
     FROM customers c WHERE c.card_id = @cardId AND c.livemode = 1 AND c.created_at < @at
-  )`;
+  )
+  SELECT coalesce(sum(b), 0) AS total, coalesce(sum(b > 0), 0) AS holders FROM last`;
 
 function createReportRepo(db: Db) {
   const movements = db.prepare<{ orgId: string; from: number; to: number }, MovementRow>(MOVEMENTS_SQL);
