@@ -75,6 +75,8 @@ export interface BooksDeps {
 
 const E4_ONE = 10_000;
 
+const ZERO: Readonly<Record<BooksColumn | 'promotions', number>> = { earned: 0, promotions: 0, birthday: 0, imported: 0, correctedUp: 0, correctedDown: 0, redeemed: 0, expired: 0 };
+
 /** Cents of `hundredths` units at `e4` ten-thousandths of money each, rounded half-up (away from zero), in integers. */
 export function moneyOf(hundredths: number, e4: number): number {
   const product = BigInt(hundredths) * BigInt(e4);
@@ -130,11 +132,18 @@ export function monthlyBooks(deps: BooksDeps, orgId: string, monthText: string, 
   const cards: Card[] = options.cardId ? [getOrgCard(deps, orgId, options.cardId)] : listCards(deps, orgId).filter((c) => c.createdAt < to);
 
   const repo = reportRepo(deps.db);
-  // One read of the month's rows for every card at once, then each card's balances at both ends.
-  const moved = new Map<string, Map<BooksColumn, { amount: number; promotions: number }>>();
+  // One read of the month's rows for every card at once (per customer: the rows carry no card),
+  // each customer's card from the cards' lists, then each card's balances at both ends.
+  const cardOf = new Map<string, string>();
+  for (const card of cards) for (const id of repo.customerIds(card.id)) cardOf.set(id, card.id);
+  const moved = new Map<string, Record<BooksColumn | 'promotions', number>>();
   for (const row of repo.movements(orgId, from, to)) {
-    if (!moved.has(row.cardId)) moved.set(row.cardId, new Map());
-    moved.get(row.cardId)!.set(row.col, { amount: row.amount, promotions: row.promotions });
+    const cardId = cardOf.get(row.customerId);
+    if (cardId === undefined) continue; // a card the report does not show
+    if (!moved.has(cardId)) moved.set(cardId, { ...ZERO });
+    const sums = moved.get(cardId)!;
+    sums[row.col] += row.amount;
+    sums.promotions += row.promotions;
   }
 
   return {
@@ -145,22 +154,9 @@ export function monthlyBooks(deps: BooksDeps, orgId: string, monthText: string, 
     to,
     complete: to <= now,
     cards: cards.map((card) => {
-      const columns = moved.get(card.id) ?? new Map();
-      const amount = (col: BooksColumn) => columns.get(col)?.amount ?? 0;
-      const opening = repo.balancesAt(card.id, from);
-      const closing = repo.balancesAt(card.id, to);
-      const units: BooksFigures = {
-        opening: opening.total,
-        earned: amount('earned'),
-        promotions: columns.get('earned')?.promotions ?? 0,
-        birthday: amount('birthday'),
-        imported: amount('imported'),
-        correctedUp: amount('correctedUp'),
-        correctedDown: amount('correctedDown'),
-        redeemed: amount('redeemed'),
-        expired: amount('expired'),
-        closing: closing.total,
-      };
+      const sums = moved.get(card.id) ?? ZERO;
+      const balances = repo.balances(card.id, from, to);
+      const units: BooksFigures = { opening: balances.opening, ...sums, closing: balances.closing };
       const e4 = unitValueOf(card);
       return {
         cardId: card.id,
@@ -168,7 +164,7 @@ export function monthlyBooks(deps: BooksDeps, orgId: string, monthText: string, 
         passType: card.passType,
         archived: card.archivedAt !== null,
         units,
-        customersWithBalance: closing.holders,
+        customersWithBalance: balances.holders,
         money: e4 === null ? null : moneyFigures(units, e4),
         unitValueE4: e4,
         currency: card.accrual?.spend?.currency ?? null,
