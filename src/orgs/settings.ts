@@ -107,11 +107,32 @@ export function shopCountry(settings: Pick<OrgSettings, 'country' | 'timeZone'>)
   return settings.country ?? countryOfZone(settings.timeZone);
 }
 
+// The settings of a stored document, by its text: every earn reads its org's settings twice (its
+// promotions' time of day, its award's expiry date), and validating the document each time was a
+// tenth of an earn's work. Keyed by the text itself, an entry can never be stale; frozen, no
+// caller can change what the next one reads.
+const parsedDocuments = new Map<string, OrgSettings>();
+const DOCUMENTS_KEPT = 500;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export function readOrgSettings(db: Db, orgId: string): OrgSettings {
   const json = orgsRepo(db).settingsJson(orgId) ?? '{}';
-  const parsed = v.safeParse(OrgSettingsSchema, JSON.parse(json));
-  // Written only through writeOrgSettings, so a document that no longer parses is a bug: fall back to defaults rather than lock the org out.
-  return parsed.success ? parsed.output : v.parse(OrgSettingsSchema, {});
+  let settings = parsedDocuments.get(json);
+  if (!settings) {
+    const parsed = v.safeParse(OrgSettingsSchema, JSON.parse(json));
+    // Written only through writeOrgSettings, so a document that no longer parses is a bug: fall back to defaults rather than lock the org out.
+    settings = deepFreeze(parsed.success ? parsed.output : v.parse(OrgSettingsSchema, {}));
+    if (parsedDocuments.size >= DOCUMENTS_KEPT) parsedDocuments.clear();
+    parsedDocuments.set(json, settings);
+  }
+  return settings;
 }
 
 /** Merges `patch` into the stored settings; call inside the caller's transaction. */
