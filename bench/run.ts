@@ -141,7 +141,31 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   const ratios = new Map<string, number>();
   const baselineRatios = new Map<string, number>();
   let errors = 0;
+  const versusRatios = new Map<string, number>();
+  const baselineVersusRatios = new Map<string, number>();
   for (const scenario of SCENARIOS) {
+    if (scenario.versus) {
+      // Against another scenario on the same server instead of a floor: it runs right before this one.
+      const other = SCENARIOS.find((s) => s.name === scenario.versus!.scenario)!;
+      const runs: [Measured, Measured][] = [];
+      for (const target of targets) {
+        log(`${other.name}, alongside (${target.label})`);
+        await target.queueEmpty();
+        const against = await measure(() => target.process.url, other.expectStatus, requestsOf(target.bench, other), target.process);
+        log(`${scenario.name} (${target.label})`);
+        await target.queueEmpty();
+        const run = await measure(() => target.process.url, scenario.expectStatus, requestsOf(target.bench, scenario), target.process);
+        await target.queueEmpty();
+        errors += against.errors + run.errors;
+        runs.push([against, run]);
+      }
+      const [[a, m], b] = runs as [[Measured, Measured], [Measured, Measured] | undefined];
+      versusRatios.set(scenario.name, m.rps / a.rps);
+      if (b) baselineVersusRatios.set(scenario.name, b[1].rps / b[0].rps);
+      rows.push([`${other.name}, alongside`, int(a.rps), ms(a.p50), ms(a.p99), String(a.errors), '', int(a.cpuUsPerRequest), int(a.rssMb), '', ...(b ? [int(b[0].rps), ms(b[0].p99), pct(a.rps / b[0].rps)] : [])]);
+      rows.push([scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), `${pct(m.rps / a.rps)} of the earn above`, int(m.cpuUsPerRequest), int(m.rssMb), '', ...(b ? [int(b[1].rps), ms(b[1].p99), pct(m.rps / b[1].rps)] : [])]);
+      continue;
+    }
     const floor = FLOOR_REQUESTS[scenario.floor];
     log(`${floor.name}`);
     const f = await measure(() => floors[scenario.floor].url, floor.status, floor.next, floors[scenario.floor]);
@@ -186,6 +210,12 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       measured: pct(ratios.get(s.name)!),
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
+    })),
+    ...SCENARIOS.filter((s) => s.versus).map((s) => ({
+      name: `${s.name} ≥ ${pct(s.versus!.minRatio)} of the plain earn beside it`,
+      measured: pct(versusRatios.get(s.name)!),
+      pass: versusRatios.get(s.name)! >= s.versus!.minRatio,
+      baseline: baseline && pct(baselineVersusRatios.get(s.name)!),
     })),
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
