@@ -18,7 +18,10 @@ CREATE TABLE admins (
   org_id         TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
   email          TEXT NOT NULL UNIQUE COLLATE NOCASE,
   password_hash  TEXT NOT NULL,
-  created_at     INTEGER NOT NULL
+  created_at     INTEGER NOT NULL,
+  -- The language of the console for this admin (en or de). NULL: German when the shop's language
+  -- is German, else English.
+  language TEXT
 );
 
 CREATE TABLE api_keys (
@@ -104,7 +107,11 @@ CREATE TABLE customers (
   erased_at INTEGER,
   -- When the customer was last awarded anything (ms), written with the balance: inactivity expiry
   -- counts from it. NULL for customers not awarded since this version (their lots count from their own time).
-  last_award_at INTEGER
+  last_award_at INTEGER,
+  -- The language the customer chose or was served on the sign-up page (en, de, fr, es, it, nl):
+  -- their pass and emails use it. NULL: the shop's language (org setting). No CHECK: the program
+  -- validates it, and a new language must not need a rebuild of this table.
+  language TEXT
 );
 CREATE UNIQUE INDEX customers_external_id ON customers (org_id, livemode, external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX customers_card ON customers (card_id, livemode, created_at);
@@ -755,4 +762,11 @@ CREATE TABLE test_clocks (
   updated_at  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-PRAGMA user_version = 25;
+-- Customers who followed the link in an expiry reminder or a birthday email and stopped those
+-- emails, and when. Their card email, which they ask for themselves, is still sent on request.
+CREATE TABLE mail_unsubscribes (
+  customer_id      TEXT PRIMARY KEY REFERENCES customers(id) ON DELETE CASCADE,
+  unsubscribed_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+
+PRAGMA user_version = 27;

@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
-import { enrollCustomer } from '../src/customers/enroll';
+import { enrollCustomer } from '../src/loyalty/enroll';
 import { customersRepo } from '../src/customers/repo';
 import { openDatabase } from '../src/db/open';
 import { inTransaction } from '../src/db/transaction';

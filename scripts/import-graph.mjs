@@ -2,20 +2,28 @@
 // The project's import graph by top-level folder of src/, and the two figures the structure is
 // held to: circles (folders that import each other, directly or around a loop) and arrows up (an
 // import from a lower layer into a higher one). Type-only imports are left out: they vanish from
-// the bundle and cannot make a loop at run time. `--list` prints every edge that counts.
+// the bundle and cannot make a loop at run time; re-exports (`export … from`) count as imports.
+// `--list` prints every edge that counts; `--check` exits 1 unless there is no circle and at most
+// two arrows up (test/import-graph.test.ts); `--src <dir>` reads another tree (that test's fixtures).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const src = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const srcArg = process.argv.indexOf('--src');
+const src = srcArg === -1 ? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src') : path.resolve(process.argv[srcArg + 1]);
 
 // Lower numbers sit lower: a folder may import its own layer and those below it, never above.
 // Shared pieces (lib, db, the neutral deps/config modules, queue, i18n) at the bottom; page and
-// route plumbing above them; features in the middle; composition (http, jobs, main, cli) on top.
+// route plumbing above them; features in the middle (among themselves held to no circle). Above
+// the features, what reaches across them: the pages (console, counter, customer-pages) call any
+// feature's services, and privacy knows every feature's copy of a person; no feature may import
+// them (a feature that needed a page's code would be a feature's code kept in the wrong place, as
+// the card face was in signup/). Composition (http, jobs, main, cli) on top.
 const LAYERS = {
   lib: 0, 'config.ts': 0, 'deps.ts': 0,
   db: 1, i18n: 1,
   queue: 2, events: 2, routing: 2, web: 2,
+  privacy: 4, console: 4, counter: 4, 'customer-pages': 4,
   http: 5, jobs: 5, 'main.ts': 6, 'cli.ts': 6,
 };
 const FEATURE_LAYER = 3;
@@ -34,7 +42,11 @@ const nodeOf = (file) => path.relative(src, file).split(path.sep)[0];
 const edges = new Map(); // "a -> b" → example "file: import"
 for (const file of files(src)) {
   const text = readFileSync(file, 'utf8');
-  for (const m of text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'(\.[^']+)'/gms)) {
+  const specifiers = [
+    ...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'(\.[^']+)'/gms),
+    ...text.matchAll(/^export\s+(?!type\s)(?:\*|\{[^}]*\})\s+from\s+'(\.[^']+)'/gms),
+  ];
+  for (const m of specifiers) {
     const target = path.resolve(path.dirname(file), m[1]);
     if (!target.startsWith(src)) continue;
     const from = nodeOf(file);

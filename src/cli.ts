@@ -13,7 +13,7 @@ import { changeHooks, startServer } from './main';
 import { importCommand, ImportCommandError } from './import/cli';
 import { createLogger } from './lib/log';
 import { orgsRepo } from './orgs/repo';
-import { customerExport } from './customers/export';
+import { customerExport } from './privacy/export';
 import { resolveCustomer } from './customers/refs';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from './seed/service';
 import type { DemoCredentials } from './seed/demo';

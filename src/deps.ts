@@ -37,19 +37,15 @@ export interface ChangeHooks {
    */
   cardChanged(deps: WriteDeps, cardId: string): void;
   /**
-   * A customer's personal data was erased: what other features keep of the person goes too (the
-   * import's drafts still hold the uploaded rows). The values are those before the erasure.
+   * A card no live customer holds is about to be deleted: its test customers go first, with what
+   * the cascade from the card does not reach (their events), as the 30-day sweep removes them.
    */
-  customerErased(deps: WriteDeps, person: ErasedPerson): void;
-}
-
-/** Who was erased, as they could be recognised elsewhere: the values before the erasure. */
-export interface ErasedPerson {
-  orgId: string;
-  livemode: boolean;
-  email: string | null;
-  phone: string | null;
-  externalId: string | null;
+  cardDeleting(deps: WriteDeps, cardId: string): void;
+  /**
+   * A card's birthday treat was switched on, off or onto another question (`questionKey`, null
+   * when off): its customers' birthdays are read again from their answers.
+   */
+  birthdayQuestionChanged(deps: WriteDeps, cardId: string, questionKey: string | null): void;
 }
 
 /** An event as the outbox stored it; the envelope itself is in the row. */

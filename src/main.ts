@@ -15,7 +15,8 @@ import { loadWalletServices, missingWalletSettings, publicUrlWarning, type Walle
 import { queueCardUpdate, queuePassUpdate } from './wallet/updates/queue';
 import { createPassUpdateWorker } from './wallet/updates/worker';
 import { createMailWorker } from './mail/worker';
-import { scrubImportDrafts } from './import/erase-drafts';
+import { removeTestCustomersOfCard } from './customers/test-mode';
+import { resetBirthdays } from './customers/birthdays';
 import { movedDataWarning } from './backups/moved-data';
 import { MAIL_TLS_OFF_WARNING, mailSetup } from './mail/service';
 
@@ -33,7 +34,8 @@ export function changeHooks(): ChangeHooks {
     eventWritten: (deps, event) => void fanOutToWebhooks(deps, event),
     balanceChanged: (deps, customerId) => queuePassUpdate(deps, customerId),
     cardChanged: (deps, cardId) => queueCardUpdate(deps, cardId),
-    customerErased: (deps, person) => void scrubImportDrafts(deps, person),
+    cardDeleting: (deps, cardId) => removeTestCustomersOfCard(deps, cardId),
+    birthdayQuestionChanged: (deps, cardId, questionKey) => resetBirthdays(deps, cardId, questionKey),
   };
 }
 

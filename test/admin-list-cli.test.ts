@@ -17,7 +17,7 @@ const SEED = {
 
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-describe('wallet-loyalty admin list', { timeout: 120_000 }, () => {
+describe('wallet-loyalty admin list', () => {
   let data: string;
   let db: string;
   let orgs: { north: string; south: string; quiet: string };

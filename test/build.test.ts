@@ -26,7 +26,7 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
-describe('the bundled script', { timeout: 120_000 }, () => {
+describe('the bundled script', () => {
   const dir = tempDir('wl-dist-');
   after(() => rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'out');
@@ -174,7 +174,7 @@ describe('the bundled script', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the production set (npm ci --omit=dev): no dev tool at run time', { timeout: 120_000 }, () => {
+describe('the production set (npm ci --omit=dev): no dev tool at run time', () => {
   const dir = tempDir('wl-prod-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -29,7 +29,7 @@ function oneLine(stderr: string): string {
 }
 
 // Child processes: a generous per-suite limit turns a hung process into a failure, not a stuck CI.
-describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
+describe('wallet-loyalty CLI', () => {
   const dir = tempDir();
   const dbFile = path.join(dir, 'wallet-loyalty.db');
   let seeded: { orgs: { orgId: string; cards: { ref: string; cardId: string }[]; keys: { deviceName: string; mode: string; key: string }[] }[] };
@@ -254,7 +254,7 @@ describe('wallet-loyalty CLI', { timeout: 120_000 }, () => {
   });
 });
 
-describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, () => {
+describe('wallet-loyalty serve on an empty data folder', () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -365,7 +365,7 @@ describe('wallet-loyalty serve on an empty data folder', { timeout: 60_000 }, ()
   });
 });
 
-describe('npm start', { timeout: 60_000 }, () => {
+describe('npm start', () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -403,7 +403,7 @@ describe('npm start', { timeout: 60_000 }, () => {
   });
 });
 
-describe('serve shutdown', { timeout: 60_000 }, () => {
+describe('serve shutdown', () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -419,14 +419,17 @@ describe('serve shutdown', { timeout: 60_000 }, () => {
       stalled.on('error', () => {});
       await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
       stalled.write(`POST /api/v1/customers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the request is in, its body never completes
+      // The request is in and its body never completes. A request on another connection answered
+      // after it shows the server read what came before (an event, not a pause).
+      assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
 
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
-      const started = Date.now();
       server.child.kill('SIGTERM');
-      const outcome = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000))]);
-      assert.deepEqual(outcome, { code: 0, signal: null });
-      assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+      // Without the grace period's cut the server would wait for the body for minutes (Node's
+      // requestTimeout): a guard far above the 5 s grace, so a loaded machine never trips it.
+      const guard = setTimeout(() => server.child.kill('SIGKILL'), 120_000);
+      const outcome = await exited.finally(() => clearTimeout(guard));
+      assert.deepEqual(outcome, { code: 0, signal: null }, 'it stopped by itself, not by the guard');
       stalled.destroy();
       assert.deepEqual(readdirSync(own).filter((f) => f.startsWith('wallet-loyalty.db')), ['wallet-loyalty.db'], 'the database was closed');
     } finally {
@@ -467,7 +470,7 @@ describe('serve shutdown', { timeout: 60_000 }, () => {
   });
 });
 
-describe('requests Node refuses before the app sees them', { timeout: 60_000 }, () => {
+describe('requests Node refuses before the app sees them', () => {
   const dir = tempDir();
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@ import { readColor } from '../src/lib/colors';
 import { SeedError } from '../src/seed/service';
 import { defaultPassImages } from '../src/wallet/apple/default-images';
 import { buildLoyaltyClass } from '../src/wallet/google/objects';
-import { cardCss } from '../src/wallet/http/pages';
+import { cardCss } from '../src/customer-pages/pass/views';
 import type { Card } from '../src/cards/model';
 import { startTestApp, type TestApp } from './support/app';
 import { createCustomer } from './support/wallet-app';

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkExternalId } from '../src/customers/enroll';
+import { linkExternalId } from '../src/loyalty/enroll';
 import { openDatabase, type Db } from '../src/db/open';
 import { customersRepo } from '../src/customers/repo';
 import { findCustomerByScanCode } from '../src/customers/secret-codes';

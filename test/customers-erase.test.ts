@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
 import { createEndpoint, startWebhookApp, type WebhookTestApp } from './support/webhooks';
-import { consentRepo } from '../src/customers/consent';
-import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/customers/search-merge';
+import { consentRepo } from '../src/customers/consent-repo';
+import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/privacy/search-merge';
 
 // DELETE /api/v1/customers/{ref}: the right to erasure (decisions §9). The personal values go from
 // every table and from the database file; the ledger stays, the pass is voided, integrators hear it.
@@ -175,6 +175,15 @@ describe('DELETE /v1/customers/{ref}: erasure', () => {
     const forbidden = await api('DELETE', `/customers/${c.externalCustomerId}`, undefined, org.keys.reader);
     assert.equal(forbidden.status, 403);
     assert.equal((await api('GET', `/customers/${c.externalCustomerId}`)).status, 200, 'still there');
+    // One email on two cards: the ref names two people, so neither is erased.
+    const shared = `shared.${++n}@example.org`;
+    for (const card of [org.cards.points, org.cards.stamps]) {
+      assert.equal((await api('POST', '/customers', { externalCustomerId: `twin-${card}-${n}`, cardId: card, name: 'Twin', email: shared })).status, 201);
+    }
+    const ambiguous = await api('DELETE', `/customers/email:${shared}`);
+    assert.equal(ambiguous.status, 409);
+    assert.match(ambiguous.body.message, /^AMBIGUOUS_CUSTOMER_MATCH/);
+    assert.equal((await app.db.prepare('SELECT count(*) AS n FROM customers WHERE email = ? AND erased_at IS NULL').get(shared) as { n: number }).n, 2, 'both still there');
     const body = await app.request('DELETE', `/api/v1/customers/${c.externalCustomerId}`, { key: org.keys.live, body: { reason: 'x' } });
     assert.equal(body.status, 200, 'DELETE reads no body');
   });

@@ -24,6 +24,38 @@ describe('the server jobs', () => {
     }
   });
 
+  it('a tick missed while the process was busy is a debug line of our log, never a console warning', async () => {
+    const debug: string[] = [];
+    const warned: unknown[] = [];
+    const consoleWarn = console.warn;
+    // Whichever way node-cron reports the missed ticks, the wait ends (the console's way fails below).
+    let missed!: () => void;
+    const seen = new Promise<void>((resolve) => (missed = resolve));
+    console.warn = (...args: unknown[]) => {
+      warned.push(args);
+      missed();
+    };
+    const log = {
+      ...silentLogger,
+      debug: (msg: string) => {
+        debug.push(msg);
+        if (/missed execution/.test(msg)) missed();
+      },
+    };
+    const scheduler = startJobs([{ name: 'every-second', schedule: '* * * * * *', run: () => undefined }], log);
+    try {
+      // Hold the event loop past several ticks, as a long synchronous task would.
+      const until = Date.now() + 3_500;
+      while (Date.now() < until);
+      await seen;
+    } finally {
+      await scheduler.stop();
+      console.warn = consoleWarn;
+    }
+    assert.deepEqual(warned, []);
+    assert.ok(debug.some((m) => /^node-cron: missed execution/.test(m)), debug.join('\n'));
+  });
+
   it('a job that fails is logged and does not throw', async () => {
     const errors: unknown[] = [];
     const log = { ...silentLogger, error: (msg: string, fields?: Record<string, unknown>) => errors.push({ msg, fields }) };

@@ -131,7 +131,7 @@ function audit(dbFile: string, ids: string[]) {
   }
 }
 
-describe('Litestream drill (deploy/litestream.yml, file:// replica)', { timeout: 180_000 }, () => {
+describe('Litestream drill (deploy/litestream.yml, file:// replica)', () => {
   let bin: string;
   let dir: string;
   before(() => {

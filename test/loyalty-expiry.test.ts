@@ -298,7 +298,7 @@ describe('expiry: reminders', () => {
     assert.deepEqual(smtp.received.map((m) => m.to), [['ada@example.org']], 'only the customer who agreed is emailed');
     const text = mimeParts(smtp.received[0]!.raw).find((p) => p.type === 'text/plain')!.body.toString('utf8');
     assert.match(decodeHeader(header(smtp.received[0]!.raw, 'Subject')!), /12 points expire on 10 Feb/);
-    assert.match(text, /12 points expire on 10 Feb/);
+    assert.match(text, /12 points on your Points card expire on 10 February\./);
     for (const installUrl of [agreed.installUrl, silent.installUrl]) {
       assert.deepEqual((await passDetails(app, installUrl)).filter((d) => d.key === 'expiring'), [{ key: 'expiring', label: 'Expiring', value: '12 points expire on 10 Feb' }]);
     }

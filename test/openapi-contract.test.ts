@@ -531,9 +531,11 @@ const KNOWN_REFUSALS: { what: string; operation: string; base: string; probe: Om
 /**
  * Where a validator that knows no extension may let a request through that the server refuses:
  * decimals that depend on the customer's card (whole units on point and level cards, cents on
- * prepaid ones), "at most 2 decimals" of a sum of money (multipleOf 0.01 misjudges binary numbers:
- * Ajv refuses 0.07 and 1.1 with it), and no unlisted query parameter. By operation, base request
- * and probed field; anything else it lets through is a rule the document fails to state.
+ * prepaid ones), "at most 2 decimals" of a sum of money and a multiplier's one decimal (multipleOf
+ * misjudges binary numbers: Ajv refuses 0.07 and 1.1 with 0.01), a birthday key that must name one
+ * of the card's own date questions (x-question-type), and no unlisted query parameter. By
+ * operation, base request and probed field; anything else it lets through is a rule the document
+ * fails to state.
  */
 const ONLY_BY_EXTENSION: Record<string, string[]> = {
   'POST /api/v1/customers': ['a new customer on the points card: body initialPoints', 'a new customer on the prepaid card: body initialPoints'],
@@ -541,6 +543,8 @@ const ONLY_BY_EXTENSION: Record<string, string[]> = {
   'POST /api/v1/customers/{ref}/redeem': ['points: body amount', 'credit: body amount'],
   'POST /api/v1/customers/{ref}/adjust': ['a points correction: body balanceCorrection', 'a credit correction: body balanceCorrection'],
   'GET /api/v1/customers/lookup': ['by email: query surelyUnknown'],
+  'PATCH /api/v1/cards/{cardId}': ['an identifier question: body birthday', 'the program fields: body birthday', 'expiry and a birthday treat: body birthday.questionKey'],
+  'POST /api/v1/cards/{cardId}/promotions': ['a multiplier: body value'],
   'GET /api/v1/customers/{ref}/transactions': ['a page: query surelyUnknown'],
 };
 

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { verifyPassword } from '../src/lib/password';
+import { readOrgSettings } from '../src/orgs/settings';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from '../src/seed/service';
 import { startTestApp, type TestApp } from './support/app';
 
@@ -100,6 +101,15 @@ describe('seed', () => {
     assert.deepEqual([card.flagAwardsPerDay, card.unitValue], [3, 0.3]);
   });
 
+  it('takes the org’s settings: language, country, time zone and currency', () => {
+    const settings = { language: 'de', country: 'DE', timeZone: 'Europe/Berlin', currency: 'EUR' };
+    const [org] = applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'Café Hamburg', settings }] })).orgs;
+    const stored = readOrgSettings(app.db, org!.orgId);
+    assert.deepEqual({ language: stored.language, country: stored.country, timeZone: stored.timeZone, currency: stored.currency }, settings);
+    const [bare] = applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'No settings' }] })).orgs;
+    assert.deepEqual([readOrgSettings(app.db, bare!.orgId).language, readOrgSettings(app.db, bare!.orgId).currency], ['en', null], 'English and no currency by default');
+  });
+
   it('needs only the names and passType', () => {
     const result = applySeed(app.deps, parseSeedFile({ orgs: [{ name: 'Bare', cards: [{ name: 'Plain', passType: 'point_card' }], keys: [{}] }] }));
     assert.deepEqual(result.orgs[0]!.cards.map((c) => c.ref), [null]);
@@ -132,6 +142,11 @@ describe('seed', () => {
     { name: 'a unitValue on a prepaid card', file: (f) => (f.orgs[0].cards.push({ name: 'Gift', passType: 'prepaid_card', unitValue: 1 }), f), field: 'orgs[0].cards[1].unitValue' },
     { name: 'levels not starting at 0', file: (f) => ((f.orgs[0].cards[0].levels[0].minPoints = 10), f), field: 'orgs[0].cards[0].levels' },
     { name: 'a lowercase currency', file: (f) => ((f.orgs[0].cards[0].accrual.spend.currency = 'eur'), f), field: 'orgs[0].cards[0].accrual.spend.currency' },
+    { name: 'an unknown org setting', file: (f) => ((f.orgs[0].settings = { lang: 'de' }), f), field: 'orgs[0].settings.lang' },
+    { name: 'a language we do not speak', file: (f) => ((f.orgs[0].settings = { language: 'pt' }), f), field: 'orgs[0].settings.language' },
+    { name: 'a currency that is not ISO 4217', file: (f) => ((f.orgs[0].settings = { currency: 'EURO' }), f), field: 'orgs[0].settings.currency' },
+    { name: 'a lowercase org currency', file: (f) => ((f.orgs[0].settings = { currency: 'eur' }), f), field: 'orgs[0].settings.currency' },
+    { name: 'an unknown time zone', file: (f) => ((f.orgs[0].settings = { timeZone: 'Europe/Atlantis' }), f), field: 'orgs[0].settings.timeZone' },
     { name: 'a period without maxPerPeriod', file: (f) => (delete f.orgs[0].cards[0].earningLimits.maxPerPeriod, f), field: 'orgs[0].cards[0].earningLimits.maxPerPeriod' },
     { name: 'a select question without options', file: (f) => (delete f.orgs[0].cards[0].questions[1].options, f), field: 'orgs[0].cards[0].questions[1].options' },
     { name: 'an unknown question type', file: (f) => ((f.orgs[0].cards[0].questions[0].type = 'colour'), f), field: 'orgs[0].cards[0].questions[0].type' },

@@ -18,7 +18,7 @@ import { changeBalance } from './support/wallet-app';
 // outbox's events become webhook deliveries, the ledger's balance changes become pass updates,
 // both inside the change's transaction. These tests fail if a composition drops either.
 
-describe('startServer (main.ts) wires the features together', { timeout: 30_000 }, () => {
+describe('startServer (main.ts) wires the features together', () => {
   let dir: string;
   let server: RunningServer;
   let receiver: Receiver;

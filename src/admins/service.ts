@@ -4,10 +4,14 @@ import type { Clock } from '../lib/clock';
 import { normalizeEmail } from '../lib/contact';
 import { randomToken } from '../lib/ids';
 import { hashPassword } from '../lib/password';
+import type { ConsoleLang } from '../i18n/langs';
 import { orgsRepo, type AdminRow } from '../orgs/repo';
+import { readOrgSettings } from '../orgs/settings';
 import { adminEmailKey, createAdmin } from '../orgs/service';
 import { endAdminSessions } from '../web/sessions';
 import { adminsRepo, type AdminListing, type AdminOfOrg } from './repo';
+
+export type { AdminListing } from './repo';
 
 // Several admins per org, with equal rights (decisions §9); the CLI's `admin` commands and the
 // console's Settings → Admins share these rules. A new password is random, shown once and stored as
@@ -118,4 +122,15 @@ export function changeAdminEmail(deps: AdminDeps, admin: AdminRow, rawEmail: str
     adminsRepo(deps.db).setEmail(admin.id, email);
     return email;
   });
+}
+
+/** The console's language for this admin: their choice, else German in a German-speaking shop, else English. */
+export function adminLang(db: Db, admin: Pick<AdminRow, 'orgId' | 'language'>): ConsoleLang {
+  if (admin.language) return admin.language;
+  return readOrgSettings(db, admin.orgId).language === 'de' ? 'de' : 'en';
+}
+
+/** The signed-in admin's choice of the console's language (Settings → Account). */
+export function setAdminLanguage(deps: AdminDeps, admin: Pick<AdminRow, 'id'>, lang: ConsoleLang): void {
+  inTransaction(deps.db, () => adminsRepo(deps.db).setLanguage(admin.id, lang));
 }

@@ -332,8 +332,9 @@ export const PatchCardBody = v.pipe(
     expiry: v.optional(v.nullable(ExpirySetting)),
     birthday: v.optional(v.nullable(BirthdaySetting)),
   }),
-  // Older clients send identifierQuestionKey alone; an empty body is refused as it always was.
-  v.forward(v.check((body) => Object.keys(body).length > 0, 'required unless the body sets another field'), ['identifierQuestionKey']),
+  // Older clients send identifierQuestionKey alone; an empty body is refused as it always was, in
+  // the same words (the body sets no other field, so the one field it always took is required).
+  v.forward(v.check((body) => Object.keys(body).length > 0, 'required'), ['identifierQuestionKey']),
   v.metadata({ minProperties: 1 }),
   v.description('At least one field; each one sent is set, the others are left as they are'),
 );

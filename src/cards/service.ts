@@ -7,11 +7,9 @@ import { ApiError, validationFailed } from '../lib/errors';
 import type { WriteDeps } from '../deps';
 import { DEFAULT_FLAG_AWARDS_PER_DAY, findQuestion, IDENTIFIER_TYPES, PASS_TYPE_NAMES, programFieldAllowed, type Card, type CardCustomerCounts, type CardLogo, type CardLogoMeta } from './model';
 import { cardsRepo } from './repo';
-import { removeTestCustomer } from '../customers/test-mode';
 import { rewardsFromInput, withRewards } from './rewards';
 import { applyProgramPatch, type ProgramPatch } from './program';
 import { birthdayQuestionProblem, expiryTypeMessage, type BirthdayInput, type CardConfigInput, type ExpiryInput } from './schemas';
-import { resetBirthdays } from '../customers/birthdays';
 
 export interface CardDeps {
   db: Db;
@@ -77,15 +75,15 @@ function cardFromConfig(before: Pick<Card, 'id' | 'orgId' | 'createdAt' | 'archi
 }
 
 /**
- * The reward list a configuration gives. `rewards` is the list itself; the one-reward form
- * (`reward`, older seed files and the editor's single reward) replaces the default entry, keeping
- * its id, and leaves the others; neither removes the default.
+ * The reward list a configuration gives. `rewards` is the list itself (the console's editor lists
+ * every reward, so a list without rows is a card without rewards); the one-reward form `reward`
+ * (older seed files) replaces the default entry, keeping its id, and leaves the others; neither
+ * gives none.
  */
 function rewardsOfConfig(existing: Card['rewards'], config: CardConfigInput): Card['rewards'] {
   if (config.rewards) return rewardsFromInput(existing, config.rewards);
-  const rest = existing.slice(1);
-  if (!config.reward) return rest;
-  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...rest];
+  if (!config.reward) return [];
+  return [{ id: existing[0]?.id ?? newId('rw'), name: config.reward.name, cost: toHundredths(config.reward.cost) }, ...existing.slice(1)];
 }
 
 const BALANCE_UNITS: Readonly<Record<Card['passType'], string>> = { stamp_card: 'stamps', point_card: 'points', level_card: 'points', prepaid_card: 'store credit' };
@@ -158,7 +156,12 @@ export function getOrgCard(deps: CardDeps, orgId: string, cardId: string): Card 
   return card;
 }
 
-export function listCards(deps: CardDeps, orgId: string): Card[] {
+/** The card with this id, whichever org has it; for a card id read from the org's own rows (a customer's, an import's). */
+export function findCard(deps: { db: Db }, cardId: string): Card | undefined {
+  return cardsRepo(deps.db).findById(cardId);
+}
+
+export function listCards(deps: { db: Db }, orgId: string): Card[] {
   return cardsRepo(deps.db).listForOrg(orgId);
 }
 
@@ -184,10 +187,11 @@ export function setCardArchived(deps: CardDeps, orgId: string, cardId: string, a
 
 /**
  * Deletes a card no live customer holds (decisions §9: the demo cards, a card made by mistake). Its
- * test customers go with it, as the 30-day sweep would remove them: their events first, then the
- * rest by cascade. A card with live customers is refused (archive it instead).
+ * test customers go with it, as the 30-day sweep would remove them: their events first (the
+ * customers feature, through onChange.cardDeleting), then the rest by cascade. A card with live
+ * customers is refused (archive it instead).
  */
-export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void {
+export function deleteCard(deps: WriteDeps, orgId: string, cardId: string): void {
   inTransaction(deps.db, () => {
     const card = getOrgCard(deps, orgId, cardId);
     const repo = cardsRepo(deps.db);
@@ -197,7 +201,7 @@ export function deleteCard(deps: CardDeps, orgId: string, cardId: string): void 
         detail: `${card.name} has ${live} customer${live === 1 ? '' : 's'} with a pass, so it cannot be deleted. Archive it instead: it closes to new members and their passes keep working`,
       });
     }
-    for (const id of repo.testCustomerIds(card.id)) removeTestCustomer(deps.db, id);
+    deps.onChange.cardDeleting(deps, card.id);
     repo.remove(card.id);
   });
 }
@@ -311,12 +315,13 @@ function withExpiryAndBirthday(
   return { ...card, expiry, birthday, lotsSince: before.lotsSince ?? (expiry ? now : null) };
 }
 
-/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers. */
-function afterBirthdayChange(deps: CardDeps, before: Card, after: Card): void {
-  if (before.birthday?.questionKey !== after.birthday?.questionKey) resetBirthdays(deps, after);
+/** A birthday treat switched on, off, or onto another question: the customers' birthdays are read again from their answers (onChange). */
+function afterBirthdayChange(deps: WriteDeps, before: Card, after: Card): void {
+  const key = after.birthday?.questionKey ?? null;
+  if ((before.birthday?.questionKey ?? null) !== key) deps.onChange.birthdayQuestionChanged(deps, after.id, key);
 }
 
 /** The card's logo (size and version, not the image), if it has one. */
-export function cardLogoMeta(deps: CardDeps, cardId: string): CardLogoMeta | undefined {
+export function cardLogoMeta(deps: { db: Db }, cardId: string): CardLogoMeta | undefined {
   return cardsRepo(deps.db).logoMeta(cardId);
 }

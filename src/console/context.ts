@@ -1,9 +1,10 @@
 import type { Context } from 'koa';
 import type { Namespace } from '../customers/model';
+import type { ConsoleLang } from '../i18n/langs';
 import { ApiError } from '../lib/errors';
-import type { AdminRow, OrgRow } from '../orgs/repo';
+import type { AdminRow, OrgRow } from '../orgs/service';
 import type { FormFields } from '../web/forms';
-import type { SessionRow } from '../web/sessions-repo';
+import type { SessionRow } from '../web/sessions';
 
 /** Who is signed in to the console, and which data (live or test) they are looking at. */
 export interface ConsoleContext {
@@ -14,6 +15,8 @@ export interface ConsoleContext {
   /** The org's live data or its test sandbox, as the switch stands: what every section reads and writes. */
   namespace: Namespace;
   csrfToken: string;
+  /** The admin's console language (their choice, else the shop's when German, else English). */
+  lang: ConsoleLang;
 }
 
 /** The console context the guard put on the request (only routes behind the guard call this). */

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { orgsRepo } from '../orgs/repo';
+import { adminLang } from '../admins/service';
+import { findAdminAndOrg } from '../orgs/service';
 import { readCookie, clearCookie } from '../web/cookies';
 import { checkOrigin, checkToken, CSRF_FIELD } from '../web/csrf';
 import { field, readForm, type FormFields } from '../web/forms';
@@ -43,9 +44,8 @@ function toSignIn(ctx: Context): void {
 export function consoleGuard(deps: AppDeps) {
   return async (ctx: Context, next: Next) => {
     const session = findSession(deps, CONSOLE_SESSIONS, readCookie(ctx, CONSOLE_SESSIONS.cookie));
-    const admin = session?.adminId ? orgsRepo(deps.db).findAdmin(session.adminId) : undefined;
-    const org = admin ? orgsRepo(deps.db).findOrg(admin.orgId) : undefined;
-    if (!session || !admin || !org) {
+    const signedIn = session?.adminId ? findAdminAndOrg(deps, session.adminId) : undefined;
+    if (!session || !signedIn) {
       if (session) endSession(deps, session.id);
       clearCookie(ctx, deps.config, CONSOLE_SESSIONS.cookie, CONSOLE_SESSIONS.path);
       return toSignIn(ctx);
@@ -65,6 +65,7 @@ export function consoleGuard(deps: AppDeps) {
         else if (type !== MULTIPART) throw unsupportedBody();
       }
     }
+    const { admin, org } = signedIn;
     const state: ConsoleContext = {
       session,
       admin,
@@ -72,6 +73,7 @@ export function consoleGuard(deps: AppDeps) {
       livemode: session.livemode,
       namespace: { orgId: org.id, livemode: session.livemode },
       csrfToken: session.csrfToken,
+      lang: adminLang(deps.db, admin),
     };
     ctx.state.console = state;
     await next();

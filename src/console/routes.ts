@@ -4,6 +4,7 @@ import { pageErrors } from '../web/errors';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { bindCards } from './cards/routes';
+import { bindPromotions } from './promotions/routes';
 import { consoleGuard } from './guard';
 import { bindKeys } from './keys/routes';
 import { bindPoster } from './poster/routes';
@@ -34,6 +35,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
   bindCards(guarded, deps);
+  bindPromotions(guarded, deps);
   bindSettings(guarded, deps, wallet);
   bindEmailSettings(guarded, deps);
   bindKeys(guarded, deps);

@@ -12,17 +12,20 @@ import { MAX_UNITS, toHundredths } from '../lib/money';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import type { EarnBasis } from '../loyalty/service';
 import { qrSvg } from '../wallet/qr';
-import { installUrl } from '../customers/resource';
+import { installUrl } from '../customers/install-url';
 import { maskEmail } from '../lib/contact';
 import { mailSetup, queueCardEmail } from '../mail/service';
 import { CSRF_FIELD } from '../web/csrf';
 import { field, formErrorsFrom, hasErrors, humanMessage, readForm, type FormFields } from '../web/forms';
-import type { Markup } from '../web/html';
+import { html, type Markup } from '../web/html';
+import { runningPromotions } from '../promotions/service';
+import { customerNow, previewAward, type AwardPreview } from './offers';
+import { previewText } from './offer-panels';
 import { checkEnrollValues, enrollAtCounter, enrollValues } from './enroll';
 import { entryText, signedText } from './format';
 import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
 import { awardChange, confirmAboveFor, largeAwardPanel } from './large-award';
-import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
+import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, promotionNamesOf, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
 import { checkCounterRequest, counterSession, type CounterContext } from './session';
 
 // The requests the counter page's script makes: look a customer up, act on them, enroll one.
@@ -126,9 +129,9 @@ interface ActionOutcome {
   done: string;
 }
 
-function outcome(result: BalanceChangeResult): ActionOutcome {
+function outcome(deps: AppDeps, result: BalanceChangeResult): ActionOutcome {
   const { card, transaction } = result;
-  const done = transaction.kind === 'reversal' ? `Undone: ${signedText(card, transaction.change)}` : entryText(card, transaction);
+  const done = transaction.kind === 'reversal' ? `Undone: ${signedText(card, transaction.change)}` : entryText(card, transaction, promotionNamesOf(deps, card));
   return { passUserId: result.customer.id, done };
 }
 
@@ -190,6 +193,26 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     sendHtml(ctx, 200, resultsPanel(query.trim(), found.map((customer) => ({ customer, card: getOrgCard(deps, customer.orgId, customer.cardId) }))));
   });
 
+  /** What an award of this basis gives the customer now, promotions included, as the earn works it out. */
+  const awardPreviewFor = (card: Card, customer: Customer, basis: EarnBasis): AwardPreview =>
+    previewAward(runningPromotions(deps.db, card, customerNow(deps, customer)), awardChange(card, basis));
+
+  // "+2 stamps, +2 more from Double Tuesday" under a typed award, as staff type it. A read: an
+  // amount that is not one yet (empty, "4,") answers the form's hint instead of a refusal.
+  router.get(`${base}/preview`, errors, (ctx) => {
+    const req = readRequest(ctx, deps, ctx.query.mode);
+    const customer = customerById(deps, req.actor.namespace, String(ctx.query.customer ?? ''));
+    const card = getOrgCard(deps, customer.orgId, customer.cardId);
+    const form = Object.fromEntries(['what', 'amount', 'item', 'quantity'].map((name) => [name, String(ctx.query[name] ?? '')]));
+    let preview: AwardPreview | null = null;
+    try {
+      preview = awardPreviewFor(card, customer, earnBasis(card, form));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 400) throw err;
+    }
+    sendHtml(ctx, 200, html`${preview ? previewText(card, preview) : 'Type an amount to see what the award gives.'}`);
+  });
+
   router.get(`${base}/customers/:passUserId`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
     panel(ctx, req, customerById(deps, req.actor.namespace, ctx.params.passUserId!));
@@ -211,7 +234,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
       const question = ask?.(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form);
       if (question) return sendHtml(ctx, 200, question);
       const key = field(form, 'key');
-      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(act(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form, key)));
+      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(deps, act(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form, key)));
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
       const done = reply.body as ActionOutcome;
       panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done });
@@ -223,16 +246,17 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     (req, customer, form) => {
       if (field(form, 'confirmed') === 'yes') return undefined;
       const card = getOrgCard(deps, customer.orgId, customer.cardId);
-      const change = awardChange(card, earnBasis(card, form));
+      // What goes on the card, promotions included: the size the dashboard flags is the same.
+      const preview = awardPreviewFor(card, customer, earnBasis(card, form));
       const above = confirmAboveFor(card, req.actor.settings);
-      if (change <= above) return undefined;
+      if (preview.base + preview.extra <= above) return undefined;
       const fields = Object.fromEntries(Object.entries(fingerprinted(form)).filter(([name]) => !['key', 'mode', 'confirmed'].includes(name)).map(([name, value]) => [name, String(value)]));
-      return largeAwardPanel({ customer, card, change, above, fields });
+      return largeAwardPanel({ customer, card, preview, above, fields });
     },
   );
   action('redeem', (req, customer, form, key) => {
     const what = field(form, 'what');
-    if (what === 'reward') return redeemAtCounter(deps, req.actor, customer, { type: 'reward' }, key);
+    if (what === 'reward') return redeemAtCounter(deps, req.actor, customer, { type: 'reward', rewardId: field(form, 'rewardId') || undefined }, key);
     const card = getOrgCard(deps, customer.orgId, customer.cardId);
     return redeemAtCounter(deps, req.actor, customer, { type: 'points', amount: typedAmount(field(form, 'amount'), card, what) }, key);
   });

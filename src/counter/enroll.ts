@@ -1,6 +1,6 @@
 import type { Card, Question } from '../cards/model';
 import { canonicalAnswer } from '../customers/custom-fields';
-import { enrollCustomer, type EnrollResult } from '../customers/enroll';
+import { enrollCustomer, type EnrollResult } from '../loyalty/enroll';
 import type { AppDeps } from '../deps';
 import { isEmail, normalizeTypedPhone, phoneAsk, typedPhoneToStore } from '../lib/contact';
 import { field, noErrors, type FormErrors, type FormFields } from '../web/forms';

@@ -35,15 +35,29 @@ export function signedText(card: Card, hundredths: number): string {
   return `${hundredths < 0 ? '−' : '+'}${balanceText(card, hundredths)}`;
 }
 
+/** "Double Tuesday", "Double Tuesday and Happy week", "A, B and C". */
+export function namesText(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** " (+2 from Double Tuesday)" after an earn promotions added to; `names` maps the card's promotion ids to their names. */
+function promotionNote(card: Card, row: Pick<LedgerRow, 'details'>, names: ReadonlyMap<string, string>): string {
+  const applied = row.details && 'promotions' in row.details ? row.details.promotions : undefined;
+  if (!applied || applied.extra <= 0) return '';
+  const known = applied.ids.map((id) => names.get(id)).filter((n): n is string => n !== undefined);
+  const from = known.length === applied.ids.length ? namesText(known) : applied.ids.length === 1 ? 'a promotion' : 'promotions';
+  return ` (${signedText(card, applied.extra)} from ${from})`;
+}
+
 /** What a ledger row did, in the staff's words. */
-export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | 'details'>): string {
+export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | 'details'>, promotionNames: ReadonlyMap<string, string> = new Map()): string {
   const details = row.details;
   if (row.kind === 'redeem' && details && 'reward' in details) return `${details.reward.name} redeemed`;
   if (row.kind === 'reversal') return `Undo (${signedText(card, row.change)})`;
   if (row.kind === 'initial') return `Opening balance ${balanceText(card, row.change)}`;
   if (row.kind === 'expiry') return `Expired (${signedText(card, row.change)})`;
   if (row.kind === 'birthday') return `Birthday ${signedText(card, row.change)}`;
-  if (row.kind === 'earn' && details && 'from' in details) return `${signedText(card, row.change)} · sale`;
+  if (row.kind === 'earn') return `${signedText(card, row.change)}${details && 'from' in details ? ' · sale' : ''}${promotionNote(card, row, promotionNames)}`;
   return signedText(card, row.change);
 }
 

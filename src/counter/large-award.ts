@@ -6,13 +6,16 @@ import type { OrgSettings } from '../orgs/settings';
 import { unitOf } from '../staff/activity';
 import { html, type Markup } from '../web/html';
 import { balanceText, displayName } from './format';
+import { previewText } from './offer-panels';
+import type { AwardPreview } from './offers';
 
 // One award above the owner's size (settings counter.confirmAbove: more than 10 stamps unless the
 // owner says otherwise) is confirmed before it is made: "Add 500 stamps to Sam Smith?". The check
 // is the server's, so no page or queued tap skips it; the confirming tap sends confirmed=yes.
-// The dashboard flags the awards above the same size (console/dashboard/service.ts).
+// The size judged is what goes on the card, promotions included, as the dashboard flags the
+// ledger's awards above the same size (console/dashboard/service.ts).
 
-/** What an award of this basis adds to the card (hundredths), as earn will work it out. */
+/** What an award of this basis adds to the card before promotions (hundredths), as earn will work it out. */
 export function awardChange(card: Card, basis: EarnBasis): number {
   return basis.from === 'amount' ? basis.amount : accrue(card, basis).change;
 }
@@ -25,7 +28,8 @@ export function confirmAboveFor(card: Card, settings: Pick<OrgSettings, 'counter
 export interface LargeAward {
   customer: Customer;
   card: Card;
-  change: number;
+  /** The award as typed and what the promotions running now add to it. */
+  preview: AwardPreview;
   above: number;
   /** The fields of the award as sent (without key, mode and token), sent again with confirmed=yes. */
   fields: Record<string, string>;
@@ -33,11 +37,12 @@ export interface LargeAward {
 
 /** The question, in place of the customer screen's actions, with the button that makes the award. */
 export function largeAwardPanel(award: LargeAward): Markup {
-  const { card, customer } = award;
-  const amount = balanceText(card, award.change);
+  const { card, customer, preview } = award;
+  const amount = balanceText(card, preview.base + preview.extra);
   return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-large-question">
 <div class="cx-large" role="alert">
   <h2 id="cx-large-question">Add ${amount} to ${displayName(customer, 'this customer')}?</h2>
+  ${preview.extra > 0 ? html`<p>${previewText(card, preview)}.</p>` : ''}
   <p>That is more than ${balanceText(card, award.above)} in one award, so please check the amount before it goes on ${customer.name ? `${customer.name}’s` : 'the'} card.</p>
 </div>
 <form class="cx-form cx-large-actions" data-action="earn" novalidate>

@@ -1,4 +1,4 @@
-import type { Card, Question } from '../cards/model';
+import { takesRewards, type Card, type Question } from '../cards/model';
 import { phoneHint } from '../lib/contact';
 import type { Customer } from '../customers/model';
 import { checkboxField, formError, inputField, selectField } from '../web/fields';
@@ -6,6 +6,8 @@ import type { FormErrors } from '../web/forms';
 import { html, raw, type Markup } from '../web/html';
 import { amountText, balanceText, cardTypeWord, channelWord, displayName, entryText, unitWord, whenText } from './format';
 import { questionField, type EnrollValues } from './enroll';
+import { awardChange } from './large-award';
+import { previewOutput, promotionsSection, quickNotes, rewardProgress, rewardsSection } from './offer-panels';
 import type { CustomerScreen } from './service';
 
 // The fragments the counter page swaps in: the customer screen (with the confirmation of what was
@@ -23,48 +25,50 @@ function actionForm(action: string, customer: Customer, body: Markup, extra = ''
   return html`<form class="cx-form${extra}" data-action="${action}" novalidate><input type="hidden" name="customer" value="${customer.id}">${body}</form>`;
 }
 
-function amountForm(o: { action: string; customer: Customer; what: string; id: string; label: string; button: string; decimals: boolean }): Markup {
+function amountForm(o: { action: string; customer: Customer; what: string; id: string; label: string; button: string; decimals: boolean; after?: Markup }): Markup {
   return actionForm(
     o.action,
     o.customer,
     html`<input type="hidden" name="what" value="${o.what}">
 <label for="${o.id}">${o.label}</label>
-<div class="row"><input id="${o.id}" name="amount" type="text" inputmode="${o.decimals ? 'decimal' : 'numeric'}" autocomplete="off" required><button type="submit">${o.button}</button></div>`,
+<div class="row"><input id="${o.id}" name="amount" type="text" inputmode="${o.decimals ? 'decimal' : 'numeric'}" autocomplete="off" required><button type="submit">${o.button}</button></div>${o.after ?? ''}`,
   );
 }
 
-function progress(screen: CustomerScreen): Markup {
+function progress(screen: CustomerScreen, timeZone: string): Markup {
   const { card, customer } = screen;
-  if (card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card')) {
-    const cost = card.reward.cost;
-    if (screen.rewardAffordable) return html`<p class="cx-ready"><strong>${card.reward.name}</strong> can be redeemed now.</p>`;
-    return html`<progress class="cx-progress" max="${cost / 100}" value="${customer.balance / 100}" aria-label="Progress to ${card.reward.name}"></progress>
-<p class="muted">${balanceText(card, cost - customer.balance)} more to ${card.reward.name} (${balanceText(card, cost)}).</p>`;
-  }
+  if (takesRewards(card.passType)) return rewardProgress(card, customer, screen.offers, timeZone);
   if (screen.level) {
-    return html`<p><strong>${screen.level.name}</strong>${screen.nextLevel ? html` · ${balanceText(card, screen.nextLevel.minPoints - customer.balance)} to ${screen.nextLevel.name}` : ' · the top level'}</p>`;
+    return html`<p><strong>${screen.level.name}</strong>${screen.nextLevel ? html` · ${balanceText(card, screen.nextLevel.minPoints - customer.balance)} to ${screen.nextLevel.name}` : ' · the top level'}</p>${rewardProgress(card, customer, screen.offers, timeZone)}`;
   }
   return html``;
 }
 
+const QUICK = [1, 2, 3];
+
+/** The stamp card's +1/+2/+3 buttons: the most used taps at the counter. */
+function quickStamps(screen: CustomerScreen): Markup {
+  const { card, customer, offers } = screen;
+  if (card.passType !== 'stamp_card') return html``;
+  const described = offers.running.length > 0;
+  return actionForm(
+    'earn',
+    customer,
+    html`<input type="hidden" name="what" value="flat">${QUICK.map(
+      (n) => html`<button type="submit" name="amount" value="${n}" class="big${n === 1 ? ' cx-main' : ' secondary'}"${described ? html` aria-describedby="cx-gives-${n}"` : ''}>+${n} ${n === 1 ? 'stamp' : 'stamps'}</button>`,
+    )}${quickNotes(card, offers, QUICK)}`,
+    ' cx-quick',
+  );
+}
+
 function earnForms(screen: CustomerScreen): Markup {
-  const { card, customer } = screen;
+  const { card, customer, offers } = screen;
   const accrual = card.accrual;
-  const quick =
-    card.passType === 'stamp_card'
-      ? actionForm(
-          'earn',
-          customer,
-          html`<input type="hidden" name="what" value="flat">${[1, 2, 3].map((n) => html`<button type="submit" name="amount" value="${n}" class="big${n === 1 ? ' cx-main' : ' secondary'}">+${n} ${n === 1 ? 'stamp' : 'stamps'}</button>`)}`,
-          ' cx-quick',
-        )
-      : html``;
   const flatLabel = card.passType === 'stamp_card' ? 'Stamps to add' : card.passType === 'prepaid_card' ? 'Credit to add' : 'Points to add';
   const flatButton = card.passType === 'stamp_card' ? 'Add stamps' : card.passType === 'prepaid_card' ? 'Add credit' : 'Add points';
   const items = accrual?.items ? Object.keys(accrual.items) : [];
-  return html`${quick}
-${amountForm({ action: 'earn', customer, what: 'flat', id: 'cx-flat', label: flatLabel, button: flatButton, decimals: card.passType === 'prepaid_card' })}
-${accrual?.spend ? amountForm({ action: 'earn', customer, what: 'spend', id: 'cx-spend', label: `Sale amount (${accrual.spend.currency})`, button: 'Record sale', decimals: true }) : ''}
+  return html`${amountForm({ action: 'earn', customer, what: 'flat', id: 'cx-flat', label: flatLabel, button: flatButton, decimals: card.passType === 'prepaid_card', after: previewOutput(card, offers, 'cx-flat') })}
+${accrual?.spend ? amountForm({ action: 'earn', customer, what: 'spend', id: 'cx-spend', label: `Sale amount (${accrual.spend.currency})`, button: 'Record sale', decimals: true, after: previewOutput(card, offers, 'cx-spend') }) : ''}
 ${
   items.length
     ? actionForm(
@@ -75,7 +79,7 @@ ${
   <div><label for="cx-item">Item sold</label><select id="cx-item" name="item">${items.map((key) => html`<option value="${key}">${key} (${signedUnits(card, accrual!.items![key]!)} each)</option>`)}</select></div>
   <div><label for="cx-qty">How many</label><input id="cx-qty" name="quantity" type="text" inputmode="numeric" value="1" autocomplete="off"></div>
   <button type="submit">Record items</button>
-</div>`,
+</div>${previewOutput(card, offers, 'cx-item cx-qty', awardChange(card, { from: 'items', items: [{ key: items[0]!, quantity: 1 }] }))}`,
       )
     : ''
 }`;
@@ -83,24 +87,19 @@ ${
 
 const signedUnits = (card: Card, hundredths: number) => `${amountText(card, hundredths)} ${unitWord(card, hundredths)}`;
 
-function redeemForms(screen: CustomerScreen): Markup {
+function redeemPoints(screen: CustomerScreen): Markup {
   const { card, customer } = screen;
-  const reward = screen.rewardAffordable && card.reward
-    ? actionForm('redeem', customer, html`<input type="hidden" name="what" value="reward"><button type="submit" class="big cx-redeem">Redeem ${card.reward.name} (${balanceText(card, card.reward.cost)})</button>`)
+  return card.passType !== 'stamp_card' && customer.balance > 0
+    ? amountForm({
+        action: 'redeem',
+        customer,
+        what: 'points',
+        id: 'cx-redeem-points',
+        label: card.passType === 'prepaid_card' ? 'Pay with credit' : 'Points to redeem',
+        button: card.passType === 'prepaid_card' ? 'Pay' : 'Redeem points',
+        decimals: card.passType === 'prepaid_card',
+      })
     : html``;
-  const points =
-    card.passType !== 'stamp_card' && customer.balance > 0
-      ? amountForm({
-          action: 'redeem',
-          customer,
-          what: 'points',
-          id: 'cx-redeem-points',
-          label: card.passType === 'prepaid_card' ? 'Pay with credit' : 'Points to redeem',
-          button: card.passType === 'prepaid_card' ? 'Pay' : 'Redeem points',
-          decimals: card.passType === 'prepaid_card',
-        })
-      : html``;
-  return html`${reward}${points}`;
 }
 
 function history(screen: CustomerScreen, now: number, timeZone: string): Markup {
@@ -108,7 +107,7 @@ function history(screen: CustomerScreen, now: number, timeZone: string): Markup 
   return html`<ol class="cx-history">${screen.entries.map(
     (row) => html`<li${row.reversed ? html` class="undone"` : ''}>
   <span class="cx-when">${whenText(row.createdAt, now, timeZone)}</span>
-  <span class="cx-what">${entryText(screen.card, row)}${row.reversed ? html` <span class="badge">undone</span>` : ''}</span>
+  <span class="cx-what">${entryText(screen.card, row, screen.promotionNames)}${row.reversed ? html` <span class="badge">undone</span>` : ''}</span>
   <span class="cx-who">${row.staffName ? `${row.staffName} · ` : ''}${channelWord(row.source)}</span>
 </li>`,
   )}</ol>`;
@@ -149,11 +148,14 @@ ${view.confirmation ? html`<div class="cx-confirm" role="status"><p><strong>✓ 
 </header>
 <div class="cx-balance">
   <p class="cx-number" id="cx-balance"><span class="cx-big">${amountText(card, customer.balance)}</span> ${unitWord(card, customer.balance)}</p>
-  ${progress(screen)}
+  ${progress(screen, view.timeZone)}
 </div>
-${undo ? actionForm('undo', customer, html`<input type="hidden" name="transaction" value="${undo.id}"><button type="submit" class="secondary cx-undo">Undo ${entryText(card, undo)} (${whenText(undo.createdAt, view.now, view.timeZone)})</button>`) : ''}
+${undo ? actionForm('undo', customer, html`<input type="hidden" name="transaction" value="${undo.id}"><button type="submit" class="secondary cx-undo">Undo ${entryText(card, undo, screen.promotionNames)} (${whenText(undo.createdAt, view.now, view.timeZone)})</button>`) : ''}
+${promotionsSection(card, screen.offers, view.timeZone)}
 <div class="cx-actions">
-  ${redeemForms(screen)}
+  ${quickStamps(screen)}
+  ${rewardsSection(card, customer, screen.offers)}
+  ${redeemPoints(screen)}
   ${earnForms(screen)}
 </div>
 ${cardTools(customer, view.mail ?? false)}

@@ -3,7 +3,6 @@ import type { Card, Level } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
-import { eraseRepo } from '../customers/erase-repo';
 import { erasedCodeMarker, findCustomerByScanCode } from '../customers/secret-codes';
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
@@ -14,6 +13,10 @@ import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
 import type { StaffRef } from '../lib/changes';
 import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
+import { findReward } from '../cards/rewards';
+import { listPromotions } from '../promotions/service';
+import { balanceText, displayName } from './format';
+import { offersFor, type CounterOffers } from './offers';
 import { counterRepo } from './repo';
 import { webPassUsersAmong } from '../wallet/web-pass-opens';
 
@@ -49,7 +52,7 @@ export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: str
   const code = raw.trim();
   if (!code) throw badRequest('CODE_MISSING', 'scan a pass or type its code first');
   const match = findCustomerByScanCode(deps.db, code);
-  if (!match && eraseRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
+  if (!match && customersRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
     throw notFound('CARD_REMOVED', 'this card was removed: the customer’s personal data was deleted at their request. Enroll them again if they want a new card');
   }
   if (!match || match.orgId !== n.orgId) {
@@ -91,7 +94,10 @@ export interface CustomerScreen {
   card: Card;
   level: Level | null;
   nextLevel: Level | null;
-  rewardAffordable: boolean;
+  /** Rewards, promotions running now, and the units that expire next. */
+  offers: CounterOffers;
+  /** The names of the card's promotions by id, for the entries they added to. */
+  promotionNames: ReadonlyMap<string, string>;
   entries: ScreenEntry[];
   /** The row this member's Undo button reverses, if any. */
   undoable: LedgerEntry | undefined;
@@ -112,11 +118,17 @@ export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Cu
     card,
     level,
     nextLevel: levels.find((l) => l.minPoints > customer.balance) ?? null,
-    rewardAffordable: Boolean(card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card') && customer.balance >= card.reward.cost),
+    offers: offersFor(deps, customer, card),
+    promotionNames: promotionNamesOf(deps, card),
     entries,
     undoable: undoId ? ledger.find(customer.id, undoId) : undefined,
     usesWebPass: customer.status === 'pending_install' && webPassUsersAmong(deps.db, [customer.id]).size > 0,
   };
+}
+
+/** The names of the card's promotions by id (ended ones too: older entries name them). */
+export function promotionNamesOf(deps: Pick<AppDeps, 'db' | 'clock'>, card: Card): ReadonlyMap<string, string> {
+  return new Map(listPromotions(deps, card.orgId, card.id).map((p) => [p.id, p.name]));
 }
 
 /**
@@ -155,9 +167,35 @@ export function awardAtCounter(deps: AppDeps, actor: CounterActor, customer: Cus
   });
 }
 
-export function redeemAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, what: { type: 'reward' } | { type: 'points'; amount: number }, idempotencyKey: string): BalanceChangeResult {
+/**
+ * A redemption at the counter: one of the card's rewards (the default when `rewardId` is left
+ * out, as in the API), or points. The API's refusals are said in the staff's words.
+ */
+export function redeemAtCounter(
+  deps: AppDeps,
+  actor: CounterActor,
+  customer: Customer,
+  what: { type: 'reward'; rewardId?: string | undefined } | { type: 'points'; amount: number },
+  idempotencyKey: string,
+): BalanceChangeResult {
   const common = { customer, source: 'scan' as const, staff: actor.staff, idempotencyKey };
-  return what.type === 'reward' ? redeem(deps, { type: 'reward', ...common }) : redeem(deps, { type: 'points', amount: what.amount, ...common });
+  if (what.type === 'points') return redeem(deps, { type: 'points', amount: what.amount, ...common });
+  try {
+    return redeem(deps, { type: 'reward', rewardId: what.rewardId, ...common });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'REWARD_NOT_FOUND') throw badRequest('REWARD_NOT_FOUND', 'this reward is no longer on the card: the owner changed the rewards. Open the customer again');
+    const card = cardOf(deps, customer);
+    const reward = findReward(card, what.rewardId);
+    if (err.code === 'INSUFFICIENT_BALANCE' && reward) {
+      const { balance } = customer;
+      throw badRequest(
+        'INSUFFICIENT_BALANCE',
+        `${reward.name} costs ${balanceText(card, reward.cost)} and ${displayName(customer, 'the customer')} has ${balanceText(card, balance)}: ${balanceText(card, reward.cost - balance)} missing`,
+      );
+    }
+    throw err;
+  }
 }
 
 /**

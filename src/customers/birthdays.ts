@@ -41,7 +41,7 @@ export function writeCustomFields(deps: Deps, card: Card, customer: Customer, me
   keepBirthday(deps, card, customer, customer.customFields, merged);
 }
 
-/** The card's birthday treat was switched on, off or to another question: every birthday read again from the answers. */
-export function resetBirthdays(deps: { db: Db }, card: Card): void {
-  birthdaysRepo(deps.db).reset(card.id, card.birthday?.questionKey ?? null);
+/** The card's birthday treat was switched on, off or to another question: every birthday read again from the answers (onChange.birthdayQuestionChanged). */
+export function resetBirthdays(deps: { db: Db }, cardId: string, questionKey: string | null): void {
+  birthdaysRepo(deps.db).reset(cardId, questionKey);
 }

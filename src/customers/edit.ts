@@ -6,7 +6,7 @@ import { isEmail, normalizeEmail, normalizePhone, phoneAsk, typedPhoneToStore } 
 import { readOrgSettings, shopCountry } from '../orgs/settings';
 import { ApiError, validationFailed, type ValidationIssue } from '../lib/errors';
 import { perConnection } from '../db/per-connection';
-import { changesRepo, type ContactField, type FieldChange } from './changes-repo';
+import { changesRepo, type ContactField, type CustomerChange, type FieldChange } from './changes-repo';
 import type { Customer } from './model';
 import { customersRepo } from './repo';
 
@@ -17,13 +17,20 @@ import { customersRepo } from './repo';
 // requires cannot be emptied. A phone number without `+` is a national number of the shop's
 // country and is stored as E.164. Each change is recorded with the admin who made it.
 
+export type { CustomerChange } from './changes-repo';
+
+/** The changes made to the customer's details (what, who, when), as their console page lists them. */
+export function contactChanges(deps: { db: Db }, customerId: string): CustomerChange[] {
+  return changesRepo(deps.db).list(customerId);
+}
+
 export interface ContactValues {
   name: string;
   email: string;
   phone: string;
 }
 
-/** The sign-up form's limits (signup/form.ts CONTACT_LIMITS). */
+/** The sign-up form's limits (customer-pages/signup/form.ts CONTACT_LIMITS). */
 const LIMITS: Record<ContactField, number> = { name: 200, email: 254, phone: 50 };
 const FIELDS: ContactField[] = ['name', 'email', 'phone'];
 

@@ -1,3 +1,4 @@
+import type { Lang } from '../i18n/langs';
 import type { Channel } from '../lib/changes';
 
 export type CustomerStatus = 'pending_install' | 'installed';
@@ -30,13 +31,15 @@ export interface Customer {
   readonly lastAwardAt: number | null;
   readonly passVersion: number;
   readonly passUpdatedAt: number;
-  /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent.ts), and when; null otherwise. */
+  /** The SHA-256 of the agreement the customer ticked on the sign-up form (customers/consent-repo.ts), and when; null otherwise. */
   readonly consentSha256: string | null;
   readonly consentAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** When the customer's personal data was erased; such a customer is read only by the wallet protocols (to void the pass). */
   readonly erasedAt: number | null;
+  /** The language they chose or were served at sign-up: their pass and emails use it. Null: the shop's language. */
+  readonly language: Lang | null;
 }
 
 /** Where a customer is looked up: an org's live data or its test sandbox. */

@@ -1,6 +1,7 @@
 import { namespaceParams, type NamespaceParams } from '../db/namespace-params';
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
+import { isLang } from '../i18n/langs';
 import type { Customer, Namespace } from './model';
 
 interface CustomerRow {
@@ -28,6 +29,7 @@ interface CustomerRow {
   created_at: number;
   updated_at: number;
   erased_at: number | null;
+  language: string | null;
 }
 
 const map = (r: CustomerRow): Customer => ({
@@ -55,6 +57,8 @@ const map = (r: CustomerRow): Customer => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   erasedAt: r.erased_at,
+  // Written only through the program, which checks it; a code no longer known reads as the shop's language.
+  language: isLang(r.language) ? r.language : null,
 });
 
 const SELECT = 'SELECT * FROM customers';
@@ -65,9 +69,9 @@ export const ns = <T extends object = object>(n: Namespace, more?: T) => namespa
 function createCustomersRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO customers (id, org_id, card_id, livemode, external_id, name, email, email_norm, phone, phone_norm,
-                            custom_fields, status, source, install_code, scan_code, balance, pass_version, pass_updated_at, consent_sha256, consent_at, created_at, updated_at)
+                            custom_fields, status, source, install_code, scan_code, balance, pass_version, pass_updated_at, consent_sha256, consent_at, created_at, updated_at, language)
      VALUES (@id, @orgId, @cardId, @livemode, @externalId, @name, @email, @emailNorm, @phone, @phoneNorm,
-             @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @consentSha256, @consentAt, @createdAt, @updatedAt)`,
+             @customFields, @status, @source, @installCode, @scanCode, @balance, @passVersion, @passUpdatedAt, @consentSha256, @consentAt, @createdAt, @updatedAt, @language)`,
   );
   // An erased customer is nobody's any more: every read by passUserId for people leaves it out.
   const byId = db.prepare<NamespaceParams & { id: string }, CustomerRow>(`${SELECT} WHERE id = @id AND org_id = @orgId AND livemode = @livemode AND erased_at IS NULL`);
@@ -97,6 +101,10 @@ function createCustomersRepo(db: Db) {
      WHERE id = @id`,
   );
   const setStatus = db.prepare('UPDATE customers SET status = @status, updated_at = @now WHERE id = @id');
+  // The pass is in the customer's language: a new language is a new pass version.
+  const setLanguage = db.prepare(
+    'UPDATE customers SET language = @language, pass_version = pass_version + 1, pass_updated_at = @now, updated_at = @now WHERE id = @id AND erased_at IS NULL',
+  );
   const countInMode = db.prepare<NamespaceParams, { n: number }>('SELECT count(*) AS n FROM customers WHERE org_id = @orgId AND livemode = @livemode');
   const testOlderThan = db.prepare<[number], { id: string }>('SELECT id FROM customers WHERE livemode = 0 AND created_at < ?');
   const remove = db.prepare('DELETE FROM customers WHERE id = ?');
@@ -107,6 +115,9 @@ function createCustomersRepo(db: Db) {
   const byScanSelector = db.prepare<{ from: string; below: string }, { id: string; code: string }>(
     'SELECT id, scan_code AS code FROM customers WHERE scan_code >= @from AND scan_code < @below LIMIT 64',
   );
+  // An erased customer's codes are markers (secret-codes.ts erasedCodeMarker), found by the same UNIQUE indexes.
+  const byInstallMarker = db.prepare<[string], { id: string; card_id: string }>('SELECT id, card_id FROM customers WHERE install_code = ? AND erased_at IS NOT NULL');
+  const byScanMarker = db.prepare<[string], { id: string; org_id: string }>('SELECT id, org_id FROM customers WHERE scan_code = ? AND erased_at IS NOT NULL');
 
   const read = (row: CustomerRow | undefined): Customer | undefined => row && map(row);
 
@@ -136,10 +147,16 @@ function createCustomersRepo(db: Db) {
     setStatus(id: string, status: Customer['status'], now: number) {
       setStatus.run({ id, status, now });
     },
+    /** Sets the customer's language and bumps the pass version; false when the customer was erased. */
+    setLanguage: (id: string, language: Customer['language'], now: number) => setLanguage.run({ id, language, now }).changes === 1,
     /** Customers (any org and mode) whose install code starts with the range's selector. */
     withInstallSelector: (range: { from: string; below: string }) => byInstallSelector.all(range),
     /** Customers (any org and mode) whose scan code starts with the range's selector. */
     withScanSelector: (range: { from: string; below: string }) => byScanSelector.all(range),
+    /** The erased customer whose install code was `marker`'s, if any. */
+    erasedByInstallMarker: (marker: string) => byInstallMarker.get(marker),
+    /** The erased customer whose scan code was `marker`'s, if any. */
+    erasedByScanMarker: (marker: string) => byScanMarker.get(marker),
     count: (n: Namespace) => countInMode.get(ns(n))!.n,
     testCustomerIdsCreatedBefore: (cutoff: number) => testOlderThan.all(cutoff).map((r) => r.id),
     /** Removes the customer and (by cascade) its ledger rows. */

@@ -31,6 +31,16 @@ export function getCustomerByRef(deps: { db: Db }, n: Namespace, ref: string): C
   return withCard(deps.db, resolveCustomer(deps.db, n, ref));
 }
 
+/** The namespace's customer with this passUserId; undefined when there is none (an erased customer is nobody). */
+export function findCustomer(deps: { db: Db }, n: Namespace, passUserId: string): Customer | undefined {
+  return customersRepo(deps.db).findById(n, passUserId);
+}
+
+/** The customer with this passUserId in any org and mode, erased ones too (to tell an owner where one is, or that it was erased). */
+export function findCustomerAnywhere(deps: { db: Db }, passUserId: string): Customer | undefined {
+  return customersRepo(deps.db).findByPassUserId(passUserId);
+}
+
 type QueryValue = string | string[] | undefined;
 
 function single(name: 'email' | 'phone', value: QueryValue): string | undefined {

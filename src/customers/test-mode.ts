@@ -1,3 +1,4 @@
+import { cardsRepo } from '../cards/repo';
 import { inTransaction } from '../db/transaction';
 import type { Db } from '../db/connection';
 import { ApiError } from '../lib/errors';
@@ -31,6 +32,11 @@ export function sweepTestCustomers(deps: { db: Db; clock: Clock }): number {
   const ids = customersRepo(deps.db).testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);
   for (const id of ids) inTransaction(deps.db, () => removeTestCustomer(deps.db, id));
   return ids.length;
+}
+
+/** The test customers of a card about to be deleted (onChange.cardDeleting), inside its transaction. */
+export function removeTestCustomersOfCard(deps: { db: Db }, cardId: string): void {
+  for (const id of cardsRepo(deps.db).testCustomerIds(cardId)) removeTestCustomer(deps.db, id);
 }
 
 /** A test customer with everything that belongs to them (ledger rows by cascade, events, deliveries). Inside the caller's transaction. */

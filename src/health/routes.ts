@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { sendJson } from '../http/bind';
+import { sendJson } from '../routing/send-json';
 import { backupState } from '../backups/state';
 import { limitAnonymous } from '../routing/rate-limited';
 import type { RateLimiter } from '../routing/rate-limit';

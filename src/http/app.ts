@@ -5,12 +5,14 @@ import Router from '@koa/router';
 import { randomToken } from '../lib/ids';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../lib/errors';
-import { bindRoutes, sendJson } from './bind';
+import { bindRoutes } from './bind';
+import { sendJson } from '../routing/send-json';
 import { limitAnonymous } from '../routing/rate-limited';
 import { createRateLimiter } from '../routing/rate-limit';
 import { buildOpenApi } from './openapi';
 import { apiRoutes } from './routes';
 import { walletRouter } from '../wallet/http/router';
+import { customerPagesRouter } from '../customer-pages/routes';
 import { loadWalletServices, type WalletServices } from '../wallet/services';
 import { consoleRouters } from '../console/routes';
 import { counterRouter } from '../counter/routes';
@@ -45,8 +47,9 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   });
   app.use(api.routes());
   app.use(healthRouter(deps, limiter).routes());
-  // Public pages and wallet protocols (install link, web pass, Apple web service, Google callback).
+  // Public pages (install link, sign-up, web pass) and wallet protocols (Apple web service, Google callback).
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
+  app.use(customerPagesRouter(deps, limiter, wallet).routes());
   app.use(walletRouter(deps, limiter, wallet).routes());
   // The merchant side (decisions §8): the console, its static assets, and / leading to it.
   for (const router of consoleRouters(deps, wallet)) app.use(router.routes());
@@ -94,9 +97,17 @@ export function createHttpServer(app: Koa): Server {
     const { body, headers } = bareErrorResponse(new ApiError(417, 'EXPECTATION_FAILED', { detail: 'only "Expect: 100-continue" is understood' }));
     res.writeHead(417, headers).end(body);
   });
+  // The response each socket is writing, so a client error that arrives mid-answer (a timeout)
+  // closes the socket instead of writing a second status line into the first answer.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('close', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    if (err.code === 'ECONNRESET' || !socket.writable || answering.get(socket)?.headersSent) {
       socket.destroy();
       return;
     }
@@ -149,9 +160,10 @@ function requestLogAndErrors(deps: AppDeps) {
 /**
  * Route parameters that are bearer secrets: the install code opens a customer's pass
  * (/pass/:code); Apple's device library identifier is all a caller needs to list a device's
- * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret.
+ * passes (/wallet/v1/devices/:deviceLibraryId/…), so Apple treats it as the device's secret; the
+ * unsubscribe link's token stops a customer's emails (/unsubscribe/:token).
  */
-const SECRET_PARAMS = ['code', 'deviceLibraryId'];
+const SECRET_PARAMS = ['code', 'deviceLibraryId', 'token'];
 
 /**
  * A customer ref other than a passUserId is personal data (an email, a phone number, the

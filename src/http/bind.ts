@@ -7,12 +7,7 @@ import type { AppDeps } from '../deps';
 import { authenticate } from './gate';
 import type { RateLimiter } from '../routing/rate-limit';
 import { NO_BODY, type RouteDef } from '../routing/route';
-
-export function sendJson(ctx: Context, status: number, json: string): void {
-  ctx.status = status;
-  ctx.type = 'application/json; charset=utf-8';
-  ctx.body = json;
-}
+import { sendJson } from '../routing/send-json';
 
 /**
  * Registers each definition with the full check order of decisions §7 in front of its handler.

@@ -2,7 +2,7 @@ import { sha256Hex } from '../lib/secrets';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cardsRepo } from '../cards/repo';
-import type { EnrollDeps } from '../customers/enroll';
+import type { EnrollDeps } from '../loyalty/enroll';
 import type { Namespace } from '../customers/model';
 import { ImportFileError, readCsvFile } from './csv-file';
 import { checkMapping, suggestMapping, targetLabel } from './mapping';

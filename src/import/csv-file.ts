@@ -84,7 +84,7 @@ function* pieces(text: string): Generator<string> {
  * A cell written `'=…`, `'+…`, `'-…` or `'@…` is a spreadsheet's formula guard (this server's own
  * CSV files write it, and so do other apps): the value is what follows the apostrophe.
  */
-const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
+export const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
 
 /**
  * Parses the text into a header and rows, yielding to the event loop between pieces. Blank rows

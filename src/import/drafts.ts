@@ -1,5 +1,5 @@
 import { getOrgCard } from '../cards/service';
-import type { EnrollDeps } from '../customers/enroll';
+import type { EnrollDeps } from '../loyalty/enroll';
 import type { Namespace } from '../customers/model';
 import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
@@ -18,7 +18,7 @@ import type { DryRunReport } from './service';
 const SAMPLES = 3;
 
 /** The first non-empty values of each column (cut at 40 characters), as the mapping form shows them. */
-function samplesOf(table: CsvTable): string[][] {
+export function samplesOf(table: Pick<CsvTable, 'header' | 'rows'>): string[][] {
   return table.header.map((_, column) => {
     const found: string[] = [];
     for (const row of table.rows) {

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import { enrollCustomer, findEnrollMatch, type EnrollDeps, type MatchedBy } from '../customers/enroll';
+import { enrollCustomer, findEnrollMatch, type EnrollDeps, type MatchedBy } from '../loyalty/enroll';
 import type { Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { TEST_CUSTOMER_LIMIT } from '../customers/test-mode';

@@ -14,7 +14,7 @@ import { sweepFailures } from '../web/throttle';
 import { backupJob } from '../backups/job';
 import { importRunner } from '../import/runner';
 import { sweepImportDrafts } from '../import/service';
-import { mergeSearchIndexIfErased } from '../customers/search-merge';
+import { mergeSearchIndexIfErased } from '../privacy/search-merge';
 import { runLoyaltySweeps } from '../sweeps/run';
 
 /** Long-lived workers some jobs drive, besides their own after-commit wake-ups. */

@@ -1,5 +1,8 @@
 import type { Card, CardExpiry } from '../cards/model';
 import type { Db } from '../db/connection';
+import { formatDate, unitKind } from '../i18n/format';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { addDays, localDate, startOfLocalDate } from '../lib/days';
 import { readOrgSettings } from '../orgs/settings';
 import { lotsRepo, type Lot } from './lots-repo';
@@ -89,13 +92,7 @@ export function remindedExpiring(db: Db, customer: { id: string; orgId: string; 
   return { ...next, timeZone: readOrgSettings(db, customer.orgId).timeZone };
 }
 
-const dayMonth = new Map<string, Intl.DateTimeFormat>();
-
-/** "12 points expire on 31 Jan", in the shop's time zone. */
-export function expiringText(card: Pick<Card, 'passType'>, expiring: Expiring, timeZone: string): string {
-  let format = dayMonth.get(timeZone);
-  if (!format) dayMonth.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short' })));
-  const units = expiring.amount / 100;
-  const word = card.passType === 'stamp_card' ? (units === 1 ? 'stamp' : 'stamps') : units === 1 ? 'point' : 'points';
-  return `${units} ${word} ${units === 1 ? 'expires' : 'expire'} on ${format.format(expiring.at)}`;
+/** "12 points expire on 31 Jan" (a pass) or "… on 31 January" (a sentence), in the shop's time zone. */
+export function expiringText(lang: Lang, card: Pick<Card, 'passType'>, expiring: Expiring, timeZone: string, style: 'dayMonth' | 'dayMonthLong'): string {
+  return t(lang, 'pass.expiring.value', { kind: unitKind(card.passType), count: expiring.amount / 100, date: formatDate(lang, timeZone, expiring.at, style) });
 }

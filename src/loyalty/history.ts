@@ -10,6 +10,8 @@ import { CURSOR_PATTERN } from './schemas';
 // to clients: it is the position of the last row shown (time and insertion order), so rows
 // written while a client pages never shift what it sees.
 
+export type { LedgerDetails, LedgerEntry } from './repo';
+
 export function encodeCursor(position: LedgerPosition): string {
   return `${position.createdAt}-${position.seq}`;
 }
@@ -46,15 +48,22 @@ export function transactionResource(row: LedgerEntry) {
   };
 }
 
+/**
+ * Up to `limit` of the customer's ledger rows, newest first, older than `after` when given, and
+ * the cursor of the page after them (null on the last page). The API's history and the console's
+ * customer page both page through here.
+ */
+export function ledgerPage(db: Db, customerId: string, limit: number, after?: LedgerPosition): { rows: LedgerEntry[]; nextCursor: string | null } {
+  // One row more than asked tells whether another page exists without a count query.
+  const rows = ledgerRepo(db).page(customerId, limit + 1, after);
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { rows: shown, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null };
+}
+
 /** One page of the customer's ledger and the cursor of the next (null on the last page). */
 export function listTransactions(db: Db, customer: Customer, page: { limit: number; cursor?: string }) {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-  // One row more than asked tells whether another page exists without a count query.
-  const rows = ledgerRepo(db).page(customer.id, page.limit + 1, after);
-  const shown = rows.slice(0, page.limit);
-  const last = shown[shown.length - 1];
-  return {
-    data: shown.map(transactionResource),
-    nextCursor: rows.length > page.limit && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null,
-  };
+  const { rows, nextCursor } = ledgerPage(db, customer.id, page.limit, after);
+  return { data: rows.map(transactionResource), nextCursor };
 }

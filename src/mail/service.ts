@@ -3,14 +3,16 @@ import { inTransaction } from '../db/transaction';
 import { mailServerLabel, type Config } from '../config';
 import type { Customer, Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
+import type { Db } from '../db/connection';
 import type { WriteDeps } from '../deps';
 import { isEmail } from '../lib/contact';
 import { ApiError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { takeQuota } from '../web/throttle';
 import type { HoldReason } from './holds-repo';
-import { mailRepo, type MailKind, type MailVia } from './repo';
+import { mailRepo, type MailKind, type MailSend, type MailVia } from './repo';
 import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
+import { unsubscribedAt } from './unsubscribe';
 
 // Transactional mail only (decisions §9): a customer's own card, on request (from the sign-up
 // pages within the abuse limits of signup-limits.ts), and the console's test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
@@ -18,6 +20,17 @@ import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
 // MAIL_FROM every feature shows as off, and these refuse with MAIL_OFF rather than fail.
 
 export type MailDeps = WriteDeps & { config: Readonly<Pick<Config, 'mail'>> };
+export type { MailSend } from './repo';
+
+/** The last emails sent (or queued) to the customer, newest first, with their outcome. */
+export function customerEmails(deps: { db: Db }, customerId: string): MailSend[] {
+  return mailRepo(deps.db).ofCustomer(customerId);
+}
+
+/** The namespace's last test emails, newest first, with their outcome. */
+export function recentTestEmails(deps: { db: Db }, n: Namespace): MailSend[] {
+  return mailRepo(deps.db).recent(n.orgId, n.livemode, 'test');
+}
 
 /** Import batches go out at this pace, so a shop's mail provider never sees a burst of hundreds. */
 export const IMPORT_EMAILS_PER_MINUTE = 30;
@@ -160,12 +173,13 @@ export function queueTestEmail(deps: MailDeps, n: Namespace, to: string): string
 
 /**
  * Queues an expiry reminder or a birthday greeting inside the sweep's transaction, when the
- * customer may be sent one: mail is set up, they have an address, and they agreed to the shop
- * keeping their details on the sign-up form (the consent it records). False when not queued.
+ * customer may be sent one: mail is set up, they have an address, they agreed to the shop keeping
+ * their details on the sign-up form (the consent it records), and they did not unsubscribe from
+ * these emails (unsubscribe.ts). False when not queued.
  * What the email says is worked out when it is sent (mail/notices.ts), so it is never stale.
  */
 export function queueNoticeEmail(deps: MailDeps, customer: Customer, kind: 'expiry_reminder' | 'birthday'): boolean {
-  if (!deps.config.mail || customer.consentAt === null || cardEmailBlocker(customer)) return false;
+  if (!deps.config.mail || customer.consentAt === null || cardEmailBlocker(customer) || unsubscribedAt(deps.db, customer.id) !== undefined) return false;
   queue(deps, { orgId: customer.orgId, livemode: customer.livemode, customerId: customer.id, kind, via: 'sweep', recipient: customer.email!, dueAt: deps.clock.now() });
   return true;
 }

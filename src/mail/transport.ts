@@ -45,6 +45,7 @@ export function smtpTransport(settings: MailSettings): MailTransport {
         text: message.text,
         html: message.html,
         attachments: message.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.cid, contentDisposition: 'inline' as const })),
+        ...(message.headers ? { headers: message.headers } : {}),
       }).catch((err: unknown) => {
         // The server answered STARTTLS with a refusal (a failed handshake has no answer, and keeps
         // its own message). Retried like a server that is down, without the server's 5xx code, so

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
+import { isConsoleLang, type ConsoleLang } from '../i18n/langs';
 
 export interface OrgRow {
   id: string;
@@ -13,6 +14,8 @@ export interface AdminRow {
   email: string;
   passwordHash: string;
   createdAt: number;
+  /** The console's language for this admin; null: the default (admins/service.ts adminLang). */
+  language: ConsoleLang | null;
 }
 
 interface RawAdmin {
@@ -21,9 +24,17 @@ interface RawAdmin {
   email: string;
   password_hash: string;
   created_at: number;
+  language: string | null;
 }
 
-const mapAdmin = (r: RawAdmin): AdminRow => ({ id: r.id, orgId: r.org_id, email: r.email, passwordHash: r.password_hash, createdAt: r.created_at });
+const mapAdmin = (r: RawAdmin): AdminRow => ({
+  id: r.id,
+  orgId: r.org_id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+  language: isConsoleLang(r.language) ? r.language : null,
+});
 
 function createOrgsRepo(db: Db) {
   const insertOrg = db.prepare('INSERT INTO orgs (id, name, created_at) VALUES (@id, @name, @createdAt)');
@@ -38,6 +49,7 @@ function createOrgsRepo(db: Db) {
   const rename = db.prepare('UPDATE orgs SET name = @name WHERE id = @id');
   const settings = db.prepare<[string], { settings: string }>('SELECT settings FROM orgs WHERE id = ?');
   const setSettings = db.prepare('UPDATE orgs SET settings = @settings WHERE id = @id');
+  const cardIds = db.prepare<[string], string>('SELECT id FROM cards WHERE org_id = ? ORDER BY created_at, id').pluck();
 
   return {
     insertOrg(row: OrgRow) {
@@ -78,6 +90,8 @@ function createOrgsRepo(db: Db) {
     setSettingsJson(id: string, json: string) {
       setSettings.run({ id, settings: json });
     },
+    /** The org's cards (the org-wide settings that passes show reach each of them). */
+    cardIds: (id: string) => cardIds.all(id),
   };
 }
 

@@ -4,8 +4,12 @@ import type { Clock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import { ApiError, notFound } from '../lib/errors';
 import { normalizeEmail } from '../lib/contact';
-import { orgsRepo, type OrgRow } from './repo';
+import { orgsRepo, type AdminRow, type OrgRow } from './repo';
+import type { WriteDeps } from '../deps';
+import type { Lang } from '../i18n/langs';
 import { readOrgSettings, writeOrgSettings } from './settings';
+
+export type { AdminRow, OrgRow } from './repo';
 
 export interface OrgDeps {
   db: Db;
@@ -22,6 +26,28 @@ export function getOrg(deps: { db: Db }, orgId: string): OrgRow {
   const org = orgsRepo(deps.db).findOrg(orgId);
   if (!org) throw notFound('ORG_NOT_FOUND', orgId);
   return org;
+}
+
+/** How many orgs this server holds (one: a single shop's server, whose pages may say so plainly). */
+export function countOrgs(deps: { db: Db }): number {
+  return orgsRepo(deps.db).countOrgs();
+}
+
+/** The admin with this id and their org; undefined when either is gone (a session outliving its admin). */
+export function findAdminAndOrg(deps: { db: Db }, adminId: string): { admin: AdminRow; org: OrgRow } | undefined {
+  const admin = orgsRepo(deps.db).findAdmin(adminId);
+  const org = admin && orgsRepo(deps.db).findOrg(admin.orgId);
+  return admin && org ? { admin, org } : undefined;
+}
+
+/** The admin whose login is this email key (adminEmailKey), if any. */
+export function findAdminByEmail(deps: { db: Db }, emailKey: string): AdminRow | undefined {
+  return orgsRepo(deps.db).findAdminByEmail(emailKey);
+}
+
+/** Stores an admin's new password hash (hashed by the caller, outside any transaction), within the caller's transaction. */
+export function setAdminPasswordHash(deps: { db: Db }, adminId: string, passwordHash: string): void {
+  orgsRepo(deps.db).setAdminPassword(adminId, passwordHash);
 }
 
 /** How an admin's email is stored and looked up: the one email rule's key (lower case, IDN domains in their xn-- form). */
@@ -50,18 +76,39 @@ export function renameOrg(deps: OrgDeps, orgId: string, name: string): OrgRow {
   });
 }
 
-/** The org's name, brand colour and time zone, as the console's settings page saves them: one write (the start checklist's first step). */
-export function updateOrgProfile(deps: OrgDeps, orgId: string, input: { name: string; brandColor: string | null; timeZone: string; country?: string | null }): OrgRow {
+export interface OrgProfile {
+  name: string;
+  brandColor: string | null;
+  timeZone: string;
+  country?: string | null;
+  language?: Lang;
+  /** ISO 4217, or null: amounts without a currency sign. */
+  currency?: string | null;
+}
+
+/**
+ * The org's name, brand colour, time zone, country, language and currency, as the console's
+ * settings page saves them: one write (the start checklist's first step). A new language or
+ * currency changes what the passes of customers who chose no language show (labels, money), so
+ * every card's installed passes are updated after the commit.
+ */
+export function updateOrgProfile(deps: WriteDeps, orgId: string, input: OrgProfile): OrgRow {
   return inTransaction(deps.db, () => {
     getOrg(deps, orgId);
     orgsRepo(deps.db).renameOrg(orgId, input.name);
-    const started = readOrgSettings(deps.db, orgId).started;
-    writeOrgSettings(deps.db, orgId, {
+    const before = readOrgSettings(deps.db, orgId);
+    const started = before.started;
+    const after = writeOrgSettings(deps.db, orgId, {
       brandColor: input.brandColor,
       timeZone: input.timeZone,
       ...(input.country !== undefined ? { country: input.country } : {}),
+      ...(input.language !== undefined ? { language: input.language } : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
       started: { ...started, profileSavedAt: started.profileSavedAt ?? deps.clock.now() },
     });
+    if (after.language !== before.language || after.currency !== before.currency) {
+      for (const cardId of orgsRepo(deps.db).cardIds(orgId)) deps.onChange.cardChanged(deps, cardId);
+    }
     return getOrg(deps, orgId);
   });
 }

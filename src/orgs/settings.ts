@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import type { Db } from '../db/connection';
 import { isHttpUrl } from '../lib/validation';
 import { canonicalZone, countryOfZone, isPhoneCountry } from '../lib/time-zones';
+import { isCurrency } from '../i18n/currencies';
+import { LANGS } from '../i18n/langs';
 import { orgsRepo } from './repo';
 
 // Org-wide settings, one JSON document per org (orgs.settings). Each part has its defaults here, so
@@ -79,6 +81,13 @@ export const OrgSettingsSchema = v.object({
    * them. null: the time zone's country.
    */
   country: v.optional(v.nullable(v.pipe(v.string(), v.check(isPhoneCountry, 'must be a country code such as GB'))), null),
+  /**
+   * The shop's language: customers' pages when their browser asks for none of ours, the passes and
+   * emails of customers who chose none, the counter, and the console's default for its admins.
+   */
+  language: v.optional(v.picklist(LANGS, 'must be one of en, de, fr, es, it, nl'), 'en'),
+  /** The shop's currency (ISO 4217): money on pages and passes where a card names none (a card's spend currency wins). null: amounts without a currency sign. */
+  currency: v.optional(v.nullable(v.pipe(v.string(), v.check(isCurrency, 'must be an ISO 4217 currency code in capitals, such as EUR'))), null),
   /** The colour of the console's, the counter's and the sign-up form's frame (#rrggbb); null: the first card's colour. */
   brandColor: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-f]{6}$/i))), null),
   counter: v.optional(CounterSettingsSchema, () => v.parse(CounterSettingsSchema, {})),

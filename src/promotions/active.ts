@@ -15,11 +15,16 @@ export interface ShopMoment {
   time: string;
 }
 
+/** The weekday of a calendar date `YYYY-MM-DD`, Monday 1 … Sunday 7. */
+export function weekdayOf(date: string): Weekday {
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay(); // 0 is Sunday
+  return (day === 0 ? 7 : day) as Weekday;
+}
+
 /** The shop's date, weekday and time at `at` (ms) in `timeZone`. */
 export function shopMoment(at: number, timeZone: string): ShopMoment {
   const [date, time] = localDateTime(at, timeZone).split(' ') as [string, string];
-  const day = new Date(`${date}T00:00:00Z`).getUTCDay(); // 0 is Sunday
-  return { date, weekday: (day === 0 ? 7 : day) as Weekday, time };
+  return { date, weekday: weekdayOf(date), time };
 }
 
 /** Whether the promotion runs at this shop moment: within its dates, on one of its weekdays, inside its hours. */
@@ -28,6 +33,11 @@ export function runsAt(promotion: Promotion, moment: ShopMoment): boolean {
   if (promotion.weekdays && !promotion.weekdays.includes(moment.weekday)) return false;
   if (promotion.hours && (moment.time < promotion.hours.from || moment.time >= promotion.hours.to)) return false;
   return true;
+}
+
+/** Whether the promotion runs at some time of the shop day `date`: within its dates, on one of its weekdays (then within its hours). */
+export function runsOn(promotion: Promotion, date: string): boolean {
+  return runsAt(promotion, { date, weekday: weekdayOf(date), time: promotion.hours?.from ?? '00:00' });
 }
 
 /** The card's promotions that run at `at` (ms), in the order given (oldest first from the repo). */

@@ -8,12 +8,12 @@ import { badRequest, notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { fromHundredths, toHundredths } from '../lib/money';
 import { readOrgSettings } from '../orgs/settings';
-import { activeAt, hasEnded, promotionExtra } from './active';
+import { activeAt, hasEnded, promotionExtra, runsOn, shopMoment, type ShopMoment } from './active';
 import { MAX_OPEN_PROMOTIONS, MULTIPLIER_SCALE, type Promotion, type Weekday } from './model';
 import { promotionsRepo } from './repo';
 import type { CreatePromotionInput, PatchPromotionInput } from './schemas';
 
-// A card's promotions: managed through the API (the console later), applied by every earn.
+// A card's promotions: managed through the API and the console, applied by every earn.
 // Amounts arrive in units and are kept as integers (multipliers in tenths, bonuses in hundredths).
 
 /** The shop's time zone: promotions run on its calendar and clock. */
@@ -113,6 +113,41 @@ export function deletePromotion(deps: CardDeps, orgId: string, cardId: string, p
   });
 }
 
+/** A card's promotions as its console page shows them: what runs now and on each of the next days, on the shop's calendar. */
+export interface PromotionsOverview {
+  card: Card;
+  timeZone: string;
+  /** Now on the shop's clock. */
+  now: ShopMoment;
+  /** Every promotion of the card, oldest first, ended ones too. */
+  promotions: Promotion[];
+  /** Those that give extra on an award made now. */
+  running: Promotion[];
+  /** From today on, each shop day with the promotions that run at some time of it. */
+  days: { date: string; promotions: Promotion[] }[];
+  /** Promotions not yet ended, of the MAX_OPEN_PROMOTIONS a card may have. */
+  open: number;
+}
+
+/** The card's promotions now and over the next `days` shop days (today included). */
+export function promotionsOverview(deps: CardDeps, orgId: string, cardId: string, days: number): PromotionsOverview {
+  const card = getOrgCard(deps, orgId, cardId);
+  const timeZone = shopTimeZone(deps.db, orgId);
+  const at = deps.clock.now();
+  const now = shopMoment(at, timeZone);
+  const promotions = promotionsRepo(deps.db).listForCard(card.id);
+  const dates = Array.from({ length: days }, (_, i) => addDays(now.date, i));
+  return {
+    card,
+    timeZone,
+    now,
+    promotions,
+    running: activeAt(promotions, at, timeZone),
+    days: dates.map((date) => ({ date, promotions: promotions.filter((p) => runsOn(p, date)) })),
+    open: promotions.filter((p) => !hasEnded(p, now.date)).length,
+  };
+}
+
 /** What the promotions running at an award add to it: their ids (oldest first) and the extra in hundredths. */
 export interface AppliedPromotions {
   ids: string[];
@@ -122,18 +157,28 @@ export interface AppliedPromotions {
 export const NO_PROMOTIONS: AppliedPromotions = Object.freeze({ ids: [], extra: 0 }) as AppliedPromotions;
 
 /**
- * The promotions of `card` running at `at` (ms) and what they add to an award of `base`
- * hundredths. One indexed read of the card's promotions whose dates are near `at` (a date in any
- * time zone is within a day of UTC's); only a card that has some reads the shop's time zone.
+ * The promotions of `card` running at `at` (ms), oldest first. One indexed read of the card's
+ * promotions whose dates are near `at` (a date in any time zone is within a day of UTC's); only a
+ * card that has some reads the shop's time zone. The earn and the counter's "what this tap gives"
+ * both start here.
  */
-export function promotionsForAward(db: Db, card: Card, base: number, at: number): AppliedPromotions {
-  if (card.passType === 'prepaid_card') return NO_PROMOTIONS;
+export function runningPromotions(db: Db, card: Card, at: number): Promotion[] {
+  if (card.passType === 'prepaid_card') return [];
   const utcDate = localDate(at, 'UTC');
   const candidates = promotionsRepo(db).overlapping(card.id, addDays(utcDate, -1), addDays(utcDate, 1));
-  if (candidates.length === 0) return NO_PROMOTIONS;
-  const active = activeAt(candidates, at, shopTimeZone(db, card.orgId));
-  if (active.length === 0) return NO_PROMOTIONS;
-  return { ids: active.map((p) => p.id), extra: promotionExtra(base, active) };
+  if (candidates.length === 0) return [];
+  return activeAt(candidates, at, shopTimeZone(db, card.orgId));
+}
+
+/** What running promotions add to an award of `base` hundredths. */
+export function applyPromotions(running: readonly Promotion[], base: number): AppliedPromotions {
+  if (running.length === 0) return NO_PROMOTIONS;
+  return { ids: running.map((p) => p.id), extra: promotionExtra(base, running) };
+}
+
+/** The promotions of `card` running at `at` (ms) and what they add to an award of `base` hundredths. */
+export function promotionsForAward(db: Db, card: Card, base: number, at: number): AppliedPromotions {
+  return applyPromotions(runningPromotions(db, card, at), base);
 }
 
 /** The promotion as the API shows it: values in units, whether it has ended by the shop's calendar. */

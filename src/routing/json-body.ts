@@ -5,10 +5,11 @@ import type { Context } from 'koa';
 import { ApiError } from '../lib/errors';
 
 // Request bodies are read here, in three layers a caller picks from: the bytes (size limit,
-// Content-Encoding), the text (strict UTF-8), and JSON. Not koa-bodyparser or @koa/bodyparser:
-// both decode through co-body → raw-body → iconv-lite, which turns bytes that are not UTF-8 into
-// U+FFFD without a word, so `caf\xE9` and `caf\xE8` arrived as the same id. What is left after a
-// strict decoder is a few lines of Node's own API. A form or upload reader builds on the same bytes.
+// Content-Encoding), the text (strict UTF-8), and JSON. The API reads JSON (http/bind.ts), the
+// Apple web service JSON, Google's callback the exact text, and console forms the bytes
+// (web/forms.ts); multipart uploads are busboy's. Not koa-bodyparser or @koa/bodyparser: both
+// decode through co-body → raw-body → iconv-lite, which turns bytes that are not UTF-8 into U+FFFD
+// without a word, so `caf\xE9` and `caf\xE8` would arrive as the same id.
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CardConfig } from '../cards/schemas';
 import { SCOPES } from '../keys/scopes';
 import { emailAddressCheck } from '../lib/contact';
+import { OrgSettingsSchema } from '../orgs/settings';
 import { StaffInput } from '../staff/schemas';
 
 const KeySeed = v.pipe(
@@ -21,8 +22,13 @@ const AdminSeed = v.strictObject({
   password: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200)),
 });
 
+/** The org's settings, each optional and checked as the console checks them, so a sandbox starts fully configured. */
+const { language, country, timeZone, currency } = OrgSettingsSchema.entries;
+const OrgSettingsSeed = v.strictObject({ language, country, timeZone, currency });
+
 const OrgSeed = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+  settings: v.optional(OrgSettingsSeed),
   admins: v.optional(v.array(AdminSeed), []),
   cards: v.optional(v.array(CardConfig), []),
   keys: v.optional(v.array(KeySeed), []),

@@ -8,6 +8,7 @@ import type { Mode } from '../keys/scopes';
 import { toIssues } from '../lib/validation';
 import { orgsRepo } from '../orgs/repo';
 import { adminEmailKey, createAdmin, createOrg } from '../orgs/service';
+import { writeOrgSettings } from '../orgs/settings';
 import { SeedFile, type SeedFileInput } from './schema';
 
 export interface SeedResult {
@@ -82,6 +83,7 @@ export function applySeed(deps: CardDeps, file: SeedFileInput, passwordHashes: S
   return inTransaction(deps.db, () => ({
     orgs: file.orgs.map((orgSeed, o) => {
       const org = createOrg(deps, { name: orgSeed.name });
+      if (orgSeed.settings) writeOrgSettings(deps.db, org.id, orgSeed.settings);
       orgSeed.admins.forEach((admin, a) => {
         if (orgsRepo(deps.db).adminEmailTaken(adminEmailKey(admin.email))) {
           throw new SeedError(`orgs[${o}].admins[${a}].email: ${admin.email} is already an admin login in this database`);

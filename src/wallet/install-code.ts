@@ -1,13 +1,12 @@
 import type { Customer } from '../customers/model';
 import { customersRepo } from '../customers/repo';
-import { eraseRepo } from '../customers/erase-repo';
 import { erasedCodeMarker, matchingCode, selectorRange } from '../customers/secret-codes';
 import type { Db } from '../db/connection';
 
 /** Whether `code` was the install code of a customer whose data was erased (of `cardId` when given): their card was removed. */
 export function isErasedInstallCode(db: Db, code: string | undefined, cardId?: string): boolean {
   if (!code || !selectorRange(code)) return false;
-  const erased = eraseRepo(db).erasedByInstallMarker(erasedCodeMarker(code));
+  const erased = customersRepo(db).erasedByInstallMarker(erasedCodeMarker(code));
   return erased !== undefined && (cardId === undefined || erased.card_id === cardId);
 }
 

@@ -81,3 +81,8 @@ export function logoVersion(card: Card, logo: Pick<CardLogoMeta, 'sha256'> | und
   const source = logo ? `upload:${logo.sha256}` : `drawn:${card.design?.backgroundColor ?? ''}/${card.design?.foregroundColor ?? ''}`;
   return createHash('sha256').update(source).digest('hex').slice(0, 12);
 }
+
+/** Where a page finds the card's uploaded logo (the web pass, sign-up pages, poster; same origin; versioned, so a new logo shows at once). */
+export function passLogoUrl(card: Card, logo: CardLogoMeta | undefined): string | undefined {
+  return logo && `/wallet/cards/${encodeURIComponent(card.id)}/pass-logo.png?v=${logoVersion(card, logo)}`;
+}

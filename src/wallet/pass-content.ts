@@ -1,9 +1,14 @@
 // What a customer's pass shows, decided once for the Apple pass, the Google object and the web
-// pass, so the three can never disagree about a balance or a level.
-import type { Card } from '../cards/model';
+// pass, so the three can never disagree about a balance or a level. Labels and texts come from the
+// catalogues in the customer's language; numbers and money are written as that language does.
+import { takesRewards, type Card } from '../cards/model';
+import { nextReward } from '../cards/rewards';
 import type { Customer } from '../customers/model';
 import { levelFor } from '../loyalty/balance';
 import { expiringText, type Expiring } from '../loyalty/expiring';
+import { formatMoney, formatNumber } from '../i18n/format';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { fromHundredths } from '../lib/money';
 import type { LoyaltyBalance } from './google/objects';
 import { passDisplayName } from './test-mode';
@@ -16,7 +21,15 @@ export interface PassDetail {
   changeMessage?: string;
 }
 
+/** The language a pass is written in, and the currency its store credit is money of (null: none named). */
+export interface PassLocale {
+  lang: Lang;
+  currency: string | null;
+}
+
 export interface PassContent {
+  /** The language of the labels and texts. */
+  lang: Lang;
   /** The card name as the holder sees it (TEST · prefix in test mode). */
   title: string;
   cardName: string;
@@ -31,7 +44,10 @@ export interface PassContent {
     changeMessage: string;
     google: LoyaltyBalance;
   };
-  /** Level and reward progress; at most four (the storeCard front holds four). */
+  /**
+   * Level and reward progress, the next reward, what expires: most important first. The Apple
+   * storeCard's front holds four; the Apple pass puts any further ones on its back.
+   */
   details: PassDetail[];
   scanCode: string;
   holderName: string | null;
@@ -53,16 +69,18 @@ export type PassHolder = Pick<Customer, 'balance' | 'livemode' | 'scanCode' | 'n
     expiring?: (Expiring & { timeZone: string }) | null;
   };
 
-export function passContent(card: Card, holder: PassHolder, organizationName: string): PassContent {
+export function passContent(card: Card, holder: PassHolder, organizationName: string, locale: PassLocale): PassContent {
   const testMode = !holder.livemode;
   const units = fromHundredths(holder.balance);
+  const { lang } = locale;
   return {
+    lang,
     title: passDisplayName(card.name, testMode),
     cardName: card.name,
     organizationName,
     testMode,
-    balance: balanceOf(card, holder.balance, units),
-    details: [...detailsOf(card, holder.balance), ...expiringDetail(card, holder)],
+    balance: balanceOf(card, holder.balance, units, locale),
+    details: [...detailsOf(card, holder.balance, lang), ...nextRewardDetail(card, holder.balance, lang), ...expiringDetail(card, holder, lang)],
     scanCode: holder.scanCode,
     holderName: holder.name,
     logoText: card.design?.logoText || null,
@@ -79,39 +97,53 @@ function stampsOf(card: Card, balance: number): PassContent['stamps'] {
   return { have: Math.min(of, Math.floor(balance / 100)), of };
 }
 
-function balanceOf(card: Card, hundredths: number, units: number): PassContent['balance'] {
+function balanceOf(card: Card, hundredths: number, units: number, { lang, currency }: PassLocale): PassContent['balance'] {
   switch (card.passType) {
     case 'stamp_card':
-      return { label: 'Stamps', text: String(units), appleValue: units, changeMessage: 'You now have %@ stamps.', google: { int: units } };
+      return { label: t(lang, 'pass.balance.stamps'), text: formatNumber(lang, units), appleValue: units, changeMessage: t(lang, 'pass.balance.stamps.changed'), google: { int: units } };
     case 'prepaid_card': {
-      // Store credit keeps its cents on every surface: "12.50", never 12.5.
-      const text = (hundredths / 100).toFixed(2);
-      return { label: 'Credit', text, appleValue: text, changeMessage: 'Your credit is now %@.', google: { string: text } };
+      // Store credit keeps its cents on every surface: "12.50" (or "€12.50"), never 12.5.
+      const text = formatMoney(lang, currency, hundredths);
+      return { label: t(lang, 'pass.balance.credit'), text, appleValue: text, changeMessage: t(lang, 'pass.balance.credit.changed'), google: { string: text } };
     }
     default:
-      return { label: 'Points', text: String(units), appleValue: units, changeMessage: 'You now have %@ points.', google: { int: units } };
+      return { label: t(lang, 'pass.balance.points'), text: formatNumber(lang, units), appleValue: units, changeMessage: t(lang, 'pass.balance.points.changed'), google: { int: units } };
   }
 }
 
-function detailsOf(card: Card, balance: number): PassDetail[] {
+function detailsOf(card: Card, balance: number, lang: Lang): PassDetail[] {
   const details: PassDetail[] = [];
   if (card.passType === 'level_card') {
     const level = levelFor(card, balance);
-    if (level) details.push({ key: 'level', label: 'Level', value: level.name, changeMessage: 'Your level is now %@.' });
+    if (level) details.push({ key: 'level', label: t(lang, 'pass.level'), value: level.name, changeMessage: t(lang, 'pass.level.changed') });
     const next = card.levels?.find((l) => l.minPoints > balance);
-    if (next) details.push({ key: 'nextLevel', label: `Next: ${next.name}`, value: `${fromHundredths(next.minPoints - balance)} to go` });
+    if (next) details.push({ key: 'nextLevel', label: t(lang, 'pass.nextLevel', { level: next.name }), value: t(lang, 'pass.nextLevel.value', { points: fromHundredths(next.minPoints - balance) }) });
   }
   if (card.reward && (card.passType === 'stamp_card' || card.passType === 'point_card')) {
     const { name, cost } = card.reward;
-    const value = balance >= cost ? 'Ready to redeem' : `${fromHundredths(balance)} of ${fromHundredths(cost)}`;
+    const value = balance >= cost ? t(lang, 'pass.reward.ready') : t(lang, 'pass.reward.progress', { have: fromHundredths(balance), cost: fromHundredths(cost) });
     // Wallet reads changeMessage as a format string: a % of the merchant's text must be %%.
     details.push({ key: 'reward', label: name, value, changeMessage: `${name.replace(/%/g, '%%')}: %@` });
   }
   return details;
 }
 
+/**
+ * "3 stamps to Cake": the cheapest reward the balance cannot pay yet (whatever the list order) and
+ * what is missing, when it is another than the default reward, whose line ("Free coffee: 7 of 10")
+ * already says how far that one is. So a card of one reward keeps its pass as it was, and the
+ * line is gone once every reward is affordable.
+ */
+function nextRewardDetail(card: Card, balance: number, lang: Lang): PassDetail[] {
+  if (!takesRewards(card.passType)) return [];
+  const next = nextReward(card, balance);
+  if (!next || next.reward.id === card.reward?.id) return [];
+  const value = t(lang, 'pass.nextReward.value', { kind: card.passType === 'stamp_card' ? 'stamp' : 'point', count: fromHundredths(next.remaining), reward: next.reward.name });
+  return [{ key: 'nextReward', label: t(lang, 'pass.nextReward'), value }];
+}
+
 /** "12 points expire on 31 Jan", once the customer was reminded; a new line notifies on Apple's lock screen. */
-function expiringDetail(card: Card, holder: PassHolder): PassDetail[] {
+function expiringDetail(card: Card, holder: PassHolder, lang: Lang): PassDetail[] {
   if (!holder.expiring) return [];
-  return [{ key: 'expiring', label: 'Expiring', value: expiringText(card, holder.expiring, holder.expiring.timeZone), changeMessage: '%@' }];
+  return [{ key: 'expiring', label: t(lang, 'pass.expiring'), value: expiringText(lang, card, holder.expiring, holder.expiring.timeZone, 'dayMonth'), changeMessage: '%@' }];
 }

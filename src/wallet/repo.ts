@@ -53,6 +53,7 @@ type RegKey = { deviceLibraryId: string; passTypeId: string; customerId: string 
 function createWalletRepo(db: Db) {
   const insertToken = db.prepare('INSERT OR IGNORE INTO wallet_passes (customer_id, auth_token, created_at) VALUES (@customerId, @token, @now)');
   const tokenOf = db.prepare<[string], { auth_token: string }>('SELECT auth_token FROM wallet_passes WHERE customer_id = ?');
+  const issuedAt = db.prepare<[string], number>('SELECT created_at FROM wallet_passes WHERE customer_id = ?').pluck();
 
   const findRegistration = db.prepare<RegKey, RawRegistration>(
     `SELECT * FROM wallet_apple_registrations
@@ -119,6 +120,8 @@ function createWalletRepo(db: Db) {
       return tokenOf.get(customerId)!.auth_token;
     },
     authToken: (customerId: string) => tokenOf.get(customerId)?.auth_token,
+    /** When the customer's Apple pass was first issued (its token made); undefined when never. */
+    applePassIssuedAt: (customerId: string) => issuedAt.get(customerId),
 
     findRegistration: (key: RegKey) => {
       const row = findRegistration.get(key);

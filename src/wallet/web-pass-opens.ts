@@ -10,10 +10,12 @@ import type { Clock } from '../lib/clock';
 
 function createWebPassOpensRepo(db: Db) {
   const has = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM web_pass_opens WHERE customer_id = ?');
+  const firstOpened = db.prepare<[string], number>('SELECT first_opened_at FROM web_pass_opens WHERE customer_id = ?').pluck();
   const insert = db.prepare('INSERT OR IGNORE INTO web_pass_opens (customer_id, first_opened_at) VALUES (?, ?)');
   const among = db.prepare<[string], string>('SELECT customer_id FROM json_each(?) j JOIN web_pass_opens w ON w.customer_id = j.value').pluck();
   return {
     has: (customerId: string) => has.get(customerId)!.n > 0,
+    firstOpenedAt: (customerId: string) => firstOpened.get(customerId),
     insert: (customerId: string, at: number) => insert.run(customerId, at),
     among: (ids: readonly string[]) => new Set(ids.length ? among.all(JSON.stringify(ids)) : []),
   };
@@ -29,3 +31,6 @@ export function noteWebPassOpened(deps: { db: Db; clock: Clock }, customerId: st
 
 /** Which of these customers have opened their web pass. */
 export const webPassUsersAmong = (db: Db, ids: readonly string[]): Set<string> => repo(db).among(ids);
+
+/** When the customer first opened their web pass; undefined when never. */
+export const webPassFirstOpenedAt = (db: Db, customerId: string): number | undefined => repo(db).firstOpenedAt(customerId);

@@ -15,6 +15,7 @@ const TITLES: Record<number, string> = {
   404: 'Not found',
   405: 'Not allowed',
   409: 'That did not work',
+  410: 'Removed',
   413: 'Too large',
   415: 'That did not work',
   429: 'Too many attempts',
@@ -30,7 +31,12 @@ export function pageErrors(log: Logger) {
       let message = `Something went wrong on our side. If it happens again, quote ${requestId ?? 'the time'} when you report it.`;
       if (err instanceof ApiError) {
         status = err.status;
-        message = err.code === 'CSRF_CHECK_FAILED' ? 'This form has expired or was sent from another site. Go back, reload the page and try again.' : humanMessage(err);
+        message =
+          err.code === 'CSRF_CHECK_FAILED'
+            ? 'This form has expired or was sent from another site. Go back, reload the page and try again.'
+            : err.code === 'PAYLOAD_TOO_LARGE'
+              ? 'Forms are limited to 64 KiB. Shorten what you typed and try again.'
+              : humanMessage(err);
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       } else if (isClientError(err)) {
         status = (err as { status: number }).status;

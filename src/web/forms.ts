@@ -2,26 +2,15 @@ import type { Context } from 'koa';
 import * as v from 'valibot';
 import { ApiError } from '../lib/errors';
 import { toIssues } from '../lib/validation';
+import { readBodyBytes } from '../routing/json-body';
 
-// HTML forms post application/x-www-form-urlencoded. Read with the same limits as JSON bodies:
-// 64 KiB, UTF-8 only (a byte sequence that is not UTF-8 is refused, never mangled).
+// HTML forms post application/x-www-form-urlencoded. Their bytes are read by the same reader as
+// JSON bodies (routing/json-body.ts: 64 KiB, Content-Encoding), then decoded as UTF-8 only (a byte
+// sequence that is not UTF-8 is refused, never mangled).
 
 export const FORM_LIMIT_BYTES = 64 * 1024;
 
 export type FormFields = Record<string, string | string[]>;
-
-async function readBytes(ctx: Context, limit: number): Promise<Buffer> {
-  const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `forms are limited to ${limit} bytes` });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', { detail: `forms are limited to ${limit} bytes` });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** The posted fields; a name sent twice (checkbox groups) becomes an array. */
 export async function readForm(ctx: Context, limit = FORM_LIMIT_BYTES): Promise<FormFields> {
@@ -30,7 +19,7 @@ export async function readForm(ctx: Context, limit = FORM_LIMIT_BYTES): Promise<
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readBytes(ctx, limit));
+    text = new TextDecoder('utf-8', { fatal: true }).decode((await readBodyBytes(ctx, limit)) ?? Buffer.alloc(0));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'the form is not UTF-8' });

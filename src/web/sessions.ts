@@ -8,6 +8,8 @@ import { sessionsRepo, type SessionKind, type SessionRow } from './sessions-repo
 // The cookie carries a random token; the database keeps only its SHA-256, so neither a backup nor
 // a log line can be turned into a session. Each session has its own CSRF token.
 
+export type { SessionRow } from './sessions-repo';
+
 export interface SessionPolicy {
   kind: SessionKind;
   cookie: string;

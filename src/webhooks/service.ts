@@ -8,6 +8,9 @@ import { pointsToBlockedAddress } from './address-guard';
 import { deliveriesRepo, type AttemptRow, type DeliveryRow } from './deliveries-repo';
 import { webhooksRepo, type WebhookRow } from './repo';
 
+export type { WebhookRow } from './repo';
+export type { AttemptRow } from './deliveries-repo';
+
 export interface WebhookDeps {
   db: Db;
   clock: Clock;

@@ -66,14 +66,14 @@ describe('making and editing cards', () => {
     await saveNewCard(page, async () => {
       await page.getByLabel('Card name').fill('Harbour stamps');
       await page.getByLabel('Card type').selectOption({ label: 'Stamp card' });
-      await page.getByLabel(/^Reward/).fill('Free flat white');
-      await page.getByLabel(/^Cost/).fill('9');
+      await page.getByRole('group', { name: 'Reward 1' }).getByLabel('Name').fill('Free flat white');
+      await page.getByRole('group', { name: 'Reward 1' }).getByLabel('Cost').fill('9');
     });
     await saveNewCard(page, async () => {
       await page.getByLabel('Card name').fill('Harbour points');
       await page.getByLabel('Card type').selectOption({ label: 'Point card' });
-      await page.getByLabel(/^Reward/).fill('Lunch');
-      await page.getByLabel(/^Cost/).fill('250');
+      await page.getByRole('group', { name: 'Reward 1' }).getByLabel('Name').fill('Lunch');
+      await page.getByRole('group', { name: 'Reward 1' }).getByLabel('Cost').fill('250');
       await page.getByText('Earning by amount spent or by item').click();
       await page.getByLabel('Currency').fill('GBP');
       await page.getByLabel(/^Earned per 1 spent/).fill('1.5');
@@ -107,16 +107,17 @@ describe('making and editing cards', () => {
   it('a refused edit shows each field\'s message, keeps what was typed, and saves nothing', async () => {
     const stored = cardsRepo(app.db).findById(org.cards.points)!;
     const { context, page } = await signedInPage(browser, app, org, { next: `/console/cards/${org.cards.points}` });
+    const cost = page.getByRole('group', { name: 'Reward 1' }).getByLabel('Cost');
     await page.getByLabel('Card name').fill('Points deluxe');
-    await page.getByLabel(/^Cost/).fill('a hundred');
+    await cost.fill('a hundred');
     await page.getByLabel(/^Background/).fill('rgb(300, 0, 0)');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'Nothing was saved' }).waitFor();
-    assert.equal(await page.getByLabel(/^Cost/).getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.locator('#f-reward-cost-error').textContent(), 'Must be a number');
+    assert.equal(await cost.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('#f-rewards-0--cost-error').textContent(), 'Must be a number');
     assert.equal(await page.locator('#f-design-backgroundColor-error').textContent(), 'Must be #rgb, #rrggbb or rgb(r, g, b) with r, g and b from 0 to 255');
     assert.equal(await page.getByLabel('Card name').inputValue(), 'Points deluxe');
-    assert.equal(await page.getByLabel(/^Cost/).inputValue(), 'a hundred');
+    assert.equal(await cost.inputValue(), 'a hundred');
     assert.deepEqual(cardsRepo(app.db).findById(org.cards.points), stored);
     await context.close();
   });

@@ -39,7 +39,7 @@ async function create(form: Record<string, string>): Promise<string> {
 describe('a card made in the console works through the API', () => {
   test('a stamp card: the API shows every value; enroll, earn by items and redeem the reward', async () => {
     const cardId = await create({
-      name: 'Espresso club', passType: 'stamp_card', 'reward.name': 'Free espresso', 'reward.cost': '8',
+      name: 'Espresso club', passType: 'stamp_card', 'rewards[0].name': 'Free espresso', 'rewards[0].cost': '8',
       'accrual.items[0].key': 'espresso', 'accrual.items[0].units': '1', 'accrual.items[1].key': 'cake', 'accrual.items[1].units': '2',
       'earningLimits.waitSeconds': '60', 'earningLimits.maxPerAward': '4', 'earningLimits.period': 'day', 'earningLimits.maxPerPeriod': '10',
       dataCollectionEnabled: 'on',
@@ -84,7 +84,7 @@ describe('a card made in the console works through the API', () => {
   });
 
   test('a point card earning by spend, a level card with its levels, a prepaid card in cents', async () => {
-    const points = await create({ name: 'Beans', passType: 'point_card', 'reward.name': 'Bag of beans', 'reward.cost': '100', 'accrual.spend.currency': 'eur', 'accrual.spend.rate': '2' });
+    const points = await create({ name: 'Beans', passType: 'point_card', 'rewards[0].name': 'Bag of beans', 'rewards[0].cost': '100', 'accrual.spend.currency': 'eur', 'accrual.spend.rate': '2' });
     assert.deepEqual((await apiCard(points)).accrual, { spend: { currency: 'EUR', rate: 2 } });
     await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { cardId: points, externalCustomerId: 'pos-beans' } });
     const spent = await app.request('POST', '/api/v1/customers/pos-beans/earn', { key: org.keys.live, body: { type: 'points', from: 'spend', spend: { amount: 12.5, currency: 'EUR' } } });
@@ -105,14 +105,14 @@ describe('a card made in the console works through the API', () => {
   });
 
   test('an edit is what the API shows next; the editor shows the stored values back', async () => {
-    const cardId = await create({ name: 'Tea', passType: 'stamp_card', 'reward.name': 'Tea', 'reward.cost': '5' });
-    const res = await post(`/console/cards/${cardId}`, { ...signup, name: 'Tea time', passType: 'stamp_card', 'reward.name': 'Pot of tea', 'reward.cost': '6', 'design.labelColor': '#abc' });
+    const cardId = await create({ name: 'Tea', passType: 'stamp_card', 'rewards[0].name': 'Tea', 'rewards[0].cost': '5' });
+    const res = await post(`/console/cards/${cardId}`, { ...signup, name: 'Tea time', passType: 'stamp_card', 'rewards[0].name': 'Pot of tea', 'rewards[0].cost': '6', 'design.labelColor': '#abc' });
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), `/console/cards/${cardId}?done=saved`);
     assert.deepEqual((await apiCard(cardId)).reward, { name: 'Pot of tea', cost: 6 });
     const page = (await client.request('GET', `/console/cards/${cardId}?done=saved`)).text;
     assert.equal(valueOf(page, 'name'), 'Tea time');
-    assert.equal(valueOf(page, 'reward.cost'), '6');
+    assert.equal(valueOf(page, 'rewards[0].cost'), '6');
     assert.equal(valueOf(page, 'design.labelColor'), '#abc');
     assert.match(page, /Saved\. Passes already in customers&#39; wallets are being updated\./);
   });
@@ -121,9 +121,9 @@ describe('a card made in the console works through the API', () => {
 describe('a refused form comes back with the field\'s message, as typed, and nothing is written', () => {
   const base = { ...signup, name: 'Stamps', passType: 'stamp_card' };
   const cases: { name: string; form: Record<string, string>; field: string; message: string | RegExp; group?: boolean; kept?: [string, string] }[] = [
-    { name: 'letters in a number', form: { 'reward.name': 'Coffee', 'reward.cost': 'ten' }, field: 'reward.cost', message: 'Must be a number', kept: ['reward.cost', 'ten'] },
-    { name: 'a decimal on a stamp card', form: { 'reward.name': 'Coffee', 'reward.cost': '2.5' }, field: 'reward.cost', message: 'Must be a whole number on this card type' },
-    { name: 'a reward without its cost', form: { 'reward.name': 'Coffee' }, field: 'reward.cost', message: 'Required' },
+    { name: 'letters in a number', form: { 'rewards[0].name': 'Coffee', 'rewards[0].cost': 'ten' }, field: 'rewards[0].cost', message: 'Must be a number', kept: ['rewards[0].cost', 'ten'] },
+    { name: 'a decimal on a stamp card', form: { 'rewards[0].name': 'Coffee', 'rewards[0].cost': '2.5' }, field: 'rewards[0].cost', message: 'Must be a whole number' },
+    { name: 'a reward without its cost', form: { 'rewards[0].name': 'Coffee' }, field: 'rewards[0].cost', message: 'Required' },
     {
       name: 'levels not ascending',
       form: { passType: 'level_card', 'levels[0].name': 'Gold', 'levels[0].minPoints': '0', 'levels[1].name': 'Silver', 'levels[1].minPoints': '50', 'levels[2].name': 'Bronze', 'levels[2].minPoints': '20' },
@@ -171,7 +171,7 @@ describe('a refused form comes back with the field\'s message, as typed, and not
 
   test('an edit refused leaves the stored card as it was', async () => {
     const stored = cardsRepo(app.db).findById(org.cards.points)!;
-    const res = await post(`/console/cards/${org.cards.points}`, { ...signup, name: 'Renamed', passType: 'point_card', 'reward.name': 'Voucher', 'reward.cost': 'lots' });
+    const res = await post(`/console/cards/${org.cards.points}`, { ...signup, name: 'Renamed', passType: 'point_card', 'rewards[0].name': 'Voucher', 'rewards[0].cost': 'lots' });
     assert.equal(res.status, 400);
     assert.equal(valueOf(res.text, 'name'), 'Renamed');
     assert.deepEqual(cardsRepo(app.db).findById(org.cards.points), stored);
@@ -238,7 +238,7 @@ describe('a card with customers keeps its type', () => {
 
 describe('the pass preview', () => {
   test('draws the typed values in its own page, framed by the console only, a bad colour left out', async () => {
-    const res = await client.request('GET', `/console/cards/preview?name=Bean+Club&passType=point_card&reward.name=Bag&reward.cost=100&design.backgroundColor=%23336699&design.foregroundColor=rgb(300,0,0)&card=${org.cards.stamps}`);
+    const res = await client.request('GET', `/console/cards/preview?name=Bean+Club&passType=point_card&rewards%5B0%5D.name=Bag&rewards%5B0%5D.cost=100&design.backgroundColor=%23336699&design.foregroundColor=rgb(300,0,0)&card=${org.cards.stamps}`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'self'/);
     assert.match(res.text, /<h1 id="title">Bean Club<\/h1>/);

@@ -3,7 +3,7 @@
 // owner rewording the agreement later changes nothing for those who agreed before.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consentOf } from '../../src/customers/consent';
+import { consentOf } from '../../src/privacy/consent';
 import { customersRepo } from '../../src/customers/repo';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import type { TestApp } from '../support/app';

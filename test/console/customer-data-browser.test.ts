@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { customersRepo } from '../../src/customers/repo';
-import { installUrl } from '../../src/customers/resource';
+import { installUrl } from '../../src/customers/install-url';
 import { qrSvg } from '../../src/wallet/qr';
 import { launchBrowser } from '../support/browser';
 import { signedInPage } from '../support/console';

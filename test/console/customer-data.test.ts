@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { runCli } from '../support/cli';
 import { ConsoleClient, seedConsoleOrg, type ConsoleOrg } from '../support/console';
 import { snapshot } from '../support/customers';
-import { consentRepo } from '../../src/customers/consent';
+import { consentRepo } from '../../src/customers/consent-repo';
 import { inTransaction } from '../../src/db/transaction';
 import { writeOrgSettings } from '../../src/orgs/settings';
 
@@ -154,7 +154,7 @@ describe('Download data, and the same from the CLI', () => {
     assert.deepEqual(Object.keys(data), ['exportedAt', 'customer', 'card', 'answers', 'consent', 'passes', 'ledger', 'emails', 'changes']);
     assert.deepEqual(data.customer, {
       passUserId: c.id, externalCustomerId: `data-${n}`, name: `Data Person ${n}`, email: c.email, phone: c.phone, status: 'pending_install',
-      joinedVia: 'api', livemode: true, balance: { stamps: 3 }, createdAt: data.customer.createdAt, updatedAt: data.customer.updatedAt,
+      joinedVia: 'api', livemode: true, language: null, balance: { stamps: 3 }, createdAt: data.customer.createdAt, updatedAt: data.customer.updatedAt,
     });
     assert.deepEqual(data.card, { cardId: org.cards.stamps, name: 'Coffee stamps', passType: 'stamp_card' });
     assert.deepEqual(data.consent, { text: 'I agree to the loyalty terms.', version: consent.slice(0, 12), givenAt: '2026-11-01T00:00:00.000Z' });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import type { TestApp } from '../support/app';
 import { ConsoleClient, startTestApp, ADMIN_PASSWORD } from '../support/console';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import type { Channel, StaffRef } from '../../src/lib/changes';

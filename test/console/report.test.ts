@@ -4,7 +4,7 @@
 // fields, live data only, and the CSV of one card and of every card.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import { customersRepo } from '../../src/customers/repo';
 import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';
 import { staffRepo } from '../../src/staff/repo';

@@ -4,7 +4,7 @@
 // test data apart; the dashboard's count of today's.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import { customersRepo } from '../../src/customers/repo';
 import type { Channel, StaffRef } from '../../src/lib/changes';
 import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';

@@ -82,7 +82,7 @@ describe('counter in the browser', () => {
   it('a fake-camera scan of a real customer’s pass QR opens the customer', async () => {
     const { context, page } = await unlockedCounter(browser, app.url, org);
     await page.getByRole('button', { name: 'Scan with camera' }).click();
-    await customerHeading(page, 'Fiona Filmed').waitFor({ timeout: 20_000 });
+    await customerHeading(page, 'Fiona Filmed').waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('#camera').isHidden(), true, 'the camera closes after a read');
     await context.close();
   });
@@ -110,7 +110,7 @@ describe('counter in the browser', () => {
     await page.getByLabel('Pass code, name, phone or email').fill('Anna Stamps');
     await page.getByRole('button', { name: 'Find', exact: true }).click();
     await customerHeading(page, 'Anna Stamps').waitFor();
-    assert.equal(await page.getByRole('button', { name: /^Redeem/ }).count(), 0, 'no redeem button while the reward is out of reach');
+    assert.equal(await page.getByRole('button', { name: 'Redeem Free coffee (10 stamps)' }).isDisabled(), true, 'the reward cannot be redeemed while it is out of reach');
     for (const after of [9, 10, 11]) {
       await page.getByRole('button', { name: '+1 stamp', exact: true }).click();
       await confirmation(page, `Anna Stamps now has ${after} stamps.`).waitFor();
@@ -232,7 +232,7 @@ async function wedgeScan(page: Page, code: string): Promise<void> {
   await cdp.detach();
 }
 
-async function waitUntil(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+async function waitUntil(check: () => boolean, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting');

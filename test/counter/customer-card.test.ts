@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { customersRepo } from '../../src/customers/repo';
-import { installUrl } from '../../src/customers/resource';
+import { installUrl } from '../../src/customers/install-url';
 import { qrSvg } from '../../src/wallet/qr';
 import { startMailApp, startSmtpServer, type MailTestApp, type TestSmtpServer } from '../support/mail';
 import { CounterClient, messageOf } from './client';

@@ -37,7 +37,7 @@ const orgNames = (file: string) => {
   }
 };
 
-describe('wallet-loyalty restore', { timeout: 180_000 }, () => {
+describe('wallet-loyalty restore', () => {
   let root: string;
   let current: { data: string; db: string };
   let backup: string;
@@ -148,7 +148,7 @@ describe('wallet-loyalty restore', { timeout: 180_000 }, () => {
   });
 });
 
-describe('safe upgrades', { timeout: 120_000 }, () => {
+describe('safe upgrades', () => {
   /** A database one schema version behind this program, with an org in it. */
   function olderDatabase(dir: string): string {
     mkdirSync(dir, { recursive: true });
@@ -203,7 +203,7 @@ describe('safe upgrades', { timeout: 120_000 }, () => {
   });
 });
 
-describe('wallet-loyalty admin', { timeout: 120_000 }, () => {
+describe('wallet-loyalty admin', () => {
   let folder: { data: string; db: string; orgId: string };
   before(async () => {
     folder = await seededFolder(tempDir('wl-admin-'), 'admins');

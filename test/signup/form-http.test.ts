@@ -226,7 +226,7 @@ describe('abuse', () => {
       body: big,
     });
     assert.equal(res.status, 413);
-    assert.match(await res.text(), /Forms are limited to 65536 bytes/);
+    assert.match(await res.text(), /Forms are limited to 64 KiB/);
     const json = await fetch(`${app.url}/get-pass/${stamps()}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.url, Cookie: client.http.cookieHeader() }, body: '{}' });
     assert.equal(json.status, 415);
     assert.equal(snapshot(app), before);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
 import type { Customer } from '../../src/customers/model';
 import { customersRepo } from '../../src/customers/repo';
 import { importCommand } from '../../src/import/cli';

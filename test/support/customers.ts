@@ -66,6 +66,7 @@ export function insertCustomer(
     createdAt: now,
     updatedAt: now,
     erasedAt: null,
+    language: null,
   };
   app.db.transaction(() => {
     customersRepo(app.db).insert(customer);

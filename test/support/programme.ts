@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { enrollCustomer } from '../../src/customers/enroll';
+import { enrollCustomer } from '../../src/loyalty/enroll';
+import type { Lang } from '../../src/i18n/langs';
 import { serverJobs } from '../../src/jobs/list';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { NO_WORKERS, type TestApp } from './app';
@@ -48,8 +49,8 @@ export function eventsOf(app: TestApp, customerId: string): { type: string; data
 }
 
 /** A customer who agreed on the sign-up form (their consent is recorded), through the sign-up form's service call. */
-export function enrollWithConsent(app: TestApp, n: { orgId: string; livemode: boolean }, cardId: string, fields: { name: string; email: string; customFields?: Record<string, unknown> }) {
-  return enrollCustomer(app.deps, n, { cardId, name: fields.name, email: fields.email, customFields: fields.customFields, consent: { text: 'I agree.' } }, { channel: 'signup', idempotencyKey: null });
+export function enrollWithConsent(app: TestApp, n: { orgId: string; livemode: boolean }, cardId: string, fields: { name: string; email: string; customFields?: Record<string, unknown>; language?: Lang }) {
+  return enrollCustomer(app.deps, n, { cardId, name: fields.name, email: fields.email, customFields: fields.customFields, consent: { text: 'I agree.' }, language: fields.language ?? null }, { channel: 'signup', idempotencyKey: null });
 }
 
 /** The lines the customer's web pass shows under the balance. */

@@ -268,11 +268,11 @@ describe('web pass', () => {
     assert.equal((await page(app, `/pass/${'y'.repeat(24)}`)).status, 404);
   });
 
-  test('prepaid credit keeps its cents', async () => {
+  test('prepaid credit keeps its cents, as money of the card’s currency', async () => {
     const customer = createCustomer(app, { orgId: org.orgId, cardId: org.cards.prepaid, balance: 1250 });
     const res = await app.request('GET', `/pass/${encodeURIComponent(customer.installCode)}/balance`);
-    assert.deepEqual(res.body.balance, { label: 'Credit', text: '12.50' });
+    assert.deepEqual(res.body.balance, { label: 'Credit', text: '€12.50' });
     const { pass } = unzipPass((await getBytes(app.url + installPath(customer), { 'User-Agent': IPHONE_UA })).bytes);
-    assert.deepEqual(pass.storeCard.primaryFields, [{ key: 'balance', label: 'Credit', value: '12.50', changeMessage: 'Your credit is now %@.' }]);
+    assert.deepEqual(pass.storeCard.primaryFields, [{ key: 'balance', label: 'Credit', value: '€12.50', changeMessage: 'Your credit is now %@.' }]);
   });
 });

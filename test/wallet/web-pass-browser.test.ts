@@ -45,7 +45,7 @@ test('the web pass shows card, balance and QR code, and refreshes the balance wi
   // The page refreshes every 15 s and whenever it becomes visible again; trigger the latter.
   await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
   // A locator wait (not waitForFunction, whose string predicate the page's CSP rightly blocks as eval).
-  await page.locator('#balance').filter({ hasText: /^10$/ }).waitFor({ timeout: 10_000 });
+  await page.locator('#balance').filter({ hasText: /^10$/ }).waitFor({ timeout: 60_000 });
   assert.equal(await page.textContent('[data-key="reward"]'), 'Ready to redeem');
   assert.deepEqual(violations, [], 'no CSP violations or script errors');
   await page.close();

@@ -1,4 +1,4 @@
-import type { AdminListing } from '../../admins/repo';
+import type { AdminListing } from '../../admins/service';
 import { html, type Markup } from '../../web/html';
 import { formError, inputField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';

@@ -4,8 +4,7 @@ import { clientAddressKey } from '../../lib/client-address';
 import type { Clock } from '../../lib/clock';
 import type { oneAtATime } from '../../lib/one-at-a-time';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../../lib/password';
-import { orgsRepo, type AdminRow } from '../../orgs/repo';
-import { adminEmailKey } from '../../orgs/service';
+import { adminEmailKey, findAdminByEmail, setAdminPasswordHash, type AdminRow } from '../../orgs/service';
 import { endOtherAdminSessions } from '../../web/sessions';
 import { attemptsCounted, clearFailures, refundAttempt, reserveAttempt, type ThrottlePolicy } from '../../web/throttle';
 
@@ -64,7 +63,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
   const locked = reserveAttempt(deps, attemptBuckets(input.ip, email));
   if (locked > 0) return { ok: false, lockedSeconds: locked };
 
-  const admin = email ? orgsRepo(deps.db).findAdminByEmail(email) : undefined;
+  const admin = email ? findAdminByEmail(deps, email) : undefined;
   const valid = await checks(rank, () => (admin ? verifyPassword(input.password, admin.passwordHash) : verifyDecoy(input.password)));
   if (!admin || !valid) return { ok: false, lockedSeconds: 0 };
   forgiveAttempt(deps, input.ip, email);
@@ -74,7 +73,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
 
 async function setPassword(deps: AuthDeps, adminId: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  inTransaction(deps.db, () => orgsRepo(deps.db).setAdminPassword(adminId, hash));
+  inTransaction(deps.db, () => setAdminPasswordHash(deps, adminId, hash));
 }
 
 /**
@@ -105,7 +104,7 @@ export async function changePassword(
   forgiveAttempt(deps, input.ip, input.admin.email);
   const hash = await hashPassword(input.next);
   inTransaction(deps.db, () => {
-    orgsRepo(deps.db).setAdminPassword(input.admin.id, hash);
+    setAdminPasswordHash(deps, input.admin.id, hash);
     endOtherAdminSessions(deps, input.admin.id, input.sessionId);
   });
   return { ok: true };

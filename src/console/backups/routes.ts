@@ -6,7 +6,7 @@ import { BACKUP_NAME, listBackups } from '../../db/file-names';
 import { runBackup } from '../../backups/service';
 import { backupState } from '../../backups/state';
 import { ApiError } from '../../lib/errors';
-import { orgsRepo } from '../../orgs/repo';
+import { countOrgs } from '../../orgs/service';
 import { readOrgSettings } from '../../orgs/settings';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -17,7 +17,7 @@ import { BACKUPS_PATH, backupsBody } from './views';
  * whole database, every org in it: it is offered for download only on a server that holds one org.
  */
 export function bindBackups(router: Router, deps: AppDeps): void {
-  const singleOrg = () => orgsRepo(deps.db).countOrgs() === 1;
+  const singleOrg = () => countOrgs(deps) === 1;
 
   router.get(BACKUPS_PATH, (ctx) => {
     const c = consoleOf(ctx);

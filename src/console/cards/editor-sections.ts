@@ -2,7 +2,7 @@
 // (a level, an item, a question, an option) is a group named after it ("Level 2"), so its short
 // labels ("Name", "Starts at") read — and are found — within it. Rows are added and removed with
 // submit buttons that re-render the form as typed: no JavaScript needed.
-import { PASS_TYPE_NAMES, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_REMIND_DAYS, MAX_REWARDS, PASS_TYPE_NAMES, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
 import { parseColor, readColor } from '../../lib/colors';
 import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast';
 import { DEFAULT_PASS_COLORS } from '../../wallet/apple/pass-builder';
@@ -11,6 +11,7 @@ import type { FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { CardForm, QuestionRow } from './form';
 import { MAX_ROWS } from './form';
+import { fillKeys } from './question-keys';
 
 export interface SectionContext {
   form: CardForm;
@@ -80,13 +81,83 @@ export function basicsSection(s: SectionContext): Markup {
 </fieldset>`;
 }
 
-export function rewardSection(s: SectionContext): Markup {
+const takesRewards = (passType: string) => passType === 'stamp_card' || passType === 'point_card';
+
+export function rewardsSection(s: SectionContext): Markup {
   const { form } = s;
-  const open = form.passType === 'stamp_card' || form.passType === 'point_card' || !!(form.reward.name || form.reward.cost) || anyError(s, 'reward');
-  return html`<details id="reward" class="section"${open ? html` open` : ''}><summary>Reward <span class="muted small">stamp and point cards</span></summary>
-  ${groupError(s, 'reward')}
-  ${inputField({ name: 'reward.name', label: 'Reward', value: form.reward.name, error: err(s, 'reward.name'), maxlength: 100, hint: 'e.g. "Free coffee".' })}
-  ${inputField({ name: 'reward.cost', label: 'Cost', value: form.reward.cost, error: err(s, 'reward.cost'), inputmode: 'decimal', hint: `The stamps or points the reward takes. ${AMOUNT_HINT}` })}
+  const typed = form.rewards.some((r) => r.name || r.cost || r.description);
+  const open = takesRewards(form.passType) || typed || anyError(s, 'rewards');
+  return html`<details id="rewards" class="section"${open ? html` open` : ''}><summary>Rewards <span class="muted small">stamp and point cards</span></summary>
+  <p class="hint">What customers get for their stamps or points, up to ${MAX_REWARDS}. They are saved from the cheapest up; the cheapest is the default, the one redeemed when nobody picks another.</p>
+  ${groupError(s, 'rewards')}
+  ${form.rewards.map((reward, i) => {
+    const at = `rewards[${i}]`;
+    return html`<fieldset class="row-group" aria-labelledby="reward-${i}-legend">
+    <legend id="reward-${i}-legend">Reward ${i + 1}</legend>
+    ${groupError(s, at)}${groupError(s, `${at}.id`)}
+    ${reward.id ? html`<input type="hidden" name="${at}.id" value="${reward.id}">` : ''}
+    <div class="row-fields">
+      ${inputField({ name: `${at}.name`, label: 'Name', value: reward.name, error: err(s, `${at}.name`), required: true, maxlength: 100, hint: i === 0 ? 'e.g. "Free coffee".' : undefined, autofocus: focusOn(s, `${at}.name`) })}
+      ${inputField({ name: `${at}.cost`, label: 'Cost', value: reward.cost, error: err(s, `${at}.cost`), required: true, inputmode: 'numeric', hint: i === 0 ? 'Stamps or points it takes: a whole number.' : undefined })}
+    </div>
+    ${inputField({ name: `${at}.description`, label: 'Description', value: reward.description, error: err(s, `${at}.description`), maxlength: 300, hint: i === 0 ? 'Shown with the reward, e.g. "Any size, any milk".' : undefined })}
+    ${removeButton(s, `remove:rewards:${i}`, 'rewards', 'reward', `${i + 1}`)}
+  </fieldset>`;
+  })}
+  ${form.rewards.length < MAX_REWARDS ? rowButton(s, 'add:rewards', 'rewards', 'Add a reward') : html`<p class="hint">A card lists at most ${MAX_REWARDS} rewards.</p>`}
+</details>`;
+}
+
+const EXPIRY_RULES = [
+  { value: 'months', label: 'A number of months after each award (point and level cards)' },
+  { value: 'inactiveDays', label: 'After a number of days without a new award' },
+];
+
+/**
+ * When stamps and points expire. Both numbers are on the page (the script shows the one of the
+ * rule chosen); only the chosen rule's number is read.
+ */
+export function expirySection(s: SectionContext): Markup {
+  const { form } = s;
+  const e = form.expiry;
+  const open = e.rule !== '' || anyError(s, 'expiry');
+  return html`<details id="expiry" class="section"${open ? html` open` : ''}><summary>Expiry <span class="muted small">optional; not for prepaid cards</span></summary>
+  <p class="hint">Never retroactive: what customers were given before you switch expiry on never expires, and a change applies to awards given after it. Redemptions use the oldest stamps or points first.</p>
+  ${groupError(s, 'expiry')}
+  ${selectField({ name: 'expiry.rule', label: 'Stamps and points expire', value: e.rule, required: true, options: [{ value: '', label: 'Never' }, ...EXPIRY_RULES] })}
+  <div data-expiry-rule="months">${inputField({ name: 'expiry.months', label: 'Months after each award', value: e.months, error: err(s, 'expiry.months'), required: true, inputmode: 'numeric', hint: 'Each award expires at the end of the day this many months later, e.g. 12.' })}</div>
+  <div data-expiry-rule="inactiveDays">${inputField({ name: 'expiry.inactiveDays', label: 'Days without an award', value: e.inactiveDays, error: err(s, 'expiry.inactiveDays'), required: true, inputmode: 'numeric', hint: 'The whole balance expires when a customer was given nothing for this many days, e.g. 365.' })}</div>
+  <div data-expiry-rule="months inactiveDays">${inputField({ name: 'expiry.remindDays', label: 'Remind this many days before', value: e.remindDays, error: err(s, 'expiry.remindDays'), inputmode: 'numeric', placeholder: String(DEFAULT_REMIND_DAYS), hint: `The pass shows what expires when, and customers who agreed get an email. 0: no reminder; empty: ${DEFAULT_REMIND_DAYS}.` })}</div>
+</details>`;
+}
+
+/** The card's date questions as the form stands, keys as saving will make them: the birthday's choices. */
+export function dateQuestions(form: CardForm): { key: string; label: string }[] {
+  return fillKeys(form.questions).filter((q) => q.type === 'date' && q.key !== '').map((q) => ({ key: q.key, label: q.label.trim() || q.key }));
+}
+
+export function birthdaySection(s: SectionContext): Markup {
+  const { form } = s;
+  const b = form.birthday;
+  const choices = dateQuestions(form).map((q) => ({ value: q.key, label: q.label }));
+  // A question chosen before and since removed or changed stays chosen, so saving says so instead of switching the treat off.
+  if (b.questionKey && !choices.some((c) => c.value.toLowerCase() === b.questionKey.toLowerCase())) choices.push({ value: b.questionKey, label: `${b.questionKey} (not a date question of this card)` });
+  const open = b.questionKey !== '' || anyError(s, 'birthday');
+  return html`<details id="birthday" class="section"${open ? html` open` : ''}><summary>Birthday treat <span class="muted small">optional; not for prepaid cards</span></summary>
+  <p class="hint">Given once a year on the customer's birthday (29 February counts on 28 February). A birthday entered or changed in the 30 days before it earns nothing that year, so a treat cannot be had by changing the date.</p>
+  ${groupError(s, 'birthday')}
+  ${selectField({ name: 'birthday.questionKey', label: 'Birthday question', value: b.questionKey, error: err(s, 'birthday.questionKey'), placeholder: 'No birthday treat', options: choices, hint: choices.length ? 'The sign-up question whose answer is the birthday.' : 'Add a question with the answer type Date (e.g. "Birthday") under Questions, then choose it here.' })}
+  ${inputField({ name: 'birthday.units', label: 'Stamps or points given', value: b.units, error: err(s, 'birthday.units'), required: true, inputmode: 'numeric', hint: 'A whole number, e.g. 2.' })}
+</details>`;
+}
+
+/** The watch list's threshold and the value of a unit for the monthly report. */
+export function watchSection(s: SectionContext): Markup {
+  const { form } = s;
+  const open = form.flagAwardsPerDay !== '' || form.unitValue !== '' || anyError(s, 'flagAwardsPerDay', 'unitValue');
+  return html`<details id="watch" class="section"${open ? html` open` : ''}><summary>Watch list and report <span class="muted small">optional</span></summary>
+  ${inputField({ name: 'flagAwardsPerDay', label: 'Watch a customer given more awards in one day than', value: form.flagAwardsPerDay, error: err(s, 'flagAwardsPerDay'), inputmode: 'numeric', placeholder: String(DEFAULT_FLAG_AWARDS_PER_DAY), hint: `Such customers are listed on the Watch list with each award, to check; nothing is blocked. Empty: ${DEFAULT_FLAG_AWARDS_PER_DAY}.` })}
+  ${inputField({ name: 'unitValue', label: 'Value of one stamp or point', value: form.unitValue, error: err(s, 'unitValue'), inputmode: 'decimal', hint: 'In your currency, e.g. 0.30 when 10 stamps buy a 3.00 coffee. The monthly report then shows what customers\' balances are worth. Not for prepaid cards.' })}
 </details>`;
 }
 

@@ -3,4 +3,4 @@
 // bundle takes this file as it is.
 export const PREVIEW_PATH = '/console/cards/preview';
 
-export const PREVIEW_FIELDS = /^(name|passType|reward\.(name|cost)|levels\[\d+\]\.(name|minPoints)|design\.(backgroundColor|foregroundColor|labelColor|logoText))$/;
+export const PREVIEW_FIELDS = /^(name|passType|rewards\[\d+\]\.(name|cost)|levels\[\d+\]\.(name|minPoints)|design\.(backgroundColor|foregroundColor|labelColor|logoText))$/;

@@ -1,8 +1,8 @@
 // The pass preview: the web pass a sample customer would see, drawn from the editor's form as it
 // stands — before it is valid. What the schema would refuse is left out (a colour out of range
 // shows the default) instead of failing: the preview follows typing, the save validates.
-import type { Card, Level, PassType } from '../../cards/model';
-import { PASS_TYPES } from '../../cards/model';
+import type { Card, Level, PassType, Reward } from '../../cards/model';
+import { MAX_REWARDS, PASS_TYPES, takesRewards } from '../../cards/model';
 import { withRewards } from '../../cards/rewards';
 import { readColor } from '../../lib/colors';
 import { toHundredths } from '../../lib/money';
@@ -20,7 +20,15 @@ const amount = (text: string, passType: PassType): number | undefined => {
 /** A card as far as the form already says it, with every unreadable part left out. */
 export function previewCard(form: CardForm, identity: { id: string; orgId: string }): Card {
   const passType = (PASS_TYPES as readonly string[]).includes(form.passType) ? (form.passType as PassType) : 'stamp_card';
-  const cost = amount(form.reward.cost, passType);
+  // The rewards as saving orders them: the readable ones, cheapest first.
+  const rewards: Reward[] = [];
+  if (takesRewards(passType)) {
+    form.rewards.forEach((row, i) => {
+      const cost = amount(row.cost, passType);
+      if (row.name.trim() && cost !== undefined) rewards.push({ id: `rw_preview${i}`, name: row.name.trim().slice(0, 100), cost });
+    });
+    rewards.sort((a, b) => a.cost - b.cost);
+  }
   const levels: Level[] = [];
   for (const row of form.levels) {
     const minPoints = row.minPoints.trim() === '0' ? 0 : amount(row.minPoints, passType);
@@ -40,7 +48,7 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
     dataCollectionEnabled: false,
     signupFields: { name: 'off', email: 'off', phone: 'off' },
     questions: [],
-    ...withRewards(form.reward.name.trim() && cost !== undefined ? [{ id: 'rw_preview', name: form.reward.name.trim().slice(0, 100), cost }] : []),
+    ...withRewards(rewards.slice(0, MAX_REWARDS)),
     flagAwardsPerDay: null,
     unitValueE4: null,
     levels: levels.length ? levels : passType === 'level_card' ? [{ name: 'Member', minPoints: 0 }] : null,
@@ -75,8 +83,10 @@ export function previewUrl(form: CardForm, cardId: string | undefined): string {
   };
   add('name', form.name);
   add('passType', form.passType);
-  add('reward.name', form.reward.name);
-  add('reward.cost', form.reward.cost);
+  form.rewards.forEach((r, i) => {
+    add(`rewards[${i}].name`, r.name);
+    add(`rewards[${i}].cost`, r.cost);
+  });
   form.levels.forEach((l, i) => {
     add(`levels[${i}].name`, l.name);
     add(`levels[${i}].minPoints`, l.minPoints);

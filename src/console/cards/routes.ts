@@ -8,11 +8,13 @@ import type { Card, CardLogo } from '../../cards/model';
 import { cardCustomerCounts, cardLogoMeta, getOrgCard, listCards, removeCardLogo } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { field, formErrorsFrom, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
+import { field, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
 import { html } from '../../web/html';
-import { sendPage } from '../../wallet/http/html';
-import { cardCss, passLogoUrl, webPassBody } from '../../wallet/http/pages';
+import { sendPage } from '../../customer-pages/shell';
+import { cardCss, webPassBody } from '../../customer-pages/pass/views';
+import { passLogoUrl } from '../../wallet/logo-images';
 import { passContent } from '../../wallet/pass-content';
+import { shopPassLocale } from '../../wallet/customer-content';
 import { qrSvg } from '../../wallet/qr';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -21,7 +23,7 @@ import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
 import { readCardUpload, readLogoUpload } from './upload';
 import { saveCardFromEditor, saveCardLogo } from './save';
-import { validateCardForm } from './validate';
+import { editorErrorsFrom, validateCardForm } from './validate';
 import { cardListBody, editorBody, type EditorView } from './views';
 import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
 
@@ -96,7 +98,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       saved = saveCardFromEditor(deps, c.org.id, card, result.config, logo);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return editorPage(ctx, card, form, { errors: formErrorsFrom(err), status: err.status });
+      return editorPage(ctx, card, form, { errors: editorErrorsFrom(err, result.rewardRows), status: err.status });
     }
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
@@ -127,7 +129,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const cardId = typeof ctx.query.card === 'string' ? ctx.query.card : undefined;
     const stored = cardId ? listCards(deps, c.org.id).find((card) => card.id === cardId) : undefined;
     const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
-    const content = passContent(card, sampleHolder(card), c.org.name);
+    const content = passContent(card, sampleHolder(card), c.org.name, shopPassLocale(deps.db, card));
     const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
     // Compact: a smaller code and no note under the card, so the whole pass fits the preview's frame.
     sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });

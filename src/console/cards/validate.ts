@@ -1,15 +1,20 @@
 // The editor's form → the CardConfig input the seed file would hold, validated by the same valibot
 // schema with the same messages; each issue goes back to the input it is about. Blank rows (a
-// level, an item, a question or an option with nothing typed) are left out, and an issue on a
-// later row still names that row as the owner sees it.
+// reward, a level, an item, a question or an option with nothing typed) are left out, and an issue
+// on a later row still names that row as the owner sees it. Rewards are saved from the cheapest
+// up, so the default (the first) is the cheapest: the editor sorts them before the schema sees them.
 import * as v from 'valibot';
+import { takesRewards, type PassType } from '../../cards/model';
 import { CardConfig, type CardConfigInput } from '../../cards/schemas';
+import type { ApiError } from '../../lib/errors';
 import { toIssues } from '../../lib/validation';
-import type { FormErrors } from '../../web/forms';
+import { formErrorsFrom, type FormErrors } from '../../web/forms';
 import type { CardForm } from './form';
 import { fillKeys } from './question-keys';
 
 interface RowMaps {
+  /** The reward rows in saving order (by cost): each one's row in the form. */
+  rewards: number[];
   levels: number[];
   questions: number[];
   options: number[][];
@@ -29,6 +34,27 @@ function num(text: string): number | string | undefined {
 /** Text, or left out when blank (so the schema says "required" rather than "too short"). */
 const str = (text: string) => (text.trim() === '' ? undefined : text);
 
+/** A number the setting needs: blank stays text, which the schema answers with "Required". */
+const needed = (text: string) => num(text) ?? text;
+
+/** A number or null (blank: the setting's default, or none). A decimal comma is read as a point. */
+const orNull = (text: string) => (text.trim() === '' ? null : num(/^\s*\d+,\d+\s*$/.test(text) ? text.replace(',', '.') : text));
+
+/** A cost that reads as a number sorts by it; anything else (which the schema refuses) goes last. */
+const costKey = (cost: string) => {
+  const n = num(cost);
+  return typeof n === 'number' ? n : Number.POSITIVE_INFINITY;
+};
+
+function expiryInput(expiry: CardForm['expiry']): unknown {
+  const remindDays = num(expiry.remindDays);
+  const remind = remindDays === undefined ? {} : { remindDays };
+  if (expiry.rule === '') return null;
+  if (expiry.rule === 'months') return { months: needed(expiry.months), ...remind };
+  if (expiry.rule === 'inactiveDays') return { inactiveDays: needed(expiry.inactiveDays), ...remind };
+  return { rule: expiry.rule };
+}
+
 /** Drops keys whose value is undefined; undefined when nothing is left. */
 function compact(entries: Record<string, unknown>): Record<string, unknown> | undefined {
   const kept = Object.entries(entries).filter(([, value]) => value !== undefined);
@@ -43,6 +69,8 @@ function indexed<T>(list: T[], isBlank: (row: T) => boolean): { kept: T[]; at: n
 
 /** The configuration the form describes, before validation, and where each row came from. */
 export function formToInput(form: CardForm): { input: Record<string, unknown>; rows: RowMaps; duplicates: number[] } {
+  const rewardRows = indexed(form.rewards, (r) => blank(r.name, r.cost, r.description));
+  const rewardOrder = rewardRows.kept.map((row, i) => ({ row, at: rewardRows.at[i]! })).sort((a, b) => costKey(a.row.cost) - costKey(b.row.cost));
   const levels = indexed(form.levels, (l) => blank(l.name, l.minPoints));
   const items = indexed(form.items, (i) => blank(i.key, i.units));
   const questions = indexed(form.questions, (q) => blank(q.key, q.label, ...q.options.flatMap((o) => [o.value, o.label])));
@@ -60,7 +88,9 @@ export function formToInput(form: CardForm): { input: Record<string, unknown>; r
   const input = compact({
     name: str(form.name),
     passType: str(form.passType),
-    reward: compact({ name: str(form.reward.name), cost: num(form.reward.cost) }),
+    rewards: rewardOrder.length
+      ? rewardOrder.map(({ row }) => compact({ id: str(row.id), name: str(row.name), cost: num(row.cost), description: str(row.description) }) ?? {})
+      : undefined,
     levels: levels.kept.length ? levels.kept.map((l) => compact({ name: str(l.name), minPoints: num(l.minPoints) }) ?? {}) : undefined,
     accrual: compact({
       spend: compact({ currency: str(form.spend.currency.trim().toUpperCase()), rate: num(form.spend.rate) }),
@@ -90,14 +120,19 @@ export function formToInput(form: CardForm): { input: Record<string, unknown>; r
       labelColor: str(form.design.labelColor.trim()),
       logoText: form.design.logoText === '' ? undefined : form.design.logoText,
     }),
+    expiry: expiryInput(form.expiry),
+    birthday: form.birthday.questionKey === '' ? null : { questionKey: form.birthday.questionKey, units: needed(form.birthday.units) },
+    flagAwardsPerDay: orNull(form.flagAwardsPerDay),
+    unitValue: orNull(form.unitValue),
   })!;
-  return { input, rows: { levels: levels.at, questions: questions.at, options: options.map((o) => o.at), items: itemRows }, duplicates };
+  return { input, rows: { rewards: rewardOrder.map((r) => r.at), levels: levels.at, questions: questions.at, options: options.map((o) => o.at), items: itemRows }, duplicates };
 }
 
 /** The form field an issue is about: its schema path with every row index the owner's. */
 function fieldOf(issue: v.BaseIssue<unknown>, rows: RowMaps): string {
   const path = issue.path ?? [];
   const keys: (string | number)[] = path.map((p) => p.key as string | number);
+  if (keys[0] === 'rewards' && typeof keys[1] === 'number') keys[1] = rows.rewards[keys[1]] ?? keys[1];
   if (keys[0] === 'levels' && typeof keys[1] === 'number') keys[1] = rows.levels[keys[1]] ?? keys[1];
   if (keys[0] === 'questions' && typeof keys[1] === 'number') {
     const q = keys[1];
@@ -111,19 +146,48 @@ function fieldOf(issue: v.BaseIssue<unknown>, rows: RowMaps): string {
   return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i ? `.${k}` : k)).join('');
 }
 
+/**
+ * The program settings' allowed values in an owner's words, instead of the schema's "Expected
+ * >=7" (the rule is the same: the schema judged it).
+ */
+const RANGES: Record<string, string> = {
+  'expiry.months': 'A whole number of months from 1 to 60',
+  'expiry.inactiveDays': 'A whole number of days from 7 to 3650 (ten years)',
+  'expiry.remindDays': 'A whole number of days from 0 (no reminder) to 365',
+  'birthday.units': 'A whole number, at least 1',
+  flagAwardsPerDay: 'A whole number from 1 to 1000',
+  unitValue: 'An amount above 0 with at most 4 decimals, such as 0.25',
+};
+
+/** What a card type cannot have, said for the editor (the schema's words name API fields). */
+function typeMessage(issue: v.BaseIssue<unknown>, name: string, passType: string): string | undefined {
+  if (issue.type !== 'check') return undefined;
+  const prepaid = passType === 'prepaid_card';
+  if (name === 'expiry') return prepaid ? 'Store credit is money and never expires: choose Never' : 'Stamps expire only after days without an award; months after each award is for point and level cards';
+  if (name === 'birthday' && prepaid) return 'Store credit has no birthday treat: choose No birthday treat';
+  if (name === 'unitValue' && prepaid) return 'Store credit is money already: leave this empty on a prepaid card';
+  if (name === 'rewards' && !takesRewards(passType as PassType)) return 'Only stamp and point cards have rewards: remove these, or choose a stamp or point card';
+  return undefined;
+}
+
 /** Messages as the API words them, capitalised for the page; a number field that got text says so. */
-function messageOf(issue: v.BaseIssue<unknown>, apiMessage: string): string {
+function messageOf(issue: v.BaseIssue<unknown>, apiMessage: string, name: string, passType: string): string {
   const typedText = issue.kind === 'schema' && issue.expected === 'number' && typeof issue.input === 'string';
-  const text = typedText ? ((issue.input as string).trim() === '' ? 'required' : 'must be a number') : apiMessage;
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const required = typedText && (issue.input as string).trim() === '';
+  const text = typedText ? (required ? 'required' : 'must be a number') : apiMessage;
+  const worded = required ? undefined : (typeMessage(issue, name, passType) ?? RANGES[name]);
+  const message = worded ?? text;
+  return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
 /** Every name the editor shows a message at: an input, a row, or a group of inputs. */
 const SHOWN_FIELDS =
-  /^(name|passType|dataCollectionEnabled|reward(\.(name|cost))?|accrual(\.spend(\.(currency|rate))?)?|earningLimits(\.\w+)?|signupFields(\.\w+)?|design(\.\w+)?|levels(\[\d+\](\.(name|minPoints))?)?|accrual\.items(\[\d+\]\.(key|units))?|questions(\[\d+\](\.(key|label|type|required|isIdentifier)|\.options(\[\d+\](\.(value|label))?)?)?)?)$/;
+  /^(name|passType|dataCollectionEnabled|rewards(\[\d+\](\.(name|cost|description|id))?)?|expiry(\.(months|inactiveDays|remindDays))?|birthday(\.(questionKey|units))?|flagAwardsPerDay|unitValue|accrual(\.spend(\.(currency|rate))?)?|earningLimits(\.\w+)?|signupFields(\.\w+)?|design(\.\w+)?|levels(\[\d+\](\.(name|minPoints))?)?|accrual\.items(\[\d+\]\.(key|units))?|questions(\[\d+\](\.(key|label|type|required|isIdentifier)|\.options(\[\d+\](\.(value|label))?)?)?)?)$/;
+
+export type CardFormResult = { ok: true; config: CardConfigInput; rewardRows: number[] } | { ok: false; errors: FormErrors };
 
 /** Validates the form with CardConfig: the configuration to save, or a message per field. */
-export function validateCardForm(typed: CardForm): { ok: true; config: CardConfigInput } | { ok: false; errors: FormErrors } {
+export function validateCardForm(typed: CardForm): CardFormResult {
   // Keys and choice values left blank are made from the labels (question-keys.ts).
   const form = { ...typed, questions: fillKeys(typed.questions) };
   const { input, rows, duplicates } = formToInput(form);
@@ -134,11 +198,29 @@ export function validateCardForm(typed: CardForm): { ok: true; config: CardConfi
     const api = toIssues(result.issues);
     result.issues.forEach((issue, i) => {
       const name = fieldOf(issue, rows);
-      const message = messageOf(issue, api[i]!.message);
+      const message = messageOf(issue, api[i]!.message, name, form.passType);
       if (SHOWN_FIELDS.test(name)) errors.fields[name] ??= message;
       else errors.form ??= name ? `${name}: ${message}` : message;
     });
   }
   if (Object.keys(errors.fields).length || !result.success) return { ok: false, errors };
-  return { ok: true, config: result.output };
+  return { ok: true, config: result.output, rewardRows: rows.rewards };
+}
+
+const STALE_REWARD = 'This reward is no longer on the card: it was changed elsewhere after this page was opened. Reload the page to see the card as it is now';
+
+/**
+ * The cards service's refusal of a configuration the schema passed, as the editor shows it: at
+ * its field, reward rows numbered as the form has them (`rewardRows`, from validateCardForm).
+ */
+export function editorErrorsFrom(err: ApiError, rewardRows: readonly number[]): FormErrors {
+  const errors = formErrorsFrom(err);
+  const fields: Record<string, string> = {};
+  for (const [name, message] of Object.entries(errors.fields)) {
+    const reward = /^rewards\[(\d+)\](.*)$/.exec(name);
+    const shown = reward ? `rewards[${rewardRows[Number(reward[1])] ?? reward[1]}]${reward[2]}` : name;
+    const text = reward?.[2] === '.id' ? STALE_REWARD : message;
+    fields[shown] ??= text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  return { ...errors, fields };
 }

@@ -7,7 +7,7 @@ import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
 import { copyField } from '../widgets';
-import { basicsSection, designSection, earningSection, levelsSection, limitsSection, questionsSection, rewardSection, signupSection, type SectionContext } from './editor-sections';
+import { basicsSection, birthdaySection, designSection, earningSection, expirySection, levelsSection, limitsSection, questionsSection, rewardsSection, signupSection, watchSection, type SectionContext } from './editor-sections';
 import type { CardForm } from './form';
 
 export interface CardListRow {
@@ -101,7 +101,7 @@ export function editorBody(c: ConsoleContext, view: EditorView): Markup {
     : undefined;
   const s: SectionContext = { form: view.form, errors: view.errors, action, ...(typeLock ? { typeLock } : {}), ...(view.focus ? { focus: view.focus } : {}), ...(view.locked ? { locked: view.locked } : {}) };
   const title = view.storedName ?? 'Card';
-  return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>${view.archived ? html` <span class="badge warn">Archived</span>` : ''}` : 'New card'}</h1><span class="row">${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
+  return html`<div class="page-head"><h1>${editing ? html`Edit <span class="card-title">${title}</span>${view.archived ? html` <span class="badge warn">Archived</span>` : ''}` : 'New card'}</h1><span class="row">${editing && view.form.passType !== 'prepaid_card' ? html`<a href="/console/cards/${view.cardId}/promotions">Promotions</a>` : ''}${editing ? html`<a href="/console/cards/${view.cardId}/poster">Counter poster</a>` : ''}<a href="/console/cards">All cards</a></span></div>
 ${editing ? copyField({ id: 'card-id', label: 'Card id (for integrators)', value: view.cardId!, hint: 'The cardId of the API: enroll customers on this card with it, or give it to whoever connects your till or shop.' }) : ''}
 ${view.notice ? html`<div class="notice ok" role="status"><p>${view.notice}</p></div>` : ''}
 ${Object.keys(view.errors.fields).length || view.errors.form || (!editing && view.logoError) ? html`<div class="notice error" role="alert"><p>Nothing was saved: please correct the fields marked below.</p>${view.errors.form ? html`<p>${view.errors.form}</p>` : ''}</div>` : ''}
@@ -111,12 +111,15 @@ ${Object.keys(view.errors.fields).length || view.errors.form || (!editing && vie
       ${csrfField(c)}
       <button type="submit" name="_action" value="save" class="default-submit" tabindex="-1" aria-hidden="true">Save</button>
       ${basicsSection(s)}
-      ${rewardSection(s)}
+      ${rewardsSection(s)}
       ${levelsSection(s)}
       ${earningSection(s)}
       ${limitsSection(s)}
+      ${expirySection(s)}
       ${signupSection(s)}
       ${questionsSection(s)}
+      ${birthdaySection(s)}
+      ${watchSection(s)}
       ${designSection(s)}
       ${editing ? '' : newLogoField(view.logoError)}
       <div class="actions sticky-actions">

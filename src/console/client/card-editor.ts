@@ -3,6 +3,7 @@
 // "Update preview" button. The preview is a page of our own in a frame; it is moved with
 // location.replace, so following the typing adds nothing to the browser's history.
 import { PREVIEW_FIELDS, PREVIEW_PATH } from '../cards/preview-fields';
+import { fillKeys } from '../cards/question-keys';
 import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast';
 
 const DEBOUNCE_MS = 300;
@@ -77,7 +78,7 @@ function start(): void {
   form.querySelector<HTMLSelectElement>('select[name="passType"]')?.addEventListener('change', (event) => {
     const type = (event.target as HTMLSelectElement).value;
     const open = (id: string) => form.querySelector<HTMLDetailsElement>(`details#${id}`)?.setAttribute('open', '');
-    if (type === 'stamp_card' || type === 'point_card') open('reward');
+    if (type === 'stamp_card' || type === 'point_card') open('rewards');
     if (type === 'level_card') open('levels');
   });
   // "Add a choice" only where the answer type is a list (without this script it shows on every
@@ -108,6 +109,7 @@ else start();
 // at the section, with the same focus.
 
 function sectionOf(action: string): string {
+  if (action.includes('rewards')) return 'rewards';
   if (action.includes('levels')) return 'levels';
   if (action.includes('items')) return 'earning';
   return 'questions';
@@ -179,9 +181,57 @@ function startContrast(): void {
   form.addEventListener('change', check);
 }
 
+// --- Expiry: only the number of the rule chosen is shown (without this script, both are) ---
+function startExpiry(): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-card-form]');
+  const rule = form?.querySelector<HTMLSelectElement>('select[name="expiry.rule"]');
+  if (!form || !rule) return;
+  const show = () => {
+    for (const holder of Array.from(form.querySelectorAll<HTMLElement>('[data-expiry-rule]'))) holder.hidden = !(holder.dataset.expiryRule ?? '').split(' ').includes(rule.value);
+  };
+  show();
+  rule.addEventListener('change', show);
+}
+
+// --- The birthday question follows the questions as they are typed ---
+// Its choices are the form's date questions, under the keys saving will give them (the same
+// fillKeys as the server); a chosen question that is no longer one stays chosen, so saving says so.
+function startBirthday(): void {
+  const form = document.querySelector<HTMLFormElement>('form[data-card-form]');
+  if (!form) return;
+  const value = (name: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${CSS.escape(name)}"]`)?.value ?? '';
+  const refresh = () => {
+    const select = form.querySelector<HTMLSelectElement>('select[name="birthday.questionKey"]');
+    if (!select) return;
+    const rows = Array.from(form.querySelectorAll<HTMLInputElement>('input[name^="questions["][name$="].label"]'))
+      .map((input) => /^questions\[(\d+)\]\.label$/.exec(input.name)?.[1])
+      .filter((i): i is string => i !== undefined)
+      .map((i) => ({ key: value(`questions[${i}].key`), label: value(`questions[${i}].label`), type: value(`questions[${i}].type`), options: [] }));
+    const dates = fillKeys(rows).filter((q) => q.type === 'date' && q.key !== '');
+    const chosen = select.value;
+    const options = [{ value: '', label: select.options[0]?.textContent ?? 'No birthday treat' }, ...dates.map((q) => ({ value: q.key, label: q.label.trim() || q.key }))];
+    if (chosen && !dates.some((q) => q.key.toLowerCase() === chosen.toLowerCase())) options.push({ value: chosen, label: `${chosen} (not a date question of this card)` });
+    const same = options.length === select.options.length && options.every((o, i) => select.options[i]?.value === o.value && select.options[i]?.textContent === o.label);
+    if (same) return;
+    select.replaceChildren(...options.map((o) => new Option(o.label, o.value, false, o.value === chosen)));
+  };
+  form.addEventListener('input', (event) => {
+    if ((event.target as HTMLElement).matches?.('[name^="questions["]')) refresh();
+  });
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLElement).matches?.('[name^="questions["]')) refresh();
+  });
+  // A question added or removed in place (rowAction) announces itself with an input event on the form.
+  form.addEventListener('input', (event) => {
+    if (event.target === form) refresh();
+  });
+}
+
 function startEditorExtras(): void {
   startRows();
   startContrast();
+  startExpiry();
+  startBirthday();
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startEditorExtras);

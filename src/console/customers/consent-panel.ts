@@ -1,4 +1,4 @@
-import type { Consent } from '../../customers/consent';
+import type { Consent } from '../../privacy/consent';
 import { html, type Markup } from '../../web/html';
 import { formatTime } from '../format';
 

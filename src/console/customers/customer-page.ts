@@ -2,7 +2,7 @@ import type { Card } from '../../cards/model';
 import type { Customer, CustomFieldValue } from '../../customers/model';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
 import { levelFor } from '../../loyalty/balance';
-import type { LedgerDetails, LedgerEntry } from '../../loyalty/repo';
+import type { LedgerDetails, LedgerEntry } from '../../loyalty/history';
 import type { LedgerKind } from '../../lib/changes';
 import { formError, inputField, selectField, textareaField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
@@ -13,7 +13,7 @@ import { channelLabel, currencyOf, customerLabel, formatAmount, formatChange, fo
 import { cardAndDataPanel, changesPanel, dataNotice, emailsPanel, type CustomerDataView } from './data-views';
 import { statusBadge } from './views';
 import { consentPanel } from './consent-panel';
-import type { Consent } from '../../customers/consent';
+import type { Consent } from '../../privacy/consent';
 
 // One customer as the owner sees them: the balance, who they are, how to get their pass onto a
 // phone (the install link and its QR), the correction form and the ledger, newest first.

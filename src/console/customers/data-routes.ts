@@ -1,18 +1,16 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { cardsRepo } from '../../cards/repo';
-import { changesRepo } from '../../customers/changes-repo';
-import { editCustomerContact } from '../../customers/edit';
-import { eraseCustomer } from '../../customers/erase';
-import { customerExport } from '../../customers/export';
+import { findCard } from '../../cards/service';
+import { contactChanges, editCustomerContact } from '../../customers/edit';
+import { eraseCustomer } from '../../privacy/erase';
+import { customerExport } from '../../privacy/export';
 import type { Customer } from '../../customers/model';
-import { customersRepo } from '../../customers/repo';
-import { installUrl } from '../../customers/resource';
+import { findCustomerAnywhere } from '../../customers/service';
+import { installUrl } from '../../customers/install-url';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { mailRepo } from '../../mail/repo';
 import { readOrgSettings, shopCountry } from '../../orgs/settings';
-import { cardEmailBlocker, mailSetup, queueCardEmail } from '../../mail/service';
+import { cardEmailBlocker, customerEmails, mailSetup, queueCardEmail } from '../../mail/service';
 import { qrSvg } from '../../wallet/qr';
 import { field, formErrorsFrom } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
@@ -28,8 +26,8 @@ export function customerDataView(deps: Pick<AppDeps, 'db' | 'config'>, customer:
   const notice = query.sent === '1' ? 'sent' : query.edited === '1' ? 'edited' : query.edited === '0' ? 'unchanged' : null;
   return {
     mail: mailSetup(deps.config),
-    sends: mailRepo(deps.db).ofCustomer(customer.id),
-    changes: changesRepo(deps.db).list(customer.id),
+    sends: customerEmails(deps, customer.id),
+    changes: contactChanges(deps, customer.id),
     notice,
     mailBlocker: cardEmailBlocker(customer),
   };
@@ -37,7 +35,7 @@ export function customerDataView(deps: Pick<AppDeps, 'db' | 'config'>, customer:
 
 export function bindCustomerData(router: Router, deps: AppDeps): void {
   const page = (ctx: Context) => findCustomer(deps, consoleOf(ctx), ctx.params.passUserId!);
-  const cardOf = (customer: Customer) => cardsRepo(deps.db).findById(customer.cardId)!;
+  const cardOf = (customer: Customer) => findCard(deps, customer.cardId)!;
 
   router.post('/console/customers/:passUserId/send-card', (ctx) => {
     const customer = page(ctx);
@@ -107,7 +105,7 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
 
   router.get('/console/customers/erased/:passUserId', (ctx) => {
     const c = consoleOf(ctx);
-    const erased = customersRepo(deps.db).findByPassUserId(ctx.params.passUserId!.replace(/^pu_/, ''));
+    const erased = findCustomerAnywhere(deps, ctx.params.passUserId!.replace(/^pu_/, ''));
     if (!erased || erased.orgId !== c.org.id || erased.erasedAt === null) throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
     sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Personal data deleted', body: erasedBody(erased.id) });
   });

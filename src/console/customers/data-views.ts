@@ -1,8 +1,8 @@
 import type { Card } from '../../cards/model';
 import { phoneHint } from '../../lib/contact';
-import type { CustomerChange } from '../../customers/changes-repo';
+import type { CustomerChange } from '../../customers/edit';
 import type { Customer } from '../../customers/model';
-import type { MailSend } from '../../mail/repo';
+import type { MailSend } from '../../mail/service';
 import { inputField, formError } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
 import { html, raw, type Markup } from '../../web/html';

@@ -1,6 +1,6 @@
 import type { Card, Question } from '../../cards/model';
 import type { CustomFieldValue } from '../../customers/model';
-import type { CustomerListItem } from '../../customers/search-repo';
+import type { CustomerListItem } from '../../customers/list';
 import { TEST_CUSTOMER_LIFETIME_MS } from '../../customers/test-mode';
 import type { Db } from '../../db/connection';
 import { levelFor } from '../../loyalty/balance';
@@ -8,7 +8,7 @@ import type { ConsoleContext } from '../context';
 import { channelLabel, currencyOf, formatSortableTime, unitOf } from '../format';
 import { csvLine, CSV_BOM, SpreadsheetPhone } from './csv';
 import { exportRepo } from './export-repo';
-import { listPage, type ListQuery } from './list';
+import { listPage, type ListQuery } from '../../customers/list';
 import { statusText } from './views';
 import { webPassUsersAmong } from '../../wallet/web-pass-opens';
 

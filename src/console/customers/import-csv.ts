@@ -1,5 +1,5 @@
 import type { Mapping } from '../../import/mapping';
-import type { ReportRow } from '../../import/repo';
+import type { ReportRow } from '../../import/jobs';
 import { normalizePhone } from '../../lib/contact';
 import { CSV_BOM, csvLine, SpreadsheetPhone, type CsvValue } from './csv';
 

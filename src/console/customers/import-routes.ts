@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { cardsRepo } from '../../cards/repo';
+import { findCard, listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
-import { importsRepo, type ImportJob, type ReportRow } from '../../import/repo';
+import { createdCustomerIds, findImport, findImportSummary, firstRefusedRows, keepsRefusedValues, recentImports, refusedRowBatches, reportBatches, storedDryRun, type ImportJob, type ReportRow } from '../../import/jobs';
 import { importRunner } from '../../import/runner';
 import { createDraft, draftPreview, saveCheckedMapping, startImport, storedCheck } from '../../import/drafts';
 import { dryRun, REFUSED_VALUES_DAYS } from '../../import/service';
@@ -31,7 +31,7 @@ const REPORT_BATCH = 1000;
 
 /** The import, without its file's text (`withFile`: with it). */
 function findJob(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, id: string, withFile = false): ImportJob {
-  const job = withFile ? importsRepo(deps.db).find(c.namespace, id) : importsRepo(deps.db).findDraft(c.namespace, id);
+  const job = findImport(deps.db, c.namespace, id, { withFile });
   if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data; start one from Customers → Import' });
   return job;
 }
@@ -50,8 +50,8 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
   const uploadPage = (ctx: Context, view: { cardId: string; errors: ReturnType<typeof noErrors> }, status = 200) => {
     const c = consoleOf(ctx);
     const body = uploadBody(c, {
-      cards: cardsRepo(deps.db).listForOrg(c.org.id),
-      recent: importsRepo(deps.db).recent(c.namespace),
+      cards: listCards(deps, c.org.id),
+      recent: recentImports(deps.db, c.namespace),
       timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
       ...view,
     });
@@ -64,7 +64,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const upload = await readImportUpload(ctx);
     const errors = noErrors();
-    const card = cardsRepo(deps.db).findById(upload.cardId);
+    const card = findCard(deps, upload.cardId);
     if (!card || card.orgId !== c.org.id) errors.fields.card = 'Choose the card the customers join.';
     if (upload.tooLarge) errors.fields.file = 'The file is larger than 10 MB: split it into smaller files.';
     else if (!upload.fileName) errors.fields.file = 'Choose the CSV file to import.';
@@ -83,7 +83,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
   /** The draft's page: the mapping form, and after a check its dry run, both as stored with the draft (the file is not read). */
   const draftPage = async (ctx: Context, job: ImportJob, view: Partial<MappingView> & { chosen?: string[] }, status = 200) => {
     const c = consoleOf(ctx);
-    const card = cardsRepo(deps.db).findById(job.cardId)!;
+    const card = findCard(deps, job.cardId)!;
     const { header, samples } = await draftPreview(deps.db, c.namespace, job);
     const stored = readStoredMapping(card, header, job.mapping);
     const chosen = view.chosen ?? (stored ?? suggestMapping(card, header)).map((t) => t ?? '');
@@ -97,11 +97,10 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status === 'draft') return draftPage(ctx, job, {});
     const timeZone = readOrgSettings(deps.db, c.org.id).timeZone;
-    const repo = importsRepo(deps.db);
-    const refusals = job.status === 'done' ? repo.refusedRows(job.id, 100) : [];
+    const refusals = job.status === 'done' ? firstRefusedRows(deps.db, job.id, 100) : [];
     const emails: EmailsView = { mailOn: deps.config.mail !== null, result: emailResult(ctx.query.emails) };
-    const refusedCsv = job.header !== null && repo.hasRefusedCells(job.id);
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, cardsRepo(deps.db).findById(job.cardId), timeZone, refusals, emails, refusedCsv) });
+    const refusedCsv = job.header !== null && keepsRefusedValues(deps.db, job.id);
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, findCard(deps, job.cardId), timeZone, refusals, emails, refusedCsv) });
   });
 
   router.post('/console/customers/import/:id/email', async (ctx) => {
@@ -110,7 +109,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     if (job.status !== 'done') throw new ApiError(409, 'IMPORT_NOT_DONE', { detail: 'the import is not finished yet' });
     if (!deps.config.mail) throw new ApiError(409, 'MAIL_OFF', { detail: 'email is not set up on this server (Settings → Email)' });
     const resend = field(consoleForm(ctx), 'resend') === '1';
-    const result = await queueCardEmails(deps, importsRepo(deps.db).createdCustomerIds(job.id), { resend, namespace: c.namespace });
+    const result = await queueCardEmails(deps, createdCustomerIds(deps.db, job.id), { resend, namespace: c.namespace });
     ctx.status = 303;
     ctx.redirect(`/console/customers/import/${job.id}?emails=${result.queued}.${result.skippedNoEmail}.${result.skippedAlreadySent}`);
   });
@@ -119,7 +118,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const job = findJob(deps, c, ctx.params.id!, true);
     if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}`);
-    const card = cardsRepo(deps.db).findById(job.cardId)!;
+    const card = findCard(deps, job.cardId)!;
     const form = consoleForm(ctx);
     const table = await parseCsvText(job.csv!);
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
@@ -137,7 +136,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status !== 'draft') return ctx.redirect(`/console/customers/import/${job.id}/refused.csv`);
-    const check = importsRepo(deps.db).checkOf(c.namespace, job.id);
+    const check = storedDryRun(deps.db, c.namespace, job.id);
     if (!check?.csv || !storedCheck({ mapping: check.mapping, checkReport: check.report })) throw new ApiError(409, 'IMPORT_NOT_CHECKED', { detail: 'check the file (dry run) first' });
     sendCsv(ctx, `refused-rows-${job.id}.csv`, [check.csv]);
   });
@@ -147,22 +146,15 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const job = findJob(deps, c, ctx.params.id!);
     if (job.status === 'draft') return ctx.redirect(`/console/customers/import/${job.id}/check.csv`);
-    if (job.header === null || !importsRepo(deps.db).hasRefusedCells(job.id)) {
+    if (job.header === null || !keepsRefusedValues(deps.db, job.id)) {
       throw new ApiError(404, 'REFUSED_ROWS_GONE', { detail: `this import keeps no values of refused rows (they are kept ${REFUSED_VALUES_DAYS} days); download the report instead` });
     }
     const header = JSON.parse(job.header) as string[];
-    const card = cardsRepo(deps.db).findById(job.cardId);
+    const card = findCard(deps, job.cardId);
     const mapping = card ? readStoredMapping(card, header, job.mapping) : null;
-    const repo = importsRepo(deps.db);
     function* lines() {
       yield refusedCsvHeader(header);
-      let after = 0;
-      for (;;) {
-        const rows = repo.refusedWithCells(job.id, after, REPORT_BATCH);
-        if (rows.length) yield rows.map((r) => refusedCsvLine(r, mapping)).join('');
-        if (rows.length < REPORT_BATCH) return;
-        after = rows[rows.length - 1]!.row;
-      }
+      for (const rows of refusedRowBatches(deps.db, job.id, REPORT_BATCH)) yield rows.map((r) => refusedCsvLine(r, mapping)).join('');
     }
     sendCsv(ctx, `refused-rows-${job.id}.csv`, lines());
   });
@@ -180,26 +172,19 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
 
   router.get('/console/customers/import/:id/progress', (ctx) => {
     const c = consoleOf(ctx);
-    const job = importsRepo(deps.db).findSummary(c.namespace, ctx.params.id!);
+    const job = findImportSummary(deps.db, c.namespace, ctx.params.id!);
     if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
     sendFragment(ctx, 200, progressPanel(job, readOrgSettings(deps.db, c.org.id).timeZone));
   });
 
   router.get('/console/customers/import/:id/report.csv', (ctx) => {
     const c = consoleOf(ctx);
-    const job = importsRepo(deps.db).findSummary(c.namespace, ctx.params.id!);
+    const job = findImportSummary(deps.db, c.namespace, ctx.params.id!);
     if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
-    const repo = importsRepo(deps.db);
     // One keyset read per batch, as the customer export: a 50,000-row report never holds the loop long.
     function* lines() {
       yield CSV_BOM + csvLine(REPORT_HEADER);
-      let after = 0;
-      for (;;) {
-        const rows = repo.reportRows(job!.id, after, REPORT_BATCH);
-        if (rows.length) yield rows.map(reportLine).join('');
-        if (rows.length < REPORT_BATCH) return;
-        after = rows[rows.length - 1]!.row;
-      }
+      for (const rows of reportBatches(deps.db, job!.id, REPORT_BATCH)) yield rows.map(reportLine).join('');
     }
     sendCsv(ctx, `import-report-${job.id}.csv`, lines());
   });

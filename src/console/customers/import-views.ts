@@ -1,7 +1,7 @@
 import type { Card } from '../../cards/model';
 import { TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
 import { targetOptions } from '../../import/mapping';
-import type { ImportJob, ReportRow } from '../../import/repo';
+import type { ImportJob, ReportRow } from '../../import/jobs';
 import { SHOWN_REFUSALS } from '../../import/drafts';
 import type { DryRunReport } from '../../import/service';
 import { formError, selectField } from '../../web/fields';

@@ -2,16 +2,15 @@ import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Card } from '../../cards/model';
-import { cardsRepo } from '../../cards/repo';
+import { findCard, listCards } from '../../cards/service';
 import type { Customer } from '../../customers/model';
-import { consentOf } from '../../customers/consent';
-import { installUrl } from '../../customers/resource';
-import { customerSearchRepo } from '../../customers/search-repo';
+import { consentOf } from '../../privacy/consent';
+import { installUrl } from '../../customers/install-url';
+import { countCustomers, listPage, MAX_QUERY_LENGTH, type ListQuery } from '../../customers/list';
 import type { AppDeps } from '../../deps';
 import { localDate } from '../../lib/days';
 import { ApiError } from '../../lib/errors';
-import { decodeCursor, encodeCursor } from '../../loyalty/history';
-import { ledgerRepo } from '../../loyalty/repo';
+import { decodeCursor, ledgerPage } from '../../loyalty/history';
 import { readOrgSettings } from '../../orgs/settings';
 import { qrSvg } from '../../wallet/qr';
 import { sendFragment } from '../../web/errors';
@@ -21,7 +20,6 @@ import { sendConsolePage } from '../layout';
 import { customerBody, customerTitle, type CorrectionForm } from './customer-page';
 import { bindCustomerData, customerDataView } from './data-routes';
 import { exportLines } from './export';
-import { listPage, MAX_QUERY_LENGTH, type ListQuery } from './list';
 import { correctBalance, findCustomer } from './service';
 import { customersBody, listResults } from './views';
 import { webPassUsersAmong } from '../../wallet/web-pass-opens';
@@ -32,7 +30,7 @@ const queryText = (ctx: Context, name: string): string => (typeof ctx.query[name
 
 /** The org's cards by id, in the order the owner made them. */
 function orgCards(deps: Pick<AppDeps, 'db'>, orgId: string): Map<string, Card> {
-  return new Map(cardsRepo(deps.db).listForOrg(orgId).map((card) => [card.id, card]));
+  return new Map(listCards(deps, orgId).map((card) => [card.id, card]));
 }
 
 /** The search, the card filter and the page cursor of a list or export request. */
@@ -55,7 +53,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     const view = { query, page, cards, timeZone: readOrgSettings(deps.db, c.org.id).timeZone, webPassUsers: webPassUsersAmong(deps.db, page.rows.map((r) => r.id)) };
     // As the owner types, htmx asks for the results only.
     if (ctx.get('HX-Request') === 'true' && ctx.get('HX-Target') === 'results') return sendFragment(ctx, 200, listResults(c, view));
-    const testCustomers = c.livemode ? 0 : customerSearchRepo(deps.db).count(c.namespace);
+    const testCustomers = c.livemode ? 0 : countCustomers(deps.db, c.namespace);
     sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Customers', body: customersBody(c, view, testCustomers) });
   });
 
@@ -74,7 +72,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
 
   const showCustomer = async (ctx: Context, customer: Customer, correction: CorrectionForm, status = 200) => {
     const c = consoleOf(ctx);
-    const card = cardsRepo(deps.db).findById(customer.cardId)!;
+    const card = findCard(deps, customer.cardId)!;
     const historyCursor = queryText(ctx, 'history');
     let after;
     try {
@@ -82,9 +80,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     } catch {
       throw new ApiError(400, 'INVALID_CURSOR', { detail: 'this history link is not one this page made; open the customer again' });
     }
-    const rows = ledgerRepo(deps.db).page(customer.id, HISTORY_PAGE + 1, after);
-    const shown = rows.slice(0, HISTORY_PAGE);
-    const last = shown[shown.length - 1];
+    const history = ledgerPage(deps.db, customer.id, HISTORY_PAGE, after);
     const url = installUrl(deps.config, customer);
     const view = {
       customer,
@@ -92,7 +88,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
       installUrl: url,
       installQr: await qrSvg(url, 'QR code of the install link'),
-      history: { rows: shown, older: rows.length > HISTORY_PAGE && last ? encodeCursor({ createdAt: last.createdAt, seq: last.seq }) : null, paged: Boolean(after) },
+      history: { rows: history.rows, older: history.nextCursor, paged: Boolean(after) },
       correction,
       corrected: ctx.query.corrected === '1',
       consent: consentOf(deps.db, customer),

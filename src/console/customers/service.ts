@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Customer } from '../../customers/model';
 import type { AppDeps, WriteDeps } from '../../deps';
-import { customersRepo } from '../../customers/repo';
+import { findCustomer as findInNamespace, findCustomerAnywhere } from '../../customers/service';
 import type { ConsoleContext } from '../context';
 import { ApiError, validationFailed } from '../../lib/errors';
 import { toHundredths } from '../../lib/money';
@@ -67,9 +67,9 @@ export function correctBalance(deps: WriteDeps, customer: Customer, form: Correc
  */
 export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, pasted: string): Customer {
   const id = pasted.startsWith('pu_') ? pasted.slice(3) : pasted;
-  const found = customersRepo(deps.db).findById(c.namespace, id);
+  const found = findInNamespace(deps, c.namespace, id);
   if (found) return found;
-  const elsewhere = customersRepo(deps.db).findByPassUserId(id);
+  const elsewhere = findCustomerAnywhere(deps, id);
   if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
     throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
   }

@@ -1,11 +1,11 @@
 import type { Card } from '../../cards/model';
-import type { CustomerListItem } from '../../customers/search-repo';
+import type { CustomerListItem } from '../../customers/list';
 import { TEST_CUSTOMER_LIFETIME_MS, TEST_CUSTOMER_LIMIT } from '../../customers/test-mode';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { channelLabel, customerLabel, formatAmount, formatDate, formatNumber, formatTime } from '../format';
-import type { ListPage, ListQuery } from './list';
-import { MAX_QUERY_LENGTH } from './list';
+import type { ListPage, ListQuery } from '../../customers/list';
+import { MAX_QUERY_LENGTH } from '../../customers/list';
 
 // The customer list: one search box, a card filter, a table of one page and links to the pages
 // around it. Typing searches as you go (htmx swaps only the results); without scripts the form

@@ -4,16 +4,16 @@
 //
 // A feature with a first step of its own adds one entry to CHECKLIST: { label, done(state), href }.
 import type { Card } from '../../cards/model';
-import { cardsRepo } from '../../cards/repo';
+import { cardLogoMeta, listCards } from '../../cards/service';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
-import type { OrgRow } from '../../orgs/repo';
+import type { OrgRow } from '../../orgs/service';
 import { readOrgSettings, shopCountry, type OrgSettings } from '../../orgs/settings';
-import { staffRepo } from '../../staff/repo';
+import { listStaff } from '../../staff/service';
 import { backupState } from '../../backups/state';
-import { importsRepo } from '../../import/repo';
-import { customerSearchRepo } from '../../customers/search-repo';
+import { recentImports } from '../../import/jobs';
+import { countCustomers } from '../../customers/list';
 import { addressProblem, GOING_LIVE_HELP } from '../public-address';
 import { html, type Markup } from '../../web/html';
 
@@ -38,7 +38,7 @@ export interface ChecklistItem {
 }
 
 /** A card the owner made or saved in the console's editor (the demo cards come made), or one with a logo. */
-const designed = (s: ChecklistState) => s.settings.started.cardSavedAt !== null || s.cards.some((c) => cardsRepo(s.db).logoMeta(c.id) !== undefined);
+const designed = (s: ChecklistState) => s.settings.started.cardSavedAt !== null || s.cards.some((c) => cardLogoMeta(s, c.id) !== undefined);
 
 const activeCards = (s: ChecklistState) => s.cards.filter((c) => c.archivedAt === null);
 
@@ -65,7 +65,7 @@ export const CHECKLIST: ChecklistItem[] = [
   {
     label: 'Add a staff member',
     hint: 'Each gets a PIN to unlock the counter; what they award is recorded under their name.',
-    done: (s) => staffRepo(s.db).list(s.org.id).length > 0,
+    done: (s) => listStaff(s, s.org.id).length > 0,
     href: '/console/staff',
   },
   {
@@ -80,7 +80,7 @@ export const CHECKLIST: ChecklistItem[] = [
   {
     label: 'Import your customers',
     hint: 'Coming from another loyalty app? Bring your members and their balances from a CSV file. Done once you have real customers, imported or not.',
-    done: (s) => customerSearchRepo(s.db).count({ orgId: s.org.id, livemode: true }) > 0 || importsRepo(s.db).recent({ orgId: s.org.id, livemode: true }).some((job) => job.status === 'done'),
+    done: (s) => countCustomers(s.db, { orgId: s.org.id, livemode: true }) > 0 || recentImports(s.db, { orgId: s.org.id, livemode: true }).some((job) => job.status === 'done'),
     href: '/console/customers/import',
   },
   {
@@ -97,7 +97,7 @@ export interface ChecklistView {
 }
 
 export function checklistState(deps: { db: Db; config: Readonly<Config>; clock: Clock }, org: OrgRow): ChecklistState {
-  return { ...deps, org, settings: readOrgSettings(deps.db, org.id), cards: cardsRepo(deps.db).listForOrg(org.id) };
+  return { ...deps, org, settings: readOrgSettings(deps.db, org.id), cards: listCards(deps, org.id) };
 }
 
 export function checklistView(state: ChecklistState, items: readonly ChecklistItem[] = CHECKLIST): ChecklistView {

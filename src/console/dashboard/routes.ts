@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { customerSearchRepo } from '../../customers/search-repo';
+import { countCustomers } from '../../customers/list';
 import type { AppDeps } from '../../deps';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -17,7 +17,7 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const data = dashboardData(deps.db, c.namespace, deps.clock.now());
     // In test mode the sandbox's limit matters: how much of it is used.
-    const testCustomers = c.livemode ? null : customerSearchRepo(deps.db).count(c.namespace);
+    const testCustomers = c.livemode ? null : countCustomers(deps.db, c.namespace);
     const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
     const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone);
     sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${watchListSummary(flaggedToday(deps, c.namespace))}${checklist}`) });

@@ -1,11 +1,11 @@
 import type { Card } from '../../cards/model';
-import { cardsRepo } from '../../cards/repo';
+import { listCards } from '../../cards/service';
 import type { Namespace } from '../../customers/model';
 import type { Db } from '../../db/connection';
 import { addDays, localDate, startOfLocalDate } from '../../lib/days';
 import type { Channel } from '../../lib/changes';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
-import { staffRepo } from '../../staff/repo';
+import { listStaff } from '../../staff/service';
 import { CHANNELS, channelLabel, currencyOf, formatMoney, formatNumber, unitOf, type Unit } from '../format';
 import { dashboardRepo, SLOT_MS } from './repo';
 import { fromHundredths } from '../../lib/money';
@@ -99,8 +99,8 @@ export function dashboardData(db: Db, n: Namespace, now: number): DashboardData 
   const { dates, ranges } = lastDays(now, timeZone);
   const todayIndex = DAYS - 1;
   const repo = dashboardRepo(db);
-  const cards = new Map(cardsRepo(db).listForOrg(n.orgId).map((c) => [c.id, c]));
-  const staffNames = new Map(staffRepo(db).list(n.orgId).map((s) => [s.id, s.name]));
+  const cards = new Map(listCards({ db }, n.orgId).map((c) => [c.id, c]));
+  const staffNames = new Map(listStaff({ db }, n.orgId).map((s) => [s.id, s.name]));
   const staffName = (id: string) => staffNames.get(id) ?? 'Former staff member';
 
   const daily = dates.map(zero);

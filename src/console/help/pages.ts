@@ -25,7 +25,9 @@ export const HELP_PAGES: readonly HelpPage[] = [
     body: html`<p>A card is your loyalty programme: a stamp card, a point card, a card with levels, or prepaid credit. Each customer has one pass of one card.</p>
 <p><strong>Questions</strong> on the sign-up form need only the question and, for a choice, the choices. The names an integration uses (keys and stored values) are made from them and stay the same once saved; see them under “Advanced”.</p>
 <p><strong>Archive</strong> a card you no longer offer: sign-up closes and the counter stops offering it, while its customers keep their passes. <strong>Delete</strong> is only for a card no real customer has, such as the demo cards.</p>
-<p>Colours: the pass's text must stand out from its background. The editor warns when the contrast is below 4.5 : 1, the accessibility guideline for normal text.</p>`,
+<p>Colours: the pass's text must stand out from its background. The editor warns when the contrast is below 4.5 : 1, the accessibility guideline for normal text.</p>
+<p><strong>Rewards</strong>: up to 20 on a stamp or point card, saved from the cheapest up; the cheapest is the one given when nobody picks another. <strong>Expiry</strong> is never retroactive: what customers were given before you switch it on never expires. A <strong>birthday treat</strong> uses one of the card's date questions; a birthday entered or changed within 30 days before it earns nothing that year.</p>
+<p><strong>Promotions</strong> (on the card's page): double stamps on Tuesday afternoons, two more all weekend. The page shows what runs now and on each of the next 14 days, in your shop's time zone. They are changed with live data only, since they run for your real customers.</p>`,
   },
   {
     slug: 'customers',

@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { cardColors, cardFaceVars } from '../../signup/card-face';
+import { cardColors, cardFaceVars } from '../../cards/face';
 import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
 import { consoleOf } from '../context';
-import { cardsRepo } from '../../cards/repo';
-import { passLogoUrl } from '../../wallet/http/pages';
+import { cardLogoMeta } from '../../cards/service';
+import { passLogoUrl } from '../../wallet/logo-images';
 import { readOrgSettings } from '../../orgs/settings';
 import { csrfField, sendConsolePage } from '../layout';
 import { assertSignupOpen, downloadName, downloadPng, downloadSvg, markPosterPrinted, posterCard, posterLink, posterQrSvg, printablePoster } from './service';
@@ -43,7 +43,7 @@ export function bindPoster(router: Router, deps: AppDeps): void {
       title: `Poster: ${card.name}`,
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardsRepo(deps.db).logoMeta(card.id)), printed })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardLogoMeta(deps, card.id)), printed })}`,
     });
   });
 

@@ -1,12 +1,12 @@
 import QRCode from 'qrcode';
 import type { Card } from '../../cards/model';
-import { cardsRepo } from '../../cards/repo';
+import { findCard } from '../../cards/service';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { ApiError } from '../../lib/errors';
 import { noteStarted } from '../../orgs/service';
 import type { AppDeps } from '../../deps';
-import { signupUrl } from '../../signup/service';
+import { signupUrl } from '../../customer-pages/signup/service';
 import { addressProblem } from '../public-address';
 
 // The counter poster's QR code: the card's sign-up link, drawn by `qrcode` as SVG (on
@@ -18,7 +18,7 @@ const OPTIONS = { errorCorrectionLevel: 'M' } as const;
 
 /** A card of this org (another org's card is "not found", never "forbidden": its existence is not ours to confirm). */
 export function posterCard(db: Db, orgId: string, cardId: string): Card {
-  const card = cardsRepo(db).findById(cardId);
+  const card = findCard({ db }, cardId);
   if (!card || card.orgId !== orgId) throw new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: 'There is no such card in your business.' });
   return card;
 }

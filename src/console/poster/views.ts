@@ -1,5 +1,5 @@
 import type { Card } from '../../cards/model';
-import { rewardLine } from '../../signup/card-face';
+import { rewardLine } from '../../cards/face';
 import { html, raw, type Markup } from '../../web/html';
 import { qrAddressNote } from '../public-address';
 

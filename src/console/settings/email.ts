@@ -2,8 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { mailRepo, type MailSend } from '../../mail/repo';
-import { MAIL_TLS_OFF_WARNING, mailSetup, queueTestEmail } from '../../mail/service';
+import { MAIL_TLS_OFF_WARNING, mailSetup, queueTestEmail, recentTestEmails, type MailSend } from '../../mail/service';
 import { heldBack, SIGNUP_MAIL_PER_CLIENT, type HeldBack } from '../../mail/signup-limits';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
@@ -96,7 +95,7 @@ ${heldBackPanel(view.heldBack)}`
 export function bindEmailSettings(router: Router, deps: AppDeps): void {
   const show = (ctx: Context, view: Omit<EmailView, 'tests' | 'timeZone' | 'heldBack'>, status = 200) => {
     const c = consoleOf(ctx);
-    const full: EmailView = { ...view, tests: mailRepo(deps.db).recent(c.org.id, c.livemode, 'test'), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, heldBack: heldBack(deps, c.namespace) };
+    const full: EmailView = { ...view, tests: recentTestEmails(deps, c.namespace), timeZone: readOrgSettings(deps.db, c.org.id).timeZone, heldBack: heldBack(deps, c.namespace) };
     sendConsolePage(ctx, deps, c, { section: 'settings', title: 'Email settings', status, body: emailBody(c, deps, full) });
   };
 

@@ -4,22 +4,27 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { isTimeZone, readOrgSettings } from '../../orgs/settings';
+import { isCurrency } from '../../i18n/currencies';
+import { LANGS } from '../../i18n/langs';
 import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
 import { field, formErrorsFrom, parseForm } from '../../web/forms';
-import { orgAccent } from '../../web/theme';
+import { orgAccent } from '../../cards/face';
 import { publicUrlWarning, type WalletServices } from '../../wallet/services';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
 import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
+import { bindAccountSettings } from './account';
 
 const SettingsForm = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Enter the name of your business.'), v.maxLength(100, 'At most 100 characters.')),
   brandColor: v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'Pick a colour.')),
   timeZone: v.pipe(v.string(), v.trim(), v.check(isTimeZone, 'Pick the time zone of your shop from the list, such as Europe/London.')),
   country: v.pipe(v.string(), v.check((c) => c === '' || isPhoneCountry(c), 'Pick a country from the list.')),
+  language: v.picklist(LANGS, 'Pick a language from the list.'),
+  currency: v.pipe(v.string(), v.check((c) => c === '' || isCurrency(c), 'Pick a currency from the list.')),
 });
 
 const hex = (rgb: readonly number[]) => `#${rgb.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
@@ -36,17 +41,35 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
   const stored = (ctx: Context): SettingsView => {
     const c = consoleOf(ctx);
     const settings = readOrgSettings(deps.db, c.org.id);
-    return { name: c.org.name, brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)), timeZone: settings.timeZone, country: settings.country ?? '', signup: signupPanelView(settings, ctx.query.saved === 'signup') };
+    return {
+      name: c.org.name,
+      brandColor: settings.brandColor ?? hex(orgAccent(deps.db, c.org.id)),
+      timeZone: settings.timeZone,
+      country: settings.country ?? '',
+      language: settings.language,
+      currency: settings.currency ?? '',
+      signup: signupPanelView(settings, ctx.query.saved === 'signup'),
+    };
   };
 
   router.get('/console/settings', (ctx) => page(ctx, { ...stored(ctx), saved: ctx.query.saved === '1' }));
   bindSignupSettings(router, deps, (ctx, signup, status) => page(ctx, { ...stored(ctx), signup }, status));
   bindCounterSettings(router, deps, (ctx, counter, status) => page(ctx, stored(ctx), status, counter));
+  bindAccountSettings(router, deps);
 
   router.post('/console/settings', (ctx) => {
     const c = consoleOf(ctx);
     const form = consoleForm(ctx);
-    const typed = { name: field(form, 'name'), brandColor: field(form, 'brandColor'), timeZone: field(form, 'timeZone'), country: field(form, 'country') };
+    const current = stored(ctx);
+    // A form without the language or currency (sent by an older page) leaves them as they are.
+    const typed = {
+      name: field(form, 'name'),
+      brandColor: field(form, 'brandColor'),
+      timeZone: field(form, 'timeZone'),
+      country: field(form, 'country'),
+      language: form.language === undefined ? current.language : field(form, 'language'),
+      currency: form.currency === undefined ? current.currency : field(form, 'currency'),
+    };
     const parsed = parseForm(SettingsForm, typed);
     if (!parsed.ok) return page(ctx, { ...stored(ctx), ...typed, errors: parsed.errors }, 400);
     try {
@@ -55,6 +78,8 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
         brandColor: parsed.value.brandColor.toLowerCase(),
         timeZone: canonicalZone(parsed.value.timeZone)!,
         country: parsed.value.country || null,
+        language: parsed.value.language,
+        currency: parsed.value.currency || null,
       });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { SignupSettingsSchema, type OrgSettings } from '../../orgs/settings';
-import { saveSignupSettings } from '../../signup/service';
+import { saveSignupSettings } from '../../customer-pages/signup/service';
 import { formError, inputField, textareaField } from '../../web/fields';
 import { field, parseForm, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';

@@ -9,6 +9,7 @@ export const SETTINGS_PAGES: readonly { href: string; label: string }[] = [
   { href: '/console/settings/admins', label: 'Admins' },
   { href: '/console/settings/backups', label: 'Backups' },
   { href: '/console/settings/email', label: 'Email' },
+  { href: '/console/settings/account', label: 'Account' },
 ];
 
 /** Links to every settings page, the current one marked (aria-current). */

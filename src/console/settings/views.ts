@@ -2,6 +2,8 @@ import type { Config } from '../../config';
 import { html, type Markup } from '../../web/html';
 import { formError, inputField, selectField } from '../../web/fields';
 import { countryOfZone, phoneCountries, zoneChoices } from '../../lib/time-zones';
+import { currencyChoices } from '../../i18n/currencies';
+import { LANG_NAMES, LANGS } from '../../i18n/langs';
 import type { FormErrors } from '../../web/forms';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type WalletServices } from '../../wallet/services';
 import type { ConsoleContext } from '../context';
@@ -15,6 +17,9 @@ export interface SettingsView {
   timeZone: string;
   /** '' for "the time zone's country". */
   country: string;
+  language: string;
+  /** '' for none: amounts without a currency sign. */
+  currency: string;
   errors?: FormErrors;
   saved?: boolean;
   signup?: SignupPanelView;
@@ -93,6 +98,24 @@ ${formError(errors.form)}
     placeholder: zoneCountry(view.timeZone),
     options: phoneCountries().map((c) => ({ value: c.code, label: c.name })),
     hint: 'Phone numbers typed without a country code, on the sign-up form, at the counter, here and in imported files, are read as numbers of this country, and so are amounts such as 1.000 in imported files.',
+  })}
+  ${selectField({
+    name: 'language',
+    label: 'Language',
+    value: view.language,
+    error: errors.fields.language,
+    required: true,
+    options: LANGS.map((lang) => ({ value: lang, label: LANG_NAMES[lang] })),
+    hint: 'The language of your customers’ cards and emails. A customer who signed up in another of these languages keeps theirs.',
+  })}
+  ${selectField({
+    name: 'currency',
+    label: 'Currency',
+    value: view.currency,
+    error: errors.fields.currency,
+    placeholder: 'None: amounts without a currency sign',
+    options: currencyChoices('en').map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
+    hint: 'Store credit on passes and pages is shown in this currency, unless the card names its own.',
   })}
   <div class="actions"><button type="submit">Save settings</button></div>
 </form>

@@ -1,9 +1,7 @@
 import { EVENT_TYPES } from '../../events/types';
 import { WEBHOOK_HISTORY_DAYS } from '../../webhooks/history';
 import { localDateTime } from '../../lib/days';
-import type { WebhookRow } from '../../webhooks/repo';
-import { MAX_WEBHOOKS_PER_MODE, type DeliveryView } from '../../webhooks/service';
-import type { AttemptRow } from '../../webhooks/deliveries-repo';
+import { MAX_WEBHOOKS_PER_MODE, type AttemptRow, type DeliveryView, type WebhookRow } from '../../webhooks/service';
 import { html, type Markup } from '../../web/html';
 import { formError, inputField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';

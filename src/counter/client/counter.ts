@@ -12,6 +12,8 @@ import { listenForScanner } from './wedge';
 /** After an answer, the same buttons ignore taps this long: a double tap counts once. */
 const BOUNCE_MS = 500;
 const RETRY_MS = 5_000;
+/** A typed award's preview is asked for once typing pauses this long. */
+const PREVIEW_MS = 250;
 
 interface Config {
   org: string;
@@ -50,7 +52,9 @@ export function startCounter(root: HTMLElement): void {
   const setUnreachable = (value: boolean) => {
     unreachable = value;
     offlineNote.hidden = !value;
-    offlineNote.textContent = value ? 'No connection to the server. Stamps and points you add are kept on this device and sent when it is back. Redeeming needs the connection.' : '';
+    offlineNote.textContent = value
+      ? 'No connection to the server. Stamps and points you add are kept on this device and sent when it is back; they get the promotions running then. Redeeming needs the connection.'
+      : '';
   };
 
   const lockNow = async () => {
@@ -151,8 +155,34 @@ export function startCounter(root: HTMLElement): void {
 
   const setBusy = (busy: boolean) => {
     panel.setAttribute('aria-busy', String(busy));
-    for (const button of panel.querySelectorAll<HTMLButtonElement>('form.cx-form button')) button.disabled = busy;
+    // A button the server drew disabled (a reward the balance does not pay yet) stays disabled.
+    for (const button of panel.querySelectorAll<HTMLButtonElement>('form.cx-form button:not([data-unaffordable])')) button.disabled = busy;
   };
+
+  // --- What a typed award gives while promotions run: the server works it out, as the earn will ---
+  let previewTimer: ReturnType<typeof setTimeout> | undefined;
+  let previewSeq = 0;
+  const preview = (form: HTMLFormElement) => {
+    const output = form.querySelector<HTMLOutputElement>('output[data-preview]');
+    if (!output) return;
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(async () => {
+      const seq = ++previewSeq;
+      const query = new URLSearchParams({ mode: cfg.mode });
+      for (const [name, value] of new FormData(form)) if (['customer', 'what', 'amount', 'item', 'quantity'].includes(name)) query.set(name, String(value));
+      const answer = await getFragment(`${base}/preview?${query.toString()}`);
+      if (seq !== previewSeq || !output.isConnected) return;
+      if (answer.kind === 'html') output.innerHTML = answer.html;
+      else if (answer.kind === 'unreachable') output.textContent = 'No connection: an award kept on this device gets the promotions running when it reaches the server.';
+      else output.textContent = answer.message;
+    }, PREVIEW_MS);
+  };
+  for (const type of ['input', 'change']) {
+    panel.addEventListener(type, (event) => {
+      const form = (event.target as Element).closest<HTMLFormElement>('form[data-action="earn"]');
+      if (form) preview(form);
+    });
+  }
 
   const act = async (form: HTMLFormElement, submitter: HTMLButtonElement | null) => {
     // One tap at a time; the bounce below greys the buttons, so a double tap's second half lands on a disabled one.
@@ -193,7 +223,9 @@ export function startCounter(root: HTMLElement): void {
     const typed = form.querySelector<HTMLInputElement>('input[name="amount"]');
     const label = submitter?.name === 'amount' ? (submitter.textContent ?? '').trim() : `${form.querySelector('label')?.textContent?.trim() ?? 'Award'}: ${typed?.value ?? fields.quantity ?? ''}`;
     await queueAward({ key: fields.key!, orgId: cfg.org, staffId: cfg.staffId, staffName: cfg.staffName, customerName, label, fields, createdAt: Date.now() });
-    say(`Saved on this device: ${label} for ${customerName}. It is sent as soon as the server is back.`, 'warn');
+    // The server records the award, and applies promotions, when it arrives: what the screen said a promotion adds may no longer hold.
+    const promotions = panel.querySelector('.cx-promos') ? ' Promotions are those running when it arrives, not now.' : '';
+    say(`Saved on this device: ${label} for ${customerName}. It is sent as soon as the server is back.${promotions}`, 'warn');
     await showQueue();
   };
 

@@ -41,11 +41,13 @@ import v022 from './022-import-values';
 import v023 from './023-reward-lists';
 import v024 from './024-promotions';
 import v025 from './025-expiry-and-birthdays';
+import v026 from './026-mail-unsubscribes';
+import v027 from './027-languages';
 
 export type { Db, MigrationStep } from './step';
 
 /** Every step in version order, from the initial schema (version 1) up. */
 export const migrations: MigrationStep[] = [
   v001, v002, v003, v004, v005, v006, v007, v008, v009, v010,
-  v011, v012, v013, v014, v015, v016, v017, v018, v019, v020, v021, v022, v023, v024, v025,
+  v011, v012, v013, v014, v015, v016, v017, v018, v019, v020, v021, v022, v023, v024, v025, v026, v027,
 ];

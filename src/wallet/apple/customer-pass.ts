@@ -5,14 +5,16 @@ import type { Config } from '../../config';
 import type { Customer } from '../../customers/model';
 import type { Db } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
+import { t } from '../../i18n/translate';
 import { randomToken } from '../../lib/ids';
 import { orgsRepo } from '../../orgs/repo';
 import { cardsRepo } from '../../cards/repo';
 import { appleLogoImages, cardBackground } from '../logo-images';
 import { walletRepo } from '../repo';
 import type { AppleCredentials } from './credentials';
-import { buildApplePass } from './pass-builder';
+import { APPLE_FRONT_FIELDS, buildApplePass, type ApplePassInput } from './pass-builder';
 import { customerPassContent } from '../customer-content';
+import type { PassContent } from '../pass-content';
 
 export interface PassDeps {
   db: Db;
@@ -37,6 +39,18 @@ export function organizationName(db: Db, card: Card): string {
   return orgsRepo(db).findOrg(card.orgId)?.name ?? card.name;
 }
 
+/**
+ * The pass's lines on the storeCard: its front holds four (two secondary, two auxiliary), in the
+ * order of importance the content gives; any further ones go on the back, where nothing is cut,
+ * before the member's name.
+ */
+export function appleFields(content: Pick<PassContent, 'details' | 'holderName' | 'lang'>): Pick<ApplePassInput, 'fields' | 'backFields'> {
+  return {
+    fields: content.details.slice(0, APPLE_FRONT_FIELDS),
+    backFields: [...content.details.slice(APPLE_FRONT_FIELDS), ...(content.holderName ? [{ key: 'holder', label: t(content.lang, 'pass.member'), value: content.holderName }] : [])],
+  };
+}
+
 export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredentials, card: Card, customer: Customer): Promise<Buffer> {
   const content = customerPassContent(deps.db, card, customer);
   const design = card.design ?? {};
@@ -48,12 +62,11 @@ export async function buildCustomerApplePass(deps: PassDeps, apple: AppleCredent
       authenticationToken: passAuthToken(deps, customer.id),
       webServiceURL: webServiceUrl(deps.config),
       organizationName: content.organizationName,
-      description: `${content.cardName} loyalty card`,
+      description: t(content.lang, 'pass.description', { card: content.cardName }),
       cardName: content.cardName,
       testMode: content.testMode,
       balance: { label: content.balance.label, value: content.balance.appleValue, changeMessage: content.balance.changeMessage },
-      fields: content.details,
-      backFields: content.holderName ? [{ key: 'holder', label: 'Member', value: content.holderName }] : [],
+      ...appleFields(content),
       barcodeMessage: content.scanCode,
       barcodeAltText: content.scanCode,
       colors: {

@@ -52,7 +52,8 @@ export const DEFAULT_PASS_COLORS = {
   label: 'rgb(190, 196, 204)',
 } as const;
 
-const MAX_FRONT_FIELDS = 4; // storeCard: secondary + auxiliary together
+/** The storeCard front: secondary and auxiliary fields together. */
+export const APPLE_FRONT_FIELDS = 4;
 
 /** Returns the signed .pkpass (a zip). Throws on input Wallet would refuse or show wrongly. */
 export async function buildApplePass(input: ApplePassInput, creds: ApplePassSigner): Promise<Buffer> {
@@ -136,7 +137,7 @@ function validate(input: ApplePassInput): void {
   if (!/^https?:\/\/[^\s/]+/.test(input.webServiceURL)) fail('webServiceURL must be an http(s) URL');
   if (!input.organizationName || !input.description || !input.cardName) fail('organizationName, description and cardName are required');
   if (!input.balance.changeMessage.includes('%@')) fail('balance.changeMessage must contain %@');
-  if (input.fields.length > MAX_FRONT_FIELDS) fail(`at most ${MAX_FRONT_FIELDS} secondary/auxiliary fields fit a store card`);
+  if (input.fields.length > APPLE_FRONT_FIELDS) fail(`at most ${APPLE_FRONT_FIELDS} secondary/auxiliary fields fit a store card`);
   for (const field of [...input.fields, ...(input.backFields ?? [])]) {
     if (field.changeMessage !== undefined && !field.changeMessage.includes('%@')) fail(`changeMessage of field "${field.key}" must contain %@`);
   }

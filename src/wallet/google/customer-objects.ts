@@ -13,6 +13,7 @@ import { DEFAULT_PASS_COLORS } from '../apple/pass-builder';
 import { buildLoyaltyClass, buildLoyaltyObject, loyaltyObjectUpdate, walletResourceId, type LoyaltyClass, type LoyaltyClassPatch, type LoyaltyObject, type TextModule } from './objects';
 import { buildSaveLink } from './save-link';
 import { customerPassContent } from '../customer-content';
+import { t } from '../../i18n/translate';
 
 /**
  * Test customers get a class of their own: the class carries the program name, and theirs says
@@ -75,7 +76,7 @@ export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: 
     id: objectId,
     classId,
     accountId: content.scanCode,
-    accountName: content.holderName ?? 'Member',
+    accountName: content.holderName ?? t(content.lang, 'pass.member'),
     points: { label: content.balance.label, balance: content.balance.google },
     barcodeValue: content.scanCode,
     barcodeAltText: content.scanCode,
@@ -94,5 +95,9 @@ export function issueGoogleSaveLink(deps: PassDeps, google: GoogleWallet, card: 
 
 /** What a saved object must show after a change: the balance and the level/progress modules. */
 export function googleObjectPatch(content: PassContent): Partial<LoyaltyObject> {
-  return loyaltyObjectUpdate({ points: { label: content.balance.label, balance: content.balance.google }, fields: textModules(content), voided: content.voided });
+  return loyaltyObjectUpdate({
+    points: { label: content.balance.label, balance: content.balance.google },
+    fields: textModules(content),
+    ...(content.voided ? { voided: { accountName: t(content.lang, 'pass.member') } } : {}),
+  });
 }

@@ -113,13 +113,17 @@ export function buildLoyaltyObject(input: {
   };
 }
 
-/** The PATCH body after a balance change: only what changed, so nothing else is overwritten. */
-export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; voided?: boolean }): Partial<LoyaltyObject> {
+/**
+ * The PATCH body after a balance change: only what changed, so nothing else is overwritten.
+ * `voided`: the holder's data was erased; their name on the pass becomes `accountName` (a word
+ * such as "Member", in the pass's language).
+ */
+export function loyaltyObjectUpdate(input: { points: LoyaltyPoints; fields?: TextModule[]; voided?: { accountName: string } }): Partial<LoyaltyObject> {
   return {
     loyaltyPoints: input.points,
     ...(input.fields ? { textModulesData: input.fields } : {}),
     // The holder's name goes with the rest of their data.
-    ...(input.voided ? { state: 'INACTIVE' as const, accountName: 'Member' } : {}),
+    ...(input.voided ? { state: 'INACTIVE' as const, accountName: input.voided.accountName } : {}),
   };
 }
 

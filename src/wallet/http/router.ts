@@ -1,5 +1,6 @@
-// Every public wallet route, outside /api: install link, web pass, Apple's web service, Google's
-// callback. Bound explicitly, so `grep` finds each path in its file.
+// The wallets' own protocols, outside /api: Apple's web service, Google's callback and the images
+// both fetch. The pages a customer opens (install link, web pass) are customer-pages/. Bound
+// explicitly, so `grep` finds each path in its file.
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import type { RateLimiter } from '../../routing/rate-limit';
@@ -7,14 +8,10 @@ import type { WalletServices } from '../services';
 import { bindAppleWebService } from './apple-routes';
 import type { WalletDeps } from './deps';
 import { bindGoogleRoutes } from './google-routes';
-import { bindInstallRoutes } from './install-routes';
-import { bindWebPassRoutes } from './web-pass-routes';
 
 export function walletRouter(deps: AppDeps, limiter: RateLimiter, wallet: WalletServices): Router {
   const walletDeps: WalletDeps = { ...deps, wallet };
   const router = new Router();
-  bindInstallRoutes(router, walletDeps, limiter);
-  bindWebPassRoutes(router, walletDeps, limiter);
   bindAppleWebService(router, walletDeps, limiter);
   bindGoogleRoutes(router, walletDeps, limiter);
   return router;
