@@ -1,3 +1,4 @@
+import { localeOf, type Lang } from '../i18n/langs';
 import { startOfLocalDate, localDate } from '../lib/days';
 
 // A month of the books, `YYYY-MM`, on the shop's calendar: it begins at the first instant of its
@@ -32,8 +33,12 @@ export function monthRange(month: string, timeZone: string): { from: number; to:
 /** The month an instant falls in, on the zone's calendar. */
 export const monthOf = (ms: number, timeZone: string): string => localDate(ms, timeZone).slice(0, 7);
 
-/** "March 2026". */
-export function monthName(month: string): string {
+const monthFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** "March 2026", "März 2026". */
+export function monthName(month: string, lang: Lang = 'en'): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+  let f = monthFormats.get(lang);
+  if (!f) monthFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { month: 'long', year: 'numeric', timeZone: 'UTC' })));
+  return f.format(Date.UTC(y, m - 1, 1));
 }

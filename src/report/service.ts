@@ -2,8 +2,8 @@ import type { Card, PassType } from '../cards/model';
 import { getOrgCard, listCards } from '../cards/service';
 import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
-import { ApiError, notFound } from '../lib/errors';
-import { orgsRepo } from '../orgs/repo';
+import { ApiError } from '../lib/errors';
+import { getOrg } from '../orgs/service';
 import { readOrgSettings } from '../orgs/settings';
 import { monthRange, parseMonth } from './month';
 import { BOOKS_COLUMNS, reportRepo, type BooksColumn } from './repo';
@@ -52,7 +52,7 @@ export interface CardBooks {
   money: MoneyFigures | null;
   /** The money per unit in ten-thousandths (store credit: 10000), or null. */
   unitValueE4: number | null;
-  /** The currency the card names (its spend rule's), or null. */
+  /** The currency the card names (its spend rule's), else the shop's (its settings), else null. */
   currency: string | null;
 }
 
@@ -125,8 +125,8 @@ export function checkMonth(text: string, now: number, timeZone: string): { month
  * `cardId` alone (404 CARD_NOT_FOUND, 403 CARD_NOT_IN_ORG as everywhere a card is named).
  */
 export function monthlyBooks(deps: BooksDeps, orgId: string, monthText: string, options: { cardId?: string | null } = {}): MonthBooks {
-  if (!orgsRepo(deps.db).findOrg(orgId)) throw notFound('ORG_NOT_FOUND', orgId);
-  const { timeZone } = readOrgSettings(deps.db, orgId);
+  getOrg(deps, orgId); // 404 ORG_NOT_FOUND for an org this server does not hold
+  const { timeZone, currency: shopCurrency } = readOrgSettings(deps.db, orgId);
   const now = deps.clock.now();
   const { month, from, to } = checkMonth(monthText, now, timeZone);
   const cards: Card[] = options.cardId ? [getOrgCard(deps, orgId, options.cardId)] : listCards(deps, orgId).filter((c) => c.createdAt < to);
@@ -167,7 +167,7 @@ export function monthlyBooks(deps: BooksDeps, orgId: string, monthText: string, 
         customersWithBalance: balances.holders,
         money: e4 === null ? null : moneyFigures(units, e4),
         unitValueE4: e4,
-        currency: card.accrual?.spend?.currency ?? null,
+        currency: card.accrual?.spend?.currency ?? shopCurrency,
       };
     }),
   };

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { enrollCustomer } from '../../src/loyalty/enroll';
 import { customersRepo } from '../../src/customers/repo';
 import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';
+import { writeOrgSettings } from '../../src/orgs/settings';
 import { staffRepo } from '../../src/staff/repo';
 import type { TestApp } from '../support/app';
 import { seedBooksOrg, type BooksOrg } from '../support/books-year';
@@ -63,6 +64,20 @@ function table(page: string): Record<string, string[]> {
 
 const get = (path: string) => client.request('GET', path);
 
+/** Runs `fn` with the admin's console language set to German (Settings → Account), then back to English. */
+async function inGerman(fn: () => Promise<void>) {
+  const setLanguage = async (language: 'de' | 'en') => {
+    const csrf = await client.csrfFrom('/console/settings/account');
+    assert.equal((await client.request('POST', '/console/settings/account', { form: { _csrf: csrf, language } })).status, 303);
+  };
+  await setLanguage('de');
+  try {
+    await fn();
+  } finally {
+    await setLanguage('en');
+  }
+}
+
 describe('the Report page', () => {
   it('is in the console menu; without a month it shows the month so far of the first card', async () => {
     const res = await get('/console/report');
@@ -79,7 +94,7 @@ describe('the Report page', () => {
     const res = await get(`/console/report?month=2026-03&card=${org.cards.stamps}`);
     assert.equal(res.status, 200);
     assert.match(res.text, /<h2 id="books-heading">Coffee stamps · March 2026<\/h2>/);
-    assert.match(res.text, /one stamp is worth 0\.30/);
+    assert.match(res.text, /One stamp is worth 0\.30\./);
     assert.deepEqual(table(res.text), {
       'Opening balance': ['4', '1.20'],
       Earned: ['+7', '+2.10'],
@@ -113,10 +128,56 @@ describe('the Report page', () => {
     assert.equal(bars[1]!.width, 0);
   });
 
+  it('in German: the words, numbers, month and money as a German admin reads them, and the shop’s currency', async () => {
+    app.db.transaction(() => writeOrgSettings(app.db, org.orgId, { currency: 'EUR' }))();
+    try {
+      await inGerman(async () => {
+        const res = await get(`/console/report?month=2026-03&card=${org.cards.stamps}`);
+        assert.equal(res.status, 200);
+        assert.match(res.text, /<h1>Bericht<\/h1>/);
+        assert.match(res.text, /<label for="f-month">Monat<\/label>/);
+        assert.match(res.text, /<h2 id="books-heading">Coffee stamps · März 2026<\/h2>/);
+        assert.match(res.text, /Stempelkarte · Ein Stempel ist 0,30\u00a0€ wert\./);
+        assert.match(res.text, /<th scope="col" class="num">Stempel<\/th><th scope="col" class="num">Geldwert \(EUR\)<\/th>/);
+        assert.deepEqual(table(res.text), {
+          Anfangsbestand: ['4', '1,20\u00a0€'],
+          Gesammelt: ['+7', '+2,10\u00a0€'],
+          'davon durch Aktionen': ['+1', '+0,30\u00a0€'],
+          Geburtstagsgeschenke: ['0', '0,00\u00a0€'],
+          Importiert: ['0', '0,00\u00a0€'],
+          'Korrekturen nach oben': ['+2', '+0,60\u00a0€'],
+          'Korrekturen nach unten': ['−1', '−0,30\u00a0€'],
+          Eingelöst: ['−10', '−3,00\u00a0€'],
+          Verfallen: ['0', '0,00\u00a0€'],
+          Endbestand: ['2', '0,60\u00a0€'],
+          'Kunden mit Guthaben': ['1', ''],
+        });
+        assert.match(res.text, /<title id="movements-title">Bewegungen von Coffee stamps im März 2026, in Stempeln<\/title>/);
+        assert.match(res.text, /<desc id="movements-desc">Gesammelt: \+7; Geburtstag: 0; Importiert: 0; Korrektur \+: \+2; Korrektur −: −1; Eingelöst: −10; Verfallen: 0\.<\/desc>/);
+        assert.match(res.text, />CSV herunterladen<\/a>/);
+
+        const refused = await get('/console/report?month=2026-05');
+        assert.equal(refused.status, 400);
+        assert.match(refused.text, /<span class="error" id="f-month-error">2026-05 hat noch nicht begonnen\.<\/span>/);
+        assert.match((await get('/console/report?month=März')).text, /<span class="error" id="f-month-error">Geben Sie einen Monat als JJJJ-MM an, z\. B\. 2026-03\.<\/span>/);
+
+        // The download: German headers, numbers as plain as in English, the shop's currency.
+        const csv = await get(`/console/report.csv?month=2026-03&card=${org.cards.stamps}`);
+        const [header, line] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
+        assert.match(header!, /^Monat,Karten-ID,Karte,Einheit,Anfangsbestand,Gesammelt,Davon durch Aktionen,/);
+        assert.match(header!, /,Endbestand \(Geldwert\)$/);
+        assert.equal(line, `2026-03,${org.cards.stamps},Coffee stamps,Stempel,4,7,1,0,0,2,-1,-10,0,2,1,EUR,0.3,1.2,2.1,0.3,0,0,0.6,-0.3,-3,0,0,0.6`);
+        assert.match((await get('/console/report.csv?month=2026-3')).text, /Monat: Geben Sie einen Monat als JJJJ-MM an/);
+      });
+    } finally {
+      app.db.transaction(() => writeOrgSettings(app.db, org.orgId, { currency: null }))();
+    }
+  });
+
   it('a card without a unit value shows units only; store credit is money', async () => {
     const club = await get(`/console/report?month=2026-03&card=${org.cards.levels}`);
     assert.equal(club.status, 200);
-    assert.match(club.text, /give a unit a money value in the card’s settings/);
+    assert.match(club.text, /Give a unit a money value in the card’s settings/);
     assert.deepEqual(table(club.text)['Closing balance'], ['0']);
     const gift = await get(`/console/report?month=2026-03&card=${org.cards.prepaid}`);
     assert.match(gift.text, /<th scope="col" class="num">Credit<\/th><\/tr>/);
@@ -175,7 +236,7 @@ describe('the Report page', () => {
   it('the CSV refuses a bad month with a page that says so', async () => {
     const res = await get('/console/report.csv?month=2026-3');
     assert.equal(res.status, 400);
-    assert.match(res.text, /Month: must be a month written YYYY-MM/);
+    assert.match(res.text, /Month: Must be a month written YYYY-MM/);
   });
 
   it('in test mode it says the books count live data only and shows no figures', async () => {
@@ -202,6 +263,6 @@ describe('the Report page', () => {
     await other.signIn('empty@example.com', 'correct horse battery staple');
     const res = await other.request('GET', '/console/report');
     assert.equal(res.status, 200);
-    assert.match(res.text, /No cards yet: <a href="\/console\/cards">make a card<\/a> first\./);
+    assert.match(res.text, /No cards yet: the books are kept per card\. <a href="\/console\/cards">Make a card<\/a>/);
   });
 });

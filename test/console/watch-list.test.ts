@@ -122,7 +122,7 @@ describe('the watch list', () => {
     );
     assert.match(res.text, new RegExp(`<a href="/console/customers/${who.ada}">Ada Lovelace</a>`));
     assert.doesNotMatch(res.text, new RegExp(`/console/customers/${who.fay}`), 'no link to an erased customer');
-    assert.match(res.text, /<strong>4 days<\/strong> of 3 customers on the list\./);
+    assert.match(res.text, /<strong>4 days of 3 customers on the list\.<\/strong>/);
     // Gus's day, 40 days ago, is only found when looking further back.
     const further = watchList(app.deps, { orgId: org.orgId, livemode: true }, { days: 60 }).flagged.map((f) => `${f.date} ${f.customer.name ?? 'erased'}`);
     assert.deepEqual(further, ['2026-03-20 Ada Lovelace', '2026-03-20 erased', '2026-03-19 Dee Points', '2026-03-18 Ada Lovelace', '2026-02-08 Gus Old']);
@@ -145,7 +145,7 @@ describe('the watch list', () => {
       const days = flagged((await client.request('GET', '/console/watch-list')).text);
       assert.deepEqual(days.map((d) => d.heading), ['Sandy Test · Fri 20 Mar']);
       const dashboard = await client.request('GET', '/console/dashboard');
-      assert.match(dashboard.text, /<strong>1 customer<\/strong> awarded more often today than their card allows\. <a href="\/console\/watch-list">See the watch list<\/a>/);
+      assert.match(dashboard.text, /<strong>1 customer awarded more often today than their card allows\.<\/strong> <a href="\/console\/watch-list">See the watch list<\/a>/);
     } finally {
       const again = await client.csrfFrom('/console/watch-list');
       await client.request('POST', '/console/mode', { form: { _csrf: again, mode: 'live', returnTo: '/console/watch-list' } });
@@ -155,8 +155,45 @@ describe('the watch list', () => {
   it("the dashboard counts today's customers on the list, with a link", async () => {
     const res = await client.request('GET', '/console/dashboard');
     assert.equal(res.status, 200);
-    assert.match(res.text, /<div class="notice warn watch-summary" role="status"><p><strong>2 customers<\/strong> awarded more often today than their card allows\. <a href="\/console\/watch-list">See the watch list<\/a><\/p><\/div>/);
+    assert.match(res.text, /<div class="notice warn watch-summary" role="status"><p><strong>2 customers awarded more often today than their card allows\.<\/strong> <a href="\/console\/watch-list">See the watch list<\/a><\/p><\/div>/);
     assert.equal(flaggedToday(app.deps, { orgId: org.orgId, livemode: true }), 2);
+  });
+
+  it('in German: the page and the dashboard line as a German admin reads them', async () => {
+    const setLanguage = async (language: 'de' | 'en') => {
+      const csrf = await client.csrfFrom('/console/settings/account');
+      assert.equal((await client.request('POST', '/console/settings/account', { form: { _csrf: csrf, language } })).status, 303);
+    };
+    await setLanguage('de');
+    try {
+      const res = await client.request('GET', '/console/watch-list');
+      assert.equal(res.status, 200);
+      assert.match(res.text, /<h1>Beobachtungsliste<\/h1>/);
+      assert.match(res.text, /Die letzten 30 Tage, vom Do\., 19\. Feb\. bis heute, Fr\., 20\. März; Uhrzeiten in Europe\/Berlin\./);
+      assert.match(res.text, /<strong>4 Tage von 3 Kunden auf der Liste\.<\/strong>/);
+      const days = flagged(res.text);
+      assert.deepEqual(
+        days.map((d) => [d.heading, d.note]),
+        [
+          ['Ada Lovelace · Fr., 20. März', '5 Gutschriften auf Coffee stamps; die Karte markiert mehr als 3 am Tag.'],
+          ['Kunde, dessen Daten gelöscht wurden · Fr., 20. März', '4 Gutschriften auf Coffee stamps; die Karte markiert mehr als 3 am Tag.'],
+          ['Dee Points · Do., 19. März', '7 Gutschriften auf Points; die Karte markiert mehr als 6 am Tag.'],
+          ['Ada Lovelace · Mi., 18. März', '4 Gutschriften auf Coffee stamps; die Karte markiert mehr als 3 am Tag.'],
+        ],
+      );
+      assert.deepEqual(days[3]!.rows.map((r) => [r[1], r[2], r[3]]), [
+        ['API', '—', '+1 Stempel'],
+        ['Kasse', 'Sam', '+1 Stempel'],
+        ['Kasse', 'Sam', '+1 Stempel'],
+        ['Verwaltung', '—', '+1 Stempel'],
+      ]);
+      assert.deepEqual(days[2]!.rows[0]!.slice(1), ['API', '—', '+1 Punkt']);
+      assert.match(res.text, /<th scope="col">Uhrzeit<\/th><th scope="col">Kanal<\/th><th scope="col">Mitarbeiter<\/th><th scope="col" class="num">Gutschrift<\/th>/);
+      const dashboard = await client.request('GET', '/console/dashboard');
+      assert.match(dashboard.text, /<strong>2 Kunden haben heute mehr Gutschriften bekommen, als die Karte vorsieht\.<\/strong> <a href="\/console\/watch-list">Zur Beobachtungsliste<\/a>/);
+    } finally {
+      await setLanguage('en');
+    }
   });
 
   it('a month later nobody is on it, and the page and the dashboard say so', async () => {

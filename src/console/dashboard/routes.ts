@@ -20,6 +20,6 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     const testCustomers = c.livemode ? null : countCustomers(deps.db, c.namespace);
     const checklist = checklistPanel(checklistView(checklistState(deps, c.org)));
     const backups = backupNotices(backupState(deps), deps.config, deps.clock.now(), data.timeZone);
-    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${watchListSummary(flaggedToday(deps, c.namespace))}${checklist}`) });
+    sendConsolePage(ctx, deps, c, { section: 'dashboard', title: 'Dashboard', body: dashboardBody(data, testCustomers, html`${backups}${watchListSummary(c.lang, flaggedToday(deps, c.namespace))}${checklist}`) });
   });
 }

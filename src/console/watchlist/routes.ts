@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
+import { tConsole } from '../../i18n/translate';
 import { watchList } from '../../watchlist/service';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -10,6 +11,6 @@ import { watchListBody } from './views';
 export function bindWatchList(router: Router, deps: AppDeps): void {
   router.get('/console/watch-list', (ctx) => {
     const c = consoleOf(ctx);
-    sendConsolePage(ctx, deps, c, { section: 'watch-list', title: 'Watch list', body: watchListBody(watchList(deps, c.namespace)) });
+    sendConsolePage(ctx, deps, c, { section: 'watch-list', title: tConsole(c.lang, 'console.watchList.title'), body: watchListBody(c.lang, watchList(deps, c.namespace)) });
   });
 }

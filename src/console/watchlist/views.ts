@@ -1,52 +1,91 @@
+import { DEFAULT_FLAG_AWARDS_PER_DAY } from '../../cards/model';
+import { formatUnits } from '../../i18n/format';
+import { localeOf, type ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import type { WatchList, FlaggedDay } from '../../watchlist/service';
 import { html, type Markup } from '../../web/html';
-import { channelLabel, customerLabel, formatChange, formatDay, formatNumber } from '../format';
+import { currencyOf } from '../format';
 import { when } from '../widgets';
 
 // The watch list page: one panel per customer and day, its awards in a table (time, channel, staff
-// member, amount), newest day first. Words for a shop owner: who was awarded how often, and where
-// to change the number.
+// member, amount), newest day first. Words for a shop owner, in the admin's language: who was
+// awarded how often, and where to change the number.
 
-function customerName(day: FlaggedDay): Markup {
-  if (day.customer.erasedAt !== null) return html`<span>Customer whose data was deleted</span>`;
-  return html`<a href="/console/customers/${day.customer.id}">${customerLabel(day.customer)}</a>`;
+const dayFormats = new Map<ConsoleLang, Intl.DateTimeFormat>();
+
+/** A shop-calendar date (`2026-03-20`) as "Fri 20 Mar", "Fr., 20. März". */
+function dayText(lang: ConsoleLang, date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  let f = dayFormats.get(lang);
+  if (!f) dayFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' })));
+  return f.format(Date.UTC(y, m - 1, d));
 }
 
-function flaggedPanel(day: FlaggedDay, timeZone: string, index: number): Markup {
+/** How the list names a customer: the name, else what else tells them apart. */
+const customerText = (lang: ConsoleLang, c: FlaggedDay['customer']) => c.name ?? c.externalId ?? c.email ?? c.phone ?? tConsole(lang, 'console.watchList.noName');
+
+/** "+1 stamp", "+2 Punkte", "+€5.00": an award in the card's units. */
+function awardText(lang: ConsoleLang, day: FlaggedDay, hundredths: number): string {
+  const text = formatUnits(lang, day.card, Math.abs(hundredths), currencyOf(day.card));
+  return hundredths > 0 ? `+${text}` : hundredths < 0 ? `−${text}` : text;
+}
+
+function customerName(lang: ConsoleLang, day: FlaggedDay): Markup {
+  if (day.customer.erasedAt !== null) return html`<span>${tConsole(lang, 'console.watchList.deletedCustomer')}</span>`;
+  return html`<a href="/console/customers/${day.customer.id}">${customerText(lang, day.customer)}</a>`;
+}
+
+function flaggedPanel(lang: ConsoleLang, day: FlaggedDay, timeZone: string, index: number): Markup {
   const id = `flag-${index}`;
+  const date = dayText(lang, day.date);
+  const caption =
+    day.customer.erasedAt !== null ? tConsole(lang, 'console.watchList.captionDeleted', { day: date }) : tConsole(lang, 'console.watchList.caption', { customer: customerText(lang, day.customer), day: date });
+  const heads = {
+    time: tConsole(lang, 'console.watchList.column.time'),
+    channel: tConsole(lang, 'console.watchList.column.channel'),
+    staff: tConsole(lang, 'console.watchList.column.staff'),
+    award: tConsole(lang, 'console.watchList.column.award'),
+  };
   return html`<section class="panel watch-day" aria-labelledby="${id}">
-  <h2 id="${id}">${customerName(day)} <span class="muted">· ${formatDay(day.date)}</span></h2>
-  <p class="muted small">${formatNumber(day.awards.length)} awards on ${day.card.name}, which flags more than ${formatNumber(day.limit)} a day.</p>
+  <h2 id="${id}">${customerName(lang, day)} <span class="muted">· ${date}</span></h2>
+  <p class="muted small">${tConsole(lang, 'console.watchList.dayNote', { count: day.awards.length, card: day.card.name, limit: day.limit })}</p>
   <div class="table-wrap"><table class="stacked watch-awards">
-    <caption class="visually-hidden">Awards to ${day.customer.erasedAt !== null ? 'this customer' : customerLabel(day.customer)} on ${formatDay(day.date)}</caption>
-    <thead><tr><th scope="col">Time</th><th scope="col">Channel</th><th scope="col">Staff member</th><th scope="col" class="num">Award</th></tr></thead>
+    <caption class="visually-hidden">${caption}</caption>
+    <thead><tr><th scope="col">${heads.time}</th><th scope="col">${heads.channel}</th><th scope="col">${heads.staff}</th><th scope="col" class="num">${heads.award}</th></tr></thead>
     <tbody>${day.awards.map(
       (a) => html`<tr>
-      <td data-label="Time" class="nowrap">${when(a.createdAt, timeZone)}</td>
-      <td data-label="Channel">${channelLabel(a.source)}</td>
-      <td data-label="Staff member">${a.staffName ?? html`<span class="muted">—</span>`}</td>
-      <td data-label="Award" class="num nowrap">${formatChange(day.card, a.change)}</td>
+      <td data-label="${heads.time}" class="nowrap">${when(a.createdAt, timeZone)}</td>
+      <td data-label="${heads.channel}">${tConsole(lang, 'console.watchList.channel', { channel: a.source })}</td>
+      <td data-label="${heads.staff}">${a.staffName ?? html`<span class="muted">—</span>`}</td>
+      <td data-label="${heads.award}" class="num nowrap">${awardText(lang, day, a.change)}</td>
     </tr>`,
     )}</tbody>
   </table></div>
 </section>`;
 }
 
-export function watchListBody(list: WatchList): Markup {
+export function watchListBody(lang: ConsoleLang, list: WatchList): Markup {
   const customers = new Set(list.flagged.map((f) => f.customer.id)).size;
-  return html`<div class="page-head"><h1>Watch list</h1></div>
-<p class="muted">Customers awarded more often in one day than their card allows before it flags them (6 unless you set another number in the card's settings), through any channel. Nothing is blocked: look at the awards and decide. Last 30 days, from ${formatDay(list.since)} to today, ${formatDay(list.today)}; times in ${list.timeZone.replace(/_/g, ' ')}. An award undone at the counter does not count.</p>
+  const intro = tConsole(lang, 'console.watchList.intro', {
+    standard: DEFAULT_FLAG_AWARDS_PER_DAY,
+    since: dayText(lang, list.since),
+    today: dayText(lang, list.today),
+    timeZone: list.timeZone.replace(/_/g, ' '),
+  });
+  return html`<div class="page-head"><h1>${tConsole(lang, 'console.watchList.title')}</h1></div>
+<p class="muted">${intro}</p>
 ${
   list.flagged.length
-    ? html`<p role="status"><strong>${formatNumber(list.flagged.length)} ${list.flagged.length === 1 ? 'day' : 'days'}</strong> of ${formatNumber(customers)} ${customers === 1 ? 'customer' : 'customers'} on the list.</p>
-${list.flagged.map((day, i) => flaggedPanel(day, list.timeZone, i))}`
-    : html`<p class="notice ok" role="status">Nobody was awarded more often in one day than their card allows in the last 30 days.</p>`
+    ? html`<p role="status"><strong>${tConsole(lang, 'console.watchList.summary', { days: list.flagged.length, customers })}</strong></p>
+${list.flagged.map((day, i) => flaggedPanel(lang, day, list.timeZone, i))}`
+    : html`<p class="notice ok" role="status">${tConsole(lang, 'console.watchList.nobody')}</p>`
 }`;
 }
 
 /** The dashboard's line: today's count, and the way to the list. */
-export function watchListSummary(count: number): Markup {
+export function watchListSummary(lang: ConsoleLang, count: number): Markup {
+  const link = html`<a href="/console/watch-list">${tConsole(lang, 'console.watchList.seeList')}</a>`;
   return count > 0
-    ? html`<div class="notice warn watch-summary" role="status"><p><strong>${formatNumber(count)} ${count === 1 ? 'customer' : 'customers'}</strong> awarded more often today than their card allows. <a href="/console/watch-list">See the watch list</a></p></div>`
-    : html`<p class="muted small watch-summary">Watch list: nobody awarded more often today than their card allows. <a href="/console/watch-list">See the watch list</a></p>`;
+    ? html`<div class="notice warn watch-summary" role="status"><p><strong>${tConsole(lang, 'console.watchList.today', { count })}</strong> ${link}</p></div>`
+    : html`<p class="muted small watch-summary">${tConsole(lang, 'console.watchList.todayNone')} ${link}</p>`;
 }
