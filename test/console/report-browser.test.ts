@@ -79,9 +79,44 @@ describe('the Report page in a browser', () => {
       await page.goto(`${app.url}/console/report?month=2026-09&card=${org.cards.points}`);
       const month = page.getByLabel('Month');
       assert.equal(await month.getAttribute('aria-invalid'), 'true');
-      assert.equal(await page.locator('#f-month-error').textContent(), '2026-09 has not begun yet');
+      assert.equal(await page.locator('#f-month-error').textContent(), '2026-09 has not begun yet.');
       assert.equal(await page.getByRole('table').count(), 0);
     } finally {
+      await context.close();
+    }
+  });
+
+  it('in German: the pickers, the table, the chart and the watch list as a German admin finds them', async () => {
+    const { context, page } = await signedInPage(browser, app, asConsoleOrg(org), { width: 1280, next: '/console/settings/account' });
+    const setLanguage = async (label: string, language: 'Deutsch' | 'English', save: string) => {
+      await page.goto(`${app.url}/console/settings/account`);
+      await page.getByLabel(label).selectOption({ label: language });
+      await page.getByRole('button', { name: save }).click();
+      await page.waitForURL(/saved=1/);
+    };
+    try {
+      await setLanguage('Console language', 'Deutsch', 'Save');
+      await page.goto(`${app.url}/console/report`);
+      await page.getByRole('heading', { name: 'Bericht', level: 1 }).waitFor();
+      await page.getByLabel('Monat').fill('2026-02');
+      await page.getByLabel('Karte', { exact: true }).selectOption({ label: 'Coffee points' });
+      await page.getByRole('button', { name: 'Anzeigen' }).click();
+      await page.getByRole('heading', { name: 'Coffee points · Februar 2026', level: 2 }).waitFor();
+      const expected = monthlyBooks(app.deps, org.orgId, '2026-02', { cardId: org.cards.points }).cards[0]!;
+      const table = page.getByRole('table', { name: 'Die Bücher von Coffee points im Februar 2026' });
+      const closing = (await table.getByRole('row', { name: /^Endbestand/ }).getByRole('cell').allTextContents()).map((t) => t.trim());
+      assert.equal(closing[0], new Intl.NumberFormat('de-DE').format(expected.units.closing / 100));
+      assert.match(closing[1]!, /^[\d.]+,\d\d\u00a0€$/);
+      await page.getByRole('img', { name: 'Bewegungen von Coffee points im Februar 2026, in Punkten' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'CSV herunterladen' }).count(), 1);
+
+      await page.goto(`${app.url}/console/watch-list`);
+      await page.getByRole('heading', { name: 'Beobachtungsliste', level: 1 }).waitFor();
+      const day = page.getByRole('region', { name: /· Mo\., 2\. März/ });
+      assert.equal(await day.getByRole('row').count(), 1 + 8);
+      assert.deepEqual(await day.getByRole('columnheader').allTextContents(), ['Uhrzeit', 'Kanal', 'Mitarbeiter', 'Gutschrift']);
+    } finally {
+      await setLanguage('Sprache der Verwaltung', 'English', 'Speichern').catch(() => undefined);
       await context.close();
     }
   });
