@@ -143,7 +143,7 @@ describe('the Report page', () => {
           Anfangsbestand: ['4', '1,20\u00a0€'],
           Gesammelt: ['+7', '+2,10\u00a0€'],
           'davon durch Aktionen': ['+1', '+0,30\u00a0€'],
-          Geburtstagsgeschenke: ['0', '0,00\u00a0€'],
+          'Zum Geburtstag': ['0', '0,00\u00a0€'],
           Importiert: ['0', '0,00\u00a0€'],
           'Korrekturen nach oben': ['+2', '+0,60\u00a0€'],
           'Korrekturen nach unten': ['−1', '−0,30\u00a0€'],

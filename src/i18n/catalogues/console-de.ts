@@ -36,7 +36,7 @@ const consoleDe = {
   'console.report.line.opening': 'Anfangsbestand',
   'console.report.line.earned': 'Gesammelt',
   'console.report.line.promotions': 'davon durch Aktionen',
-  'console.report.line.birthday': 'Geburtstagsgeschenke',
+  'console.report.line.birthday': 'Zum Geburtstag',
   'console.report.line.imported': 'Importiert',
   'console.report.line.correctedUp': 'Korrekturen nach oben',
   'console.report.line.correctedDown': 'Korrekturen nach unten',
