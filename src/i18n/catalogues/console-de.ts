@@ -13,6 +13,8 @@ const consoleDe = {
   'console.account.save': 'Speichern',
   'console.account.saved': 'Gespeichert.',
   // --- report and watch list ---
+  'console.nav.report': 'Bericht',
+  'console.nav.watchList': 'Beobachtungsliste',
   'console.report.title': 'Bericht',
   'console.report.intro': 'Die Bücher einer Karte für einen Monat, für Ihre Steuerberatung: was Ihre Kunden zu Beginn hatten, was gesammelt, geschenkt und abgezogen wurde und was sie am Ende haben. Nur Live-Daten; die Monate richten sich nach Ihrer Zeitzone, {timeZone}.',
   'console.report.noCards': 'Noch keine Karten: Die Bücher werden je Karte geführt.',

@@ -11,6 +11,8 @@ const consoleEn = {
   'console.account.save': 'Save',
   'console.account.saved': 'Saved.',
   // --- report and watch list ---
+  'console.nav.report': 'Report',
+  'console.nav.watchList': 'Watch list',
   'console.report.title': 'Report',
   'console.report.intro': 'The books of one card for one month, for your accountant: what customers held at the start, what was earned, given and taken off, and what they hold at the end. Live data only; months follow your time zone, {timeZone}.',
   'console.report.noCards': 'No cards yet: the books are kept per card.',
