@@ -91,19 +91,66 @@ type Measured = LoadResult & { rssMb: number; cpuUsPerRequest: number };
  * answer tells what the rate alone cannot: whether the server or the load generator (sharing the
  * machine's cores) was the limit.
  */
-async function measure(url: () => string, expectStatus: number, next: () => LoadRequest, server: Measurable): Promise<Measured> {
-  if (warmup > 0) await runLoad({ url: url(), connections, duration: warmup, expectStatus, next });
+async function measure(url: () => string, expectStatus: number, next: () => LoadRequest, server: Measurable, seconds = duration, warm = warmup): Promise<Measured> {
+  if (warm > 0) await runLoad({ url: url(), connections, duration: warm, expectStatus, next });
   let rssMb = server.memory().rss;
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, server.memory().rss)), 100);
   try {
     const cpuBefore = server.cpuSeconds();
-    const result = await runLoad({ url: url(), connections, duration, expectStatus, next });
+    const result = await runLoad({ url: url(), connections, duration: seconds, expectStatus, next });
     const cpuUsPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / Math.max(1, result.responses);
     if (result.errors > 0) log(`  ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
     return { ...result, rssMb: Math.max(rssMb, server.memory().rss), cpuUsPerRequest };
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** Runs of one load summed as one: rates over the runs' whole time, CPU per answer over all answers. */
+function combined(runs: Measured[]): Measured {
+  const sum = (f: (r: Measured) => number) => runs.reduce((total, r) => total + f(r), 0);
+  const otherStatuses: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.otherStatuses)) otherStatuses[code] = (otherStatuses[code] ?? 0) + n;
+  const responses = sum((r) => r.responses);
+  return {
+    rps: sum((r) => r.ok) / sum((r) => r.seconds),
+    responses,
+    ok: sum((r) => r.ok),
+    errors: sum((r) => r.errors),
+    otherStatuses,
+    p50: median(runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    seconds: sum((r) => r.seconds),
+    rssMb: Math.max(...runs.map((r) => r.rssMb)),
+    cpuUsPerRequest: sum((r) => r.cpuUsPerRequest * r.responses) / Math.max(1, responses),
+  };
+}
+
+/** How many turns each of two loads compared on one server takes. */
+const PAIR_TURNS = 4;
+
+/**
+ * Two loads on one server compared: a warm-up of each, then PAIR_TURNS turns each of
+ * duration / PAIR_TURNS seconds, taking turns, each summed. Taking turns puts both in the same
+ * minutes, so a shared machine's drift (another process starting, the CPU clocking down) falls on
+ * both alike rather than on whichever ran second.
+ */
+async function measurePair(target: AppUnderTest, a: { expectStatus: number; next: () => LoadRequest }, b: { expectStatus: number; next: () => LoadRequest }): Promise<[Measured, Measured]> {
+  const url = () => target.process.url;
+  const turn = Math.max(1, Math.round(duration / PAIR_TURNS));
+  if (warmup > 0) {
+    await runLoad({ url: url(), connections, duration: warmup, expectStatus: a.expectStatus, next: a.next });
+    await runLoad({ url: url(), connections, duration: warmup, expectStatus: b.expectStatus, next: b.next });
+  }
+  const runs: [Measured[], Measured[]] = [[], []];
+  for (let i = 0; i < PAIR_TURNS; i++) {
+    for (const [j, load] of [a, b].entries()) {
+      await target.queueEmpty();
+      runs[j]!.push(await measure(url, load.expectStatus, load.next, target.process, turn, 0));
+    }
+  }
+  await target.queueEmpty();
+  return [combined(runs[0]), combined(runs[1])];
 }
 
 /**
@@ -145,19 +192,14 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   const baselineVersusRatios = new Map<string, number>();
   for (const scenario of SCENARIOS) {
     if (scenario.versus) {
-      // Against another scenario on the same server instead of a floor: it runs right before this one.
+      // Against another scenario on the same server instead of a floor, the two taking turns.
       const other = SCENARIOS.find((s) => s.name === scenario.versus!.scenario)!;
       const runs: [Measured, Measured][] = [];
       for (const target of targets) {
-        log(`${other.name}, alongside (${target.label})`);
-        await target.queueEmpty();
-        const against = await measure(() => target.process.url, other.expectStatus, requestsOf(target.bench, other), target.process);
-        log(`${scenario.name} (${target.label})`);
-        await target.queueEmpty();
-        const run = await measure(() => target.process.url, scenario.expectStatus, requestsOf(target.bench, scenario), target.process);
-        await target.queueEmpty();
-        errors += against.errors + run.errors;
-        runs.push([against, run]);
+        log(`${other.name} and ${scenario.name}, taking turns (${target.label})`);
+        const pair = await measurePair(target, { expectStatus: other.expectStatus, next: requestsOf(target.bench, other) }, { expectStatus: scenario.expectStatus, next: requestsOf(target.bench, scenario) });
+        errors += pair[0].errors + pair[1].errors;
+        runs.push(pair);
       }
       const [[a, m], b] = runs as [[Measured, Measured], [Measured, Measured] | undefined];
       versusRatios.set(scenario.name, m.rps / a.rps);

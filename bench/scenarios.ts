@@ -62,8 +62,8 @@ export interface Scenario {
   /** The target: at least this share of the floor's requests/s. */
   minRatio?: number;
   /**
-   * Measured against another scenario instead of a floor: that one runs on the same server right
-   * before this one, and the target is this share of its requests/s.
+   * Measured against another scenario instead of a floor: the two take turns on the same server
+   * (bench/run.ts measurePair), and the target is this share of its requests/s.
    */
   versus?: { scenario: string; minRatio: number };
   /** Every measured response must have it; anything else counts as an error. */
