@@ -40,19 +40,38 @@ export async function setUpApp(setup: { label: string; bundle: string; dataDir: 
   let server = await startApp(setup.bundle, setup.dataDir, probe, setup.cgroupProcs);
 
   const tag = `${setup.label.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now().toString(36)}`;
-  const cardId = (ref: 'stamps' | 'points') => org.cards.find((c) => c.ref === ref)!.cardId;
+  const cardId = (ref: 'stamps' | 'points' | 'promoted') => org.cards.find((c) => c.ref === ref)!.cardId;
   const hook = await call(server.url, liveKey, 'POST', '/api/v1/webhooks', { url: setup.receiverUrl, events: ['*'] });
   if (hook.status !== 201) throw new Error(`registering the webhook endpoint answered ${hook.status}: ${hook.body}`);
   const webhookId = (JSON.parse(hook.body as string) as { id: string }).id;
-  const customers = Array.from({ length: POOL }, (_, i) => `pool-${tag}-${i}`);
-  for (let i = 0; i < customers.length; i += 20) {
-    await Promise.all(
-      customers.slice(i, i + 20).map(async (id) => {
-        const res = await call(server.url, liveKey, 'POST', '/api/v1/customers', { externalCustomerId: id, cardId: cardId('points'), email: `${id}@bench.example` });
-        if (res.status !== 201) throw new Error(`enrolling ${id} answered ${res.status}: ${res.body}`);
-      }),
-    );
+  // Three promotions running on every day of the run (its dates on either side of today, whatever the shop's zone), all applying to each earn.
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  for (const promotion of [
+    { name: 'Double points', kind: 'multiplier', value: 2 },
+    { name: 'A third more', kind: 'multiplier', value: 1.3 },
+    { name: 'Visit bonus', kind: 'bonus', value: 1 },
+  ]) {
+    const res = await call(server.url, liveKey, 'POST', `/api/v1/cards/${cardId('promoted')}/promotions`, { ...promotion, startsAt: day(-2), endsAt: day(365) });
+    if (res.status !== 201) throw new Error(`creating a promotion answered ${res.status}: ${res.body}`);
   }
+  const enrollPool = async (prefix: string, ref: 'points' | 'promoted') => {
+    const ids = Array.from({ length: POOL }, (_, i) => `${prefix}-${tag}-${i}`);
+    for (let i = 0; i < ids.length; i += 20) {
+      await Promise.all(
+        ids.slice(i, i + 20).map(async (id) => {
+          const res = await call(server.url, liveKey, 'POST', '/api/v1/customers', { externalCustomerId: id, cardId: cardId(ref), email: `${id}@bench.example` });
+          if (res.status !== 201) throw new Error(`enrolling ${id} answered ${res.status}: ${res.body}`);
+        }),
+      );
+    }
+    return ids;
+  };
+  const customers = await enrollPool('pool', 'points');
+  const promotedCustomers = await enrollPool('promoted', 'promoted');
+  // What the measured earns do: all three promotions apply (2 × 1.3, then + 1).
+  const check = await call(server.url, liveKey, 'POST', `/api/v1/customers/${promotedCustomers[0]}/earn`, { type: 'points', amount: 10 });
+  const applied = check.status === 201 ? (JSON.parse(check.body as string) as { promotionIds?: string[]; change?: number }) : null;
+  if (applied?.promotionIds?.length !== 3 || applied.change !== 27) throw new Error(`an earn on the promoted card answered ${check.status}: ${check.body}`);
 
   // Read-only, a statement at a time: it never holds a snapshot that keeps the server's WAL from being checkpointed.
   const db = new Database(server.dbFile, { readonly: true, fileMustExist: true });
@@ -64,7 +83,7 @@ export async function setUpApp(setup: { label: string; bundle: string; dataDir: 
     get process() {
       return server;
     },
-    bench: { tag, liveKey, cardId, customers },
+    bench: { tag, liveKey, cardId, customers, promotedCustomers },
     pendingDeliveries,
     async queueEmpty(timeoutMs = 180_000) {
       const started = performance.now();

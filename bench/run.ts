@@ -98,19 +98,66 @@ type Measured = LoadResult & { rssMb: number; cpuUsPerRequest: number };
  * answer tells what the rate alone cannot: whether the server or the load generator (sharing the
  * machine's cores) was the limit.
  */
-async function measure(url: () => string, expectStatus: number, next: () => LoadRequest, server: Measurable): Promise<Measured> {
-  if (warmup > 0) await runLoad({ url: url(), connections, duration: warmup, expectStatus, next });
+async function measure(url: () => string, expectStatus: number, next: () => LoadRequest, server: Measurable, seconds = duration, warm = warmup): Promise<Measured> {
+  if (warm > 0) await runLoad({ url: url(), connections, duration: warm, expectStatus, next });
   let rssMb = server.memory().rss;
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, server.memory().rss)), 100);
   try {
     const cpuBefore = server.cpuSeconds();
-    const result = await runLoad({ url: url(), connections, duration, expectStatus, next });
+    const result = await runLoad({ url: url(), connections, duration: seconds, expectStatus, next });
     const cpuUsPerRequest = ((server.cpuSeconds() - cpuBefore) * 1e6) / Math.max(1, result.responses);
     if (result.errors > 0) log(`  ${result.errors} errors (statuses ${JSON.stringify(result.otherStatuses)})`);
     return { ...result, rssMb: Math.max(rssMb, server.memory().rss), cpuUsPerRequest };
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** Runs of one load summed as one: rates over the runs' whole time, CPU per answer over all answers. */
+function combined(runs: Measured[]): Measured {
+  const sum = (f: (r: Measured) => number) => runs.reduce((total, r) => total + f(r), 0);
+  const otherStatuses: Record<string, number> = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.otherStatuses)) otherStatuses[code] = (otherStatuses[code] ?? 0) + n;
+  const responses = sum((r) => r.responses);
+  return {
+    rps: sum((r) => r.ok) / sum((r) => r.seconds),
+    responses,
+    ok: sum((r) => r.ok),
+    errors: sum((r) => r.errors),
+    otherStatuses,
+    p50: median(runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    seconds: sum((r) => r.seconds),
+    rssMb: Math.max(...runs.map((r) => r.rssMb)),
+    cpuUsPerRequest: sum((r) => r.cpuUsPerRequest * r.responses) / Math.max(1, responses),
+  };
+}
+
+/** How many turns each of two loads compared on one server takes. */
+const PAIR_TURNS = 4;
+
+/**
+ * Two loads on one server compared: a warm-up of each, then PAIR_TURNS turns each of
+ * duration / PAIR_TURNS seconds, taking turns, each summed. Taking turns puts both in the same
+ * minutes, so a shared machine's drift (another process starting, the CPU clocking down) falls on
+ * both alike rather than on whichever ran second.
+ */
+async function measurePair(target: AppUnderTest, a: { expectStatus: number; next: () => LoadRequest }, b: { expectStatus: number; next: () => LoadRequest }): Promise<[Measured, Measured]> {
+  const url = () => target.process.url;
+  const turn = Math.max(1, Math.round(duration / PAIR_TURNS));
+  if (warmup > 0) {
+    await runLoad({ url: url(), connections, duration: warmup, expectStatus: a.expectStatus, next: a.next });
+    await runLoad({ url: url(), connections, duration: warmup, expectStatus: b.expectStatus, next: b.next });
+  }
+  const runs: [Measured[], Measured[]] = [[], []];
+  for (let i = 0; i < PAIR_TURNS; i++) {
+    for (const [j, load] of [a, b].entries()) {
+      await target.queueEmpty();
+      runs[j]!.push(await measure(url, load.expectStatus, load.next, target.process, turn, 0));
+    }
+  }
+  await target.queueEmpty();
+  return [combined(runs[0]), combined(runs[1])];
 }
 
 /**
@@ -233,7 +280,26 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   const ratios = new Map<string, number>();
   const baselineRatios = new Map<string, number>();
   let errors = 0;
+  const versusRatios = new Map<string, number>();
+  const baselineVersusRatios = new Map<string, number>();
   for (const scenario of SCENARIOS) {
+    if (scenario.versus) {
+      // Against another scenario on the same server instead of a floor, the two taking turns.
+      const other = SCENARIOS.find((s) => s.name === scenario.versus!.scenario)!;
+      const runs: [Measured, Measured][] = [];
+      for (const target of targets) {
+        log(`${other.name} and ${scenario.name}, taking turns (${target.label})`);
+        const pair = await measurePair(target, { expectStatus: other.expectStatus, next: requestsOf(target.bench, other) }, { expectStatus: scenario.expectStatus, next: requestsOf(target.bench, scenario) });
+        errors += pair[0].errors + pair[1].errors;
+        runs.push(pair);
+      }
+      const [[a, m], b] = runs as [[Measured, Measured], [Measured, Measured] | undefined];
+      versusRatios.set(scenario.name, m.rps / a.rps);
+      if (b) baselineVersusRatios.set(scenario.name, b[1].rps / b[0].rps);
+      rows.push([`${other.name}, alongside`, int(a.rps), ms(a.p50), ms(a.p99), String(a.errors), '', int(a.cpuUsPerRequest), int(a.rssMb), '', ...(b ? [int(b[0].rps), ms(b[0].p99), pct(a.rps / b[0].rps)] : [])]);
+      rows.push([scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), `${pct(m.rps / a.rps)} of the earn above`, int(m.cpuUsPerRequest), int(m.rssMb), '', ...(b ? [int(b[1].rps), ms(b[1].p99), pct(m.rps / b[1].rps)] : [])]);
+      continue;
+    }
     const floor = FLOOR_REQUESTS[scenario.floor];
     log(`${floor.name}`);
     const f = await measure(() => floors[scenario.floor].url, floor.status, floor.next, floors[scenario.floor]);
@@ -288,6 +354,12 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       baseline: baseline && pct(baselineRatios.get(s.name)!),
     })),
     ...framesTargets(frames, floorFrames),
+    ...SCENARIOS.filter((s) => s.versus).map((s) => ({
+      name: `${s.name} ≥ ${pct(s.versus!.minRatio)} of the plain earn beside it`,
+      measured: pct(versusRatios.get(s.name)!),
+      pass: versusRatios.get(s.name)! >= s.versus!.minRatio,
+      baseline: baseline && pct(baselineVersusRatios.get(s.name)!),
+    })),
     { name: `a ${int(BACKLOG)}-event webhook backlog drains in ≤ 10 s`, measured: drainText(drains[0]!), pass: drains[0]!.seconds <= 10, baseline: drains[1] && drainText(drains[1]) },
     { name: 'peak RSS ≤ 160 MB (the whole run)', measured: `${int(peaks[0]!)} MB`, pass: peaks[0]! <= 160, baseline: peaks[1] === undefined ? undefined : `${int(peaks[1])} MB` },
     { name: `cold start ≤ 600 ms (median of ${COLD_STARTS})`, measured: `${int(median(starts[0]!))} ms`, pass: median(starts[0]!) <= 600, baseline: starts[1] && `${int(median(starts[1]))} ms` },

@@ -11,6 +11,16 @@ export const BENCH_SEED = {
       cards: [
         { ref: 'stamps', name: 'Coffee stamps', passType: 'stamp_card', reward: { name: 'Free coffee', cost: 10 }, accrual: { items: { latte: 1 } } },
         { ref: 'points', name: 'Coffee points', passType: 'point_card', reward: { name: 'Voucher', cost: 100 }, accrual: { spend: { currency: 'EUR', rate: 1 } } },
+        // The points card again with what a busy programme adds to each earn: per-award expiry (every
+        // award a lot) and three promotions running (bench/app.ts creates them).
+        {
+          ref: 'promoted',
+          name: 'Coffee points with promotions',
+          passType: 'point_card',
+          reward: { name: 'Voucher', cost: 100 },
+          accrual: { spend: { currency: 'EUR', rate: 1 } },
+          expiry: { months: 12, remindDays: 14 },
+        },
       ],
       keys: [{ deviceName: 'bench live', mode: 'live' }],
     },
@@ -37,9 +47,11 @@ export interface BenchApp {
   /** Unique per server: ids a scenario creates carry it. */
   tag: string;
   liveKey: string;
-  cardId(ref: 'stamps' | 'points'): string;
-  /** externalCustomerId of the customers enrolled before the load (bench/app.ts). */
+  cardId(ref: 'stamps' | 'points' | 'promoted'): string;
+  /** externalCustomerId of the customers enrolled before the load (bench/app.ts), on the points card. */
   customers: string[];
+  /** The same on the card with expiry and three running promotions. */
+  promotedCustomers: string[];
 }
 
 export interface Scenario {
@@ -49,6 +61,11 @@ export interface Scenario {
   floor: 'read' | 'write';
   /** The target: at least this share of the floor's requests/s. */
   minRatio?: number;
+  /**
+   * Measured against another scenario instead of a floor: the two take turns on the same server
+   * (bench/run.ts measurePair), and the target is this share of its requests/s.
+   */
+  versus?: { scenario: string; minRatio: number };
   /** Every measured response must have it; anything else counts as an error. */
   expectStatus: number;
   /** The i-th request on this server; i counts on across the warm-up and the measured run. */
@@ -66,6 +83,13 @@ export function earnRequest(app: BenchApp, i: number): LoadRequest {
   return jsonRequest('POST', `/api/v1/customers/${app.customers[i % app.customers.length]}/earn`, app.liveKey, earnBody);
 }
 
+/** The same earn on the card with per-award expiry and three promotions running: a lot and the promotions' extra on each. */
+export function promotedEarnRequest(app: BenchApp, i: number): LoadRequest {
+  return jsonRequest('POST', `/api/v1/customers/${app.promotedCustomers[i % app.promotedCustomers.length]}/earn`, app.liveKey, earnBody);
+}
+
+export const PLAIN_EARN = 'POST earn (webhook endpoint on)';
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'GET /v1/customers/{ref}',
@@ -74,7 +98,14 @@ export const SCENARIOS: Scenario[] = [
     expectStatus: 200,
     request: (app, i) => ({ method: 'GET', path: `/api/v1/customers/${app.customers[i % app.customers.length]}`, headers: { 'X-Api-Key': app.liveKey } }),
   },
-  { name: 'POST earn (webhook endpoint on)', floor: 'write', minRatio: 0.25, expectStatus: 201, request: earnRequest },
+  { name: PLAIN_EARN, floor: 'write', minRatio: 0.25, expectStatus: 201, request: earnRequest },
+  {
+    name: 'POST earn, 3 promotions and per-award expiry (webhook endpoint on)',
+    floor: 'write',
+    versus: { scenario: PLAIN_EARN, minRatio: 0.8 },
+    expectStatus: 201,
+    request: promotedEarnRequest,
+  },
   {
     // A new customer each time: the customer row, its customer.enrolled event and delivery.
     name: 'POST /v1/customers (enroll)',

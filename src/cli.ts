@@ -23,6 +23,10 @@ import { addAdmin, AdminError, listAdminLogins, resetAdminPassword } from './adm
 import { VERSION } from './lib/version';
 import { PRIVATE_DIR_MODE } from './lib/private-files';
 import { KEPT_COPIES } from './db/file-names';
+import { ApiError } from './lib/errors';
+import { monthlyBooks, type MonthBooks } from './report/service';
+import { monthBooksResource } from './report/resource';
+import { booksCsv } from './console/report/csv';
 
 const HELP = `wallet-loyalty — self-hosted loyalty backend
 
@@ -45,6 +49,8 @@ Commands:
                              Import customers from a CSV file; prints a JSON summary (--dry-run writes nothing)
   customer export <ref> --org <orgId> [--mode live|test]
                              Print everything kept about one customer as JSON (ref: pu_…, email:…, phone:… or external id)
+  report --org <orgId> --month <YYYY-MM> [--card <cardId>] [--csv]
+                             The books of a month (live data): per card, opening, movements and closing, as JSON or CSV
 
 Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
@@ -79,6 +85,8 @@ function parse(argv: string[]) {
       legacy: { type: 'boolean' },
       card: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      month: { type: 'string' },
+      csv: { type: 'boolean' },
     },
   });
 }
@@ -206,6 +214,29 @@ function customer(config: Readonly<Config>, positionals: string[], values: Retur
     if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
     const found = resolveCustomer(db, { orgId: values.org, livemode: values.mode !== 'test' }, ref);
     process.stdout.write(`${JSON.stringify(customerExport({ db, config, clock: systemClock }, found), null, 2)}\n`);
+  } finally {
+    db.close();
+  }
+}
+
+/** `report`: the books as JSON (default) or CSV on stdout; a refusal is one line naming the option. */
+function report(config: Readonly<Config>, values: ReturnType<typeof parse>['values']) {
+  if (!values.org || values.month === undefined) throw new UsageError('report needs an org and a month: wallet-loyalty report --org <orgId> --month <YYYY-MM> [--card <cardId>] [--csv]');
+  if (values.card === '') throw new UsageError('--card needs a card id');
+  const db = openExisting(config);
+  try {
+    if (!orgsRepo(db).findOrg(values.org)) throw new UsageError(`no org ${values.org}`);
+    let books: MonthBooks;
+    try {
+      books = monthlyBooks({ db, clock: systemClock }, values.org, values.month, { cardId: values.card });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === 'CARD_NOT_FOUND') throw new UsageError(`no card ${values.card}`);
+      if (err.code === 'CARD_NOT_IN_ORG') throw new UsageError(`card ${values.card} is not a card of ${values.org}`);
+      const issue = (err.extra.issues as { path: string; message: string }[] | undefined)?.[0];
+      throw issue?.path === 'month' ? new UsageError(`--month ${values.month}: ${issue.message}`) : err;
+    }
+    process.stdout.write(values.csv ? booksCsv(books) : `${JSON.stringify(monthBooksResource(books), null, 2)}\n`);
   } finally {
     db.close();
   }
@@ -341,6 +372,7 @@ export async function runCli(argv: string[]): Promise<void> {
     else if (command === 'admin') await admin(config, rest, values);
     else if (command === 'import') await importCustomers(config, rest[0], values);
     else if (command === 'customer') customer(config, rest, values);
+    else if (command === 'report') report(config, values);
     else if (command === 'help') process.stdout.write(HELP);
     else throw new UsageError(`unknown command "${command}" (see --help)`);
   } catch (err) {

@@ -12,13 +12,15 @@ import { backupState } from '../backups/state';
 import { TEST_CUSTOMER_LIMIT } from '../customers/test-mode';
 import { tConsole, type ConsoleKey } from '../i18n/translate';
 
-export type Section = 'dashboard' | 'cards' | 'customers' | 'messages' | 'keys' | 'webhooks' | 'staff' | 'settings';
+export type Section = 'dashboard' | 'cards' | 'customers' | 'messages' | 'report' | 'watch-list' | 'keys' | 'webhooks' | 'staff' | 'settings';
 
 const NAV: { section: Section; label: ConsoleKey; href: string }[] = [
   { section: 'dashboard', label: 'console.nav.dashboard', href: '/console/dashboard' },
   { section: 'cards', label: 'console.nav.cards', href: '/console/cards' },
   { section: 'customers', label: 'console.nav.customers', href: '/console/customers' },
   { section: 'messages', label: 'console.nav.messages', href: '/console/messages' },
+  { section: 'report', label: 'console.nav.report', href: '/console/report' },
+  { section: 'watch-list', label: 'console.nav.watchList', href: '/console/watch-list' },
   { section: 'keys', label: 'console.nav.keys', href: '/console/keys' },
   { section: 'webhooks', label: 'console.nav.webhooks', href: '/console/webhooks' },
   { section: 'staff', label: 'console.nav.staff', href: '/console/staff' },

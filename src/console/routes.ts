@@ -21,6 +21,8 @@ import { bindBackups } from './backups/routes';
 import { bindAdmins } from './admins/routes';
 import { bindHelp } from './help/routes';
 import { bindMessages } from './messages/routes';
+import { bindReport } from './report/routes';
+import { bindWatchList } from './watchlist/routes';
 
 // Every console path (all under `{PUBLIC_URL}/console`), bound explicitly so `grep` finds each.
 // Sign-in is the only part outside the guard; each section binds its own routes behind it.
@@ -51,5 +53,7 @@ export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] 
   bindBackups(guarded, deps);
   bindAdmins(guarded, deps);
   bindHelp(guarded, deps);
+  bindReport(guarded, deps);
+  bindWatchList(guarded, deps);
   return [open, guarded];
 }

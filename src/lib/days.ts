@@ -16,9 +16,24 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-function wallClock(ms: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+// The last minute read per zone. Asking Intl costs ~8 µs, and an earn asks twice (its promotions'
+// time of day, its lot's expiry date) for instants seconds apart. Within a minute the wall clock
+// only moves its seconds, as long as the zone's offset is a whole number of minutes, which holds
+// for every zone since the 1970s (only some local mean times of the 19th century had seconds): a
+// minute is kept only when it does.
+const lastMinute = new Map<string, { minute: number; wall: WallClock }>();
+
+function wallClock(ms: number, timeZone: string): WallClock {
+  const minute = Math.floor(ms / 60_000);
+  const kept = lastMinute.get(timeZone);
+  if (kept && kept.minute === minute) return { ...kept.wall, second: Math.floor((ms - minute * 60_000) / 1000) };
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(ms).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+  const wall = { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+  // The same seconds as UTC's: the offset is whole minutes.
+  if (wall.second === Math.floor((ms - minute * 60_000) / 1000)) lastMinute.set(timeZone, { minute, wall });
+  return wall;
 }
 
 /** How far the zone's wall clock is ahead of UTC at this instant, in ms (whole seconds). */
@@ -28,14 +43,32 @@ function offsetAt(ms: number, timeZone: string): number {
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
+const dateOf = (w: { year: number; month: number; day: number }) => `${String(w.year).padStart(4, '0')}-${twoDigits(w.month)}-${twoDigits(w.day)}`;
+
 /** The local calendar date of an instant, `YYYY-MM-DD`. */
 export function localDate(ms: number, timeZone: string): string {
-  const w = wallClock(ms, timeZone);
-  return `${String(w.year).padStart(4, '0')}-${twoDigits(w.month)}-${twoDigits(w.day)}`;
+  return dateOf(wallClock(ms, timeZone));
 }
+
+// startOfLocalDate asks Intl for a zone's wall clock four or more times (~40 µs), and every award
+// of a card with expiry asks it for the day its lot expires: the answer for a date and zone never
+// changes while the process runs, so the recent ones are kept.
+const starts = new Map<string, number>();
+const STARTS_KEPT = 2000;
 
 /** The instant a local date begins (its first instant: a day that starts in a DST gap begins at the gap's end). */
 export function startOfLocalDate(date: string, timeZone: string): number {
+  const key = `${timeZone} ${date}`;
+  let start = starts.get(key);
+  if (start === undefined) {
+    if (starts.size >= STARTS_KEPT) starts.clear();
+    start = findStartOfLocalDate(date, timeZone);
+    starts.set(key, start);
+  }
+  return start;
+}
+
+function findStartOfLocalDate(date: string, timeZone: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const midnightAsUtc = Date.UTC(y, m - 1, d);
   let guess = midnightAsUtc - offsetAt(midnightAsUtc, timeZone);
@@ -62,5 +95,5 @@ export function localDayRange(ms: number, timeZone: string): { date: string; sta
 /** An instant as the shop's wall clock shows it: `YYYY-MM-DD HH:MM` (with `:SS` when `seconds`). */
 export function localDateTime(ms: number, timeZone: string, options: { seconds?: boolean } = {}): string {
   const w = wallClock(ms, timeZone);
-  return `${localDate(ms, timeZone)} ${twoDigits(w.hour)}:${twoDigits(w.minute)}${options.seconds ? `:${twoDigits(w.second)}` : ''}`;
+  return `${dateOf(w)} ${twoDigits(w.hour)}:${twoDigits(w.minute)}${options.seconds ? `:${twoDigits(w.second)}` : ''}`;
 }

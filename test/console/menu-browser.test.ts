@@ -21,13 +21,13 @@ after(async () => {
   await app?.close();
 });
 
-const SECTIONS = ['Dashboard', 'Cards', 'Customers', 'Messages', 'API keys', 'Webhooks', 'Staff', 'Settings', 'Help'];
+const SECTIONS = ['Dashboard', 'Cards', 'Customers', 'Messages', 'Report', 'Watch list', 'API keys', 'Webhooks', 'Staff', 'Settings', 'Help'];
 const PHONE = 390;
 
 describe('the console menu on a phone', () => {
   it('shows every section within 390 px on every section’s page, and nothing scrolls sideways', async () => {
     const { context, page } = await signedInPage(browser, app, org, { width: PHONE, next: '/console/dashboard' });
-    for (const path of ['/console/dashboard', '/console/cards', '/console/customers', '/console/messages', '/console/keys', '/console/webhooks', '/console/staff', '/console/settings', '/console/help/dashboard']) {
+    for (const path of ['/console/dashboard', '/console/cards', '/console/customers', '/console/messages', '/console/report', '/console/watch-list', '/console/keys', '/console/webhooks', '/console/staff', '/console/settings', '/console/help/dashboard']) {
       await page.goto(`${app.url}${path}`);
       const menu = page.getByRole('navigation', { name: 'Console sections' });
       assert.deepEqual(await menu.getByRole('link').allTextContents(), SECTIONS, path);

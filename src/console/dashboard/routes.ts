@@ -10,6 +10,8 @@ import { tConsole } from '../../i18n/translate';
 import { backupState } from '../../backups/state';
 import { backupNotices } from '../backups/banner';
 import { html } from '../../web/html';
+import { flaggedToday } from '../../watchlist/service';
+import { watchListSummary } from '../watchlist/views';
 
 export function bindDashboard(router: Router, deps: AppDeps): void {
   router.get('/console/dashboard', (ctx) => {
@@ -22,7 +24,7 @@ export function bindDashboard(router: Router, deps: AppDeps): void {
     sendConsolePage(ctx, deps, c, {
       section: 'dashboard',
       title: tConsole(c.lang, 'console.dashboard.title'),
-      body: dashboardBody(data, testCustomers, html`${backups}${checklist}`, c.lang),
+      body: dashboardBody(data, testCustomers, html`${backups}${watchListSummary(c.lang, flaggedToday(deps, c.namespace))}${checklist}`, c.lang),
     });
   });
 }

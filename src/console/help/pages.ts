@@ -63,6 +63,34 @@ export const HELP_PAGES: readonly HelpPage[] = [
     ],
   },
   {
+    slug: 'report',
+    title: 'console.help.report.title',
+    paragraphs: [
+      { text: 'console.help.report.1' },
+      {
+        text: 'console.help.report.2',
+        strong: {
+          opening: 'console.report.line.opening',
+          earned: 'console.report.line.earned',
+          birthday: 'console.report.line.birthday',
+          imported: 'console.report.line.imported',
+          corrections: 'console.help.report.corrections',
+          redeemed: 'console.report.line.redeemed',
+          expired: 'console.report.line.expired',
+          closing: 'console.report.line.closing',
+        },
+      },
+      { text: 'console.help.report.3' },
+      { text: 'console.help.report.4', strong: { money: 'console.report.column.money' } },
+      { text: 'console.help.report.5', strong: { command: 'console.help.report.command' } },
+    ],
+  },
+  {
+    slug: 'watch-list',
+    title: 'console.nav.watchList',
+    paragraphs: [{ text: 'console.help.watchList.1' }, { text: 'console.help.watchList.2' }, { text: 'console.help.watchList.3' }],
+  },
+  {
     slug: 'keys',
     title: 'console.nav.keys',
     paragraphs: [{ text: 'console.help.keys.1' }, { text: 'console.help.keys.2' }],
