@@ -584,7 +584,7 @@ const consoleEn = {
   'console.help.report.3': 'Every change of a balance is in exactly one line. An entry undone at the counter is taken back out of the line of what it undid (an undone award lowers Earned, even in the month after). Opening balance plus the lines between = closing balance, and the closing balance is the sum of every customer’s balance, including customers whose personal data was deleted: the shop still owes what they held.',
   'console.help.report.4': '{money}: give a stamp or point a value in the card’s settings (for example 0.05 per point) and the report shows each line in money too, rounded to the cent; store credit is money already. The CSV has both.',
   'console.help.report.5': 'The same report comes from the command line: {command}.',
-  'console.help.report.command': 'wallet-loyalty report --org <orgId> --month 2026-03 [--card <cardId>] [--csv]',
+  'console.help.report.command': 'wallet-loyalty report --org ORG_ID --month 2026-03 [--card CARD_ID] [--csv]',
   'console.help.watchList.1': 'A customer awarded more often in one day than their card allows before it flags them (6 a day unless you set another number for the card) is listed here with each of that day’s awards: when, through which channel (counter, API, console) and by which staff member. Awards through every channel count; an award undone at the counter does not.',
   'console.help.watchList.2': 'Nothing is blocked: the list is there so you can look, and talk to your staff or the customer if something is wrong. To stop awards at the counter, set a daily cap per customer in Settings, Counter.',
   'console.help.watchList.3': 'The dashboard shows how many customers are on today’s list. Days follow your time zone (Settings); test data has its own list.',
