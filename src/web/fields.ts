@@ -27,9 +27,13 @@ export interface FieldOptions {
   readonly?: boolean;
   /** The id of the input; defaults to `f-<name>`. */
   id?: string;
+  /** What follows an optional field's label, in the page's language; "(optional)" by default. */
+  optionalText?: string;
 }
 
 const idFor = (o: { name: string; id?: string }) => o.id ?? `f-${o.name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+const optionalMark = (o: { required?: boolean; optionalText?: string }) => (o.required ? '' : html` <span class="muted small">${o.optionalText ?? '(optional)'}</span>`);
 
 function described(id: string, o: { hint?: unknown; error?: string }): Markup {
   const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
@@ -44,7 +48,7 @@ export function inputField(o: FieldOptions): Markup {
   const id = idFor(o);
   const attr = (name: string, value: unknown) => (value === undefined || value === null || value === false ? '' : value === true ? html` ${name}` : html` ${name}="${String(value)}"`);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${o.label}${optionalMark(o)}</label>
   <input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${attr('value', o.value ?? '')}${attr('required', o.required)}${attr('autocomplete', o.autocomplete)}${attr('inputmode', o.inputmode)}${attr('pattern', o.pattern)}${attr('min', o.min)}${attr('max', o.max)}${attr('step', o.step)}${attr('maxlength', o.maxlength)}${attr('placeholder', o.placeholder)}${attr('autofocus', o.autofocus)}${attr('list', o.list)}${attr('readonly', o.readonly)}${described(id, o)}>
   ${notes(id, o)}
 </div>`;
@@ -53,7 +57,7 @@ export function inputField(o: FieldOptions): Markup {
 export function textareaField(o: Omit<FieldOptions, 'type'> & { rows?: number }): Markup {
   const id = idFor(o);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${o.label}${optionalMark(o)}</label>
   <textarea id="${id}" name="${o.name}" rows="${o.rows ?? 3}"${o.required ? html` required` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${described(id, o)}>${o.value ?? ''}</textarea>
   ${notes(id, o)}
 </div>`;
@@ -63,7 +67,7 @@ export function selectField(o: Omit<FieldOptions, 'type'> & { options: { value: 
   const id = idFor(o);
   const selected = o.value === undefined || o.value === null ? '' : String(o.value);
   return html`<div class="field">
-  <label for="${id}">${o.label}${o.required ? '' : html` <span class="muted small">(optional)</span>`}</label>
+  <label for="${id}">${o.label}${optionalMark(o)}</label>
   <select id="${id}" name="${o.name}"${o.required ? html` required` : ''}${described(id, o)}>
     ${o.placeholder !== undefined ? html`<option value="">${o.placeholder}</option>` : ''}
     ${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === selected ? html` selected` : ''}>${opt.label}</option>`)}
