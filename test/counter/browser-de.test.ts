@@ -57,7 +57,7 @@ describe('counter in German in the browser', () => {
     await page.getByRole('heading', { name: 'Kunden finden' }).waitFor();
     assert.equal(await page.locator('#counter-staff').textContent(), 'Personal: Sam');
 
-    await page.getByLabel('Kartencode, Name, Telefon oder E-Mail').fill('Anna');
+    await page.getByLabel('Kartencode, Name, Telefon, E-Mail').fill('Anna');
     await page.getByRole('button', { name: 'Suchen', exact: true }).click();
     await page.getByRole('heading', { name: 'Anna Becker', level: 2 }).waitFor();
     const promos = page.getByRole('region', { name: 'Aktion läuft gerade' });

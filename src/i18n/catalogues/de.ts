@@ -87,7 +87,7 @@ const de = {
   'counter.find.camera': 'Mit Kamera scannen',
   'counter.find.cameraView': 'Kamerabild',
   'counter.find.cameraStop': 'Kamera aus',
-  'counter.find.label': 'Kartencode, Name, Telefon oder E-Mail',
+  'counter.find.label': 'Kartencode, Name, Telefon, E-Mail',
   'counter.find.button': 'Suchen',
   'counter.find.scannerHint': 'Ein Barcode-Scanner funktioniert überall, wo der Cursor steht: einfach scannen.',
   'counter.newCustomer': 'Neuer Kunde',

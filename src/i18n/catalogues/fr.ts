@@ -86,7 +86,7 @@ const fr = {
   'counter.find.camera': 'Scanner avec la caméra',
   'counter.find.cameraView': 'Image de la caméra',
   'counter.find.cameraStop': 'Arrêter la caméra',
-  'counter.find.label': 'Code de carte, nom, téléphone ou e-mail',
+  'counter.find.label': 'Code, nom, téléphone ou e-mail',
   'counter.find.button': 'Chercher',
   'counter.find.scannerHint': 'Un lecteur de codes-barres fonctionne où que soit le curseur\u00a0: scannez, tout simplement.',
   'counter.newCustomer': 'Nouveau client',
