@@ -74,12 +74,27 @@ export function sentence(text: string): string {
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
+/**
+ * The refusals the counter words itself, in the shop's language (service.ts, enroll, the amounts
+ * here). Any other comes from a layer below in the API's English: outside English shops it is
+ * introduced in the shop's language, so staff see that something was refused and why.
+ */
+const SAID_BY_THE_COUNTER = new Set([
+  'CODE_MISSING', 'CARD_REMOVED', 'UNKNOWN_CODE', 'OTHER_MODE', 'CUSTOMER_NOT_FOUND', 'SEARCH_TOO_SHORT', 'MODE_MISSING', 'UNKNOWN_ACTION',
+  'STAFF_DAILY_AWARD_CAP', 'CUSTOMER_DAILY_AWARD_CAP', 'AWARD_WAIT_ACTIVE', 'AWARD_MAX_PER_AWARD', 'AWARD_PERIOD_LIMIT',
+  'REWARD_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'TRANSACTION_NOT_FOUND', 'NOT_YOUR_ENTRY', 'UNDO_TOO_LATE', 'ALREADY_REVERSED', 'NOT_REVERSIBLE',
+  'NO_EMAIL_ADDRESS', 'NO_CARDS', 'CARD_ARCHIVED',
+]);
+
 function counterMessage(lang: Lang, err: ApiError): string {
-  if (err.code === 'CSRF_CHECK_FAILED') return t(lang, 'counter.error.expired');
+  if (err.code === 'CSRF_CHECK_FAILED' || err.code === 'IDEMPOTENCY_KEY_REUSED') return t(lang, 'counter.error.expired');
   if (err.code === 'COUNTER_LOCKED') return t(lang, 'counter.error.locked');
+  if (err.code === 'IDEMPOTENCY_KEY_IN_USE') return t(lang, 'counter.error.busy');
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ');
-  return sentence(humanMessage(err));
+  // The amounts' own messages have no path; a path names a field of the API's.
+  const ours = err.code === 'VALIDATION_FAILED' ? issues?.every((i) => !i.path) === true : SAID_BY_THE_COUNTER.has(err.code);
+  const text = err.code === 'VALIDATION_FAILED' && issues?.length ? issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ') : sentence(humanMessage(err));
+  return ours || lang === 'en' ? text : t(lang, 'counter.error.refused', { detail: text });
 }
 
 function sendHtml(ctx: Context, status: number, body: Markup): void {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { cardsRepo } from '../../src/cards/repo';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import type { Lang } from '../../src/i18n/langs';
 import { startTestApp, type TestApp } from '../support/app';
@@ -132,6 +133,21 @@ describe('counter: in a German shop', () => {
     assert.equal(messageOf(short).message, 'Lunch kostet 15 Stempel und Ben Kurz hat 12 Stempel: Es fehlen 3 Stempel.');
     const typed = await sam.get('/preview?customer=' + ben.passUserId + '&what=flat&amount=');
     assert.equal(typed.text, 'Betrag eingeben, um zu sehen, was die Buchung bringt.');
+
+    // The card's earning limits, in German with the card's figures.
+    // Through the repo, as the console writes cards (the API does not set limits).
+    const cards = cardsRepo(app.db);
+    cards.update({ ...cards.findById(org.cards.points)!, earningLimits: { waitSeconds: 600, maxPerAward: 5000 } });
+    const paul = await apiCustomer(app, org, { name: 'Paul Punkte', card: 'points' });
+    const big = await sam.act('earn', { customer: paul.passUserId, what: 'flat', amount: '60' });
+    assert.deepEqual(messageOf(big), { code: 'AWARD_MAX_PER_AWARD', message: 'Diese Karte bucht höchstens 50 Punkte auf einmal; diese Buchung wäre 60 Punkte.' });
+    assert.equal((await sam.act('earn', { customer: paul.passUserId, what: 'flat', amount: '5' })).status, 200);
+    const soon = await sam.act('earn', { customer: paul.passUserId, what: 'flat', amount: '5' });
+    assert.deepEqual(messageOf(soon), { code: 'AWARD_WAIT_ACTIVE', message: 'Diese Karte bucht höchstens einmal alle 600 s; wieder möglich in 600 s.' });
+    // A refusal the API words (not the counter) is introduced in German, its reason kept.
+    const foreign = await sam.act('redeem', { customer: ben.passUserId, what: 'points', amount: '1' });
+    assert.equal(foreign.status, 400);
+    assert.match(messageOf(foreign).message, /^Das hat nicht geklappt: /);
   });
 
   it('asks in German before a large award, shows store credit in euros and the expiry line in German', async () => {

@@ -240,6 +240,7 @@ const de = {
   'counter.error.noCards': 'Dieses Geschäft hat noch keine Karte. Der Inhaber legt sie in der Verwaltung an.',
   'counter.error.cardArchived': '„{card}“ ist archiviert und nimmt keine neuen Mitglieder auf. Bitte eine andere Karte wählen.',
   'counter.error.refused': 'Das hat nicht geklappt: {detail}',
+  'counter.error.busy': 'Diese Buchung wird noch verarbeitet. Bitte kurz warten und den Kunden dann neu öffnen.',
 
   'counter.client.offline': 'Keine Verbindung zum Server. Stempel und Punkte, die Sie buchen, bleiben auf diesem Gerät und werden gesendet, sobald er wieder da ist; sie bekommen die Aktionen, die dann laufen. Zum Einlösen braucht es die Verbindung.',
   'counter.client.unreachable': 'Der Server ist nicht erreichbar. Bitte gleich noch einmal versuchen.',

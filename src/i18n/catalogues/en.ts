@@ -242,6 +242,7 @@ const en = {
   'counter.error.noCards': 'This shop has no card yet. The owner creates one in the console.',
   'counter.error.cardArchived': '{card} is archived and takes no new members. Pick another card.',
   'counter.error.refused': 'That did not work: {detail}',
+  'counter.error.busy': 'This tap is still being recorded. Wait a moment, then open the customer again.',
 
   'counter.client.offline': 'No connection to the server. Stamps and points you add are kept on this device and sent when it is back; they get the promotions running then. Redeeming needs the connection.',
   'counter.client.unreachable': 'The server cannot be reached. Try again in a moment.',

@@ -239,6 +239,7 @@ const es = {
   'counter.error.noCards': 'Esta tienda aún no tiene ninguna tarjeta. El responsable la crea en la consola.',
   'counter.error.cardArchived': '{card} está archivada y no admite socios nuevos. Elige otra tarjeta.',
   'counter.error.refused': 'No ha funcionado: {detail}',
+  'counter.error.busy': 'Este movimiento aún se está registrando. Espera un momento y vuelve a abrir el cliente.',
 
   'counter.client.offline': 'Sin conexión con el servidor. Los sellos y puntos que sumes se guardan en este dispositivo y se envían cuando vuelva; reciben las promociones activas en ese momento. Para canjear hace falta conexión.',
   'counter.client.unreachable': 'No se puede contactar con el servidor. Inténtalo de nuevo en un momento.',

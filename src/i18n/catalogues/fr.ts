@@ -239,6 +239,7 @@ const fr = {
   'counter.error.noCards': 'Cette boutique n’a pas encore de carte. Le responsable en crée une dans la console.',
   'counter.error.cardArchived': '{card} est archivée et n’accepte plus de nouveaux membres. Choisissez une autre carte.',
   'counter.error.refused': 'Cela n’a pas fonctionné\u00a0: {detail}',
+  'counter.error.busy': 'Cette opération est encore en cours d’enregistrement. Patientez un instant, puis rouvrez le client.',
 
   'counter.client.offline': 'Pas de connexion au serveur. Les tampons et points ajoutés sont gardés sur cet appareil et envoyés dès son retour\u00a0; ils profitent des promotions en cours à ce moment-là. Pour utiliser une récompense, il faut la connexion.',
   'counter.client.unreachable': 'Le serveur est injoignable. Réessayez dans un instant.',

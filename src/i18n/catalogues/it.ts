@@ -239,6 +239,7 @@ const it = {
   'counter.error.noCards': 'Questo negozio non ha ancora una carta. Il titolare la crea nella console.',
   'counter.error.cardArchived': '{card} è archiviata e non accetta nuovi iscritti. Scegli un’altra carta.',
   'counter.error.refused': 'Non ha funzionato: {detail}',
+  'counter.error.busy': 'Questa operazione è ancora in registrazione. Aspetta un momento, poi riapri il cliente.',
 
   'counter.client.offline': 'Nessuna connessione al server. Timbri e punti che aggiungi restano su questo dispositivo e vengono inviati quando torna; ricevono le promozioni in corso in quel momento. Per riscattare serve la connessione.',
   'counter.client.unreachable': 'Il server non è raggiungibile. Riprova tra un momento.',

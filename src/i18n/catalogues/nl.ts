@@ -239,6 +239,7 @@ const nl = {
   'counter.error.noCards': 'Deze zaak heeft nog geen kaart. De eigenaar maakt er een aan in de console.',
   'counter.error.cardArchived': '{card} is gearchiveerd en neemt geen nieuwe leden aan. Kies een andere kaart.',
   'counter.error.refused': 'Dat lukte niet: {detail}',
+  'counter.error.busy': 'Deze boeking wordt nog verwerkt. Wacht even en open de klant dan opnieuw.',
 
   'counter.client.offline': 'Geen verbinding met de server. Stempels en punten die je toevoegt, blijven op dit apparaat en worden verstuurd zodra hij terug is; ze krijgen de acties die dan lopen. Voor inwisselen is verbinding nodig.',
   'counter.client.unreachable': 'De server is niet bereikbaar. Probeer het zo opnieuw.',
