@@ -107,7 +107,7 @@ describe('counter: in a German shop', () => {
       'Prämien',
       'Cake einlösen (6 Stempel)',
       'Free coffee einlösen (10 Stempel)',
-      'Es fehlen 3 Stempel',
+      'Noch 3 Stempel nötig',
       'Stempel hinzufügen',
       'Verkaufter Artikel',
       'Letzte Buchungen',
@@ -130,7 +130,7 @@ describe('counter: in a German shop', () => {
     const lunch = /name="rewardId" value="([^"]+)">\s*<button[^>]*>Lunch einlösen/.exec((await sam.scan(ben.scanCode)).text)?.[1];
     assert.ok(lunch);
     const short = await sam.act('redeem', { customer: ben.passUserId, what: 'reward', rewardId: lunch });
-    assert.equal(messageOf(short).message, 'Lunch kostet 15 Stempel und Ben Kurz hat 12 Stempel: Es fehlen 3 Stempel.');
+    assert.equal(messageOf(short).message, 'Lunch kostet 15 Stempel und Ben Kurz hat 12 Stempel: noch 3 Stempel nötig.');
     const typed = await sam.get('/preview?customer=' + ben.passUserId + '&what=flat&amount=');
     assert.equal(typed.text, 'Betrag eingeben, um zu sehen, was die Buchung bringt.');
 

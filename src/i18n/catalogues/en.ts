@@ -224,7 +224,7 @@ const en = {
   'counter.error.testPass': 'This is a test pass: it belongs to test data, not to a real customer. Switch the counter to test data to try it out.',
   'counter.error.customerGone': 'This customer no longer exists here. Scan or search again.',
   'counter.error.searchTooShort': 'Type at least 2 characters, or scan the pass.',
-  'counter.error.staffCap': 'You have made {made, number} awards today, the most the owner allows one staff member in a day ({cap, number}). Ask the owner.',
+  'counter.error.staffCap': '{made, plural, one {You have made # award today} other {You have made # awards today}}, the most the owner allows one staff member in a day ({cap, number}). Ask the owner.',
   'counter.error.customerCap': '{received, plural, one {{name} has had # award at the counter today, the most the owner allows one customer in a day ({cap, number}).} other {{name} has had # awards at the counter today, the most the owner allows one customer in a day ({cap, number}).}}',
   'counter.error.rewardGone': 'This reward is no longer on the card: the owner changed the rewards. Open the customer again.',
   'counter.error.rewardShort': '{reward} costs {cost} and {name} has {balance}: {missing} missing.',
