@@ -86,7 +86,7 @@ const es = {
   'counter.find.camera': 'Escanear con la cámara',
   'counter.find.cameraView': 'Imagen de la cámara',
   'counter.find.cameraStop': 'Parar la cámara',
-  'counter.find.label': 'Código de tarjeta, nombre, teléfono o email',
+  'counter.find.label': 'Código, nombre, teléfono o email',
   'counter.find.button': 'Buscar',
   'counter.find.scannerHint': 'Un lector de códigos de barras funciona esté donde esté el cursor: solo tienes que escanear.',
   'counter.newCustomer': 'Nuevo cliente',

@@ -83,7 +83,7 @@ const it = {
   'counter.testBanner.title': 'Dati di prova.',
   'counter.backToLive': 'Torna ai dati reali',
   'counter.find.heading': 'Trova un cliente',
-  'counter.find.camera': 'Scansiona con la fotocamera',
+  'counter.find.camera': 'Usa la fotocamera',
   'counter.find.cameraView': 'Immagine della fotocamera',
   'counter.find.cameraStop': 'Ferma la fotocamera',
   'counter.find.label': 'Codice carta, nome, telefono o email',

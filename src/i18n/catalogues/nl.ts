@@ -152,7 +152,7 @@ const nl = {
   'counter.quick.roundsDown': '(wordt naar beneden afgerond)',
   'counter.quick.stamps': '+{count, plural, one {# stempel} other {# stempels}}',
   'counter.earn.label': '{kind, select, stamp {Stempels erbij} point {Punten erbij} other {Tegoed opwaarderen}}',
-  'counter.earn.button': '{kind, select, stamp {Stempels toevoegen} point {Punten toevoegen} other {Opwaarderen}}',
+  'counter.earn.button': '{kind, select, stamp {Toevoegen} point {Toevoegen} other {Opwaarderen}}',
   'counter.earn.sale': 'Aankoopbedrag ({currency})',
   'counter.earn.saleButton': 'Aankoop boeken',
   'counter.earn.item': 'Verkocht artikel',
