@@ -49,6 +49,8 @@ describe('counter in German in the browser', () => {
     await page.goto(org.counterUrl(server.url));
     assert.equal(await page.locator('html').getAttribute('lang'), 'de');
 
+    await page.getByRole('button', { name: 'PIN anzeigen' }).click();
+    await page.getByRole('button', { name: 'PIN verbergen', pressed: true }).waitFor();
     await page.getByLabel('PIN', { exact: true }).fill('9999');
     await page.getByRole('button', { name: 'Entsperren' }).click();
     await page.getByRole('alert').filter({ hasText: 'Diese PIN stimmt nicht. Bitte noch einmal.' }).waitFor();
