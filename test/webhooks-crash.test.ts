@@ -36,7 +36,13 @@ async function serve(dataDir: string, ready: RegExp): Promise<Served> {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(() => ready.test(output) || child.exitCode !== null, 'the server to listen');
+  try {
+    await eventually(() => ready.test(output) || child.exitCode !== null, 'the server to listen');
+  } catch (err) {
+    // A server that never became ready must not outlive the test and keep its process running.
+    child.kill('SIGKILL');
+    throw err;
+  }
   if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
   return { child, url: `http://127.0.0.1:${port}`, output: () => output };
 }
@@ -93,7 +99,7 @@ describe('webhook delivery survives kill -9', () => {
       const res = await fetch(`${second.url}/api/v1/webhooks/${endpoint.id}/deliveries?limit=100`, { headers: { 'X-Api-Key': key } });
       return (await res.json()) as { eventId: string; status: string; attempts: { status: string; responseCode: number | null }[] }[];
     };
-    await eventually(async () => (await deliveries()).filter((d) => d.status === 'succeeded').length === all.length, 'every delivery to succeed', 20_000);
+    await eventually(async () => (await deliveries()).filter((d) => d.status === 'succeeded').length === all.length, 'every delivery to succeed');
 
     const list = await deliveries();
     assert.deepEqual(list.map((d) => d.eventId).sort(), [...all].sort(), 'one delivery per event');
