@@ -5,16 +5,20 @@ import type { Card } from '../cards/model';
 import { cardCustomerCounts, getOrgCard, listActiveCards } from '../cards/service';
 import type { Customer, Namespace } from '../customers/model';
 import type { AppDeps } from '../deps';
-import { shopCountry } from '../orgs/settings';
+import { readOrgSettings, shopCountry } from '../orgs/settings';
+import { orgsRepo } from '../orgs/repo';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { checkIdempotencyKey, claimIdempotencyKey, runIdempotent } from '../idempotency/service';
 import { ApiError, badRequest, validationFailed } from '../lib/errors';
 import { MAX_UNITS, toHundredths } from '../lib/money';
+import { formatNumber } from '../i18n/format';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import type { EarnBasis } from '../loyalty/service';
 import { qrSvg } from '../wallet/qr';
 import { installUrl } from '../customers/install-url';
 import { maskEmail } from '../lib/contact';
-import { mailSetup, queueCardEmail } from '../mail/service';
+import { cardEmailBlocker, mailSetup, queueCardEmail } from '../mail/service';
 import { CSRF_FIELD } from '../web/csrf';
 import { field, formErrorsFrom, hasErrors, humanMessage, readForm, type FormFields } from '../web/forms';
 import { html, type Markup } from '../web/html';
@@ -22,7 +26,7 @@ import { runningPromotions } from '../promotions/service';
 import { customerNow, previewAward, type AwardPreview } from './offers';
 import { previewText } from './offer-panels';
 import { checkEnrollValues, enrollAtCounter, enrollValues } from './enroll';
-import { entryText, signedText } from './format';
+import { entryText, signedText, voiceOf, type Voice } from './format';
 import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, type Confirmation } from './panels';
 import { awardChange, confirmAboveFor, largeAwardPanel } from './large-award';
 import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, promotionNamesOf, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
@@ -33,19 +37,24 @@ import { checkCounterRequest, counterSession, type CounterContext } from './sess
 // staff can act on. Every write runs under the idempotency key the page made for that tap, in the
 // API's own store (its own route names), so a double tap, a retry or the offline queue replaying
 // it applies it once; the stored reply is the action's outcome, the screen is drawn fresh.
+// Everything is said in the shop's language (org setting `language`).
 
-const LOCKED = () => new ApiError(401, 'COUNTER_LOCKED', { detail: 'the counter is locked. Enter your PIN again' });
+/** The shop's language, for a request that names the org in its path (English when no such org). */
+function orgLang(deps: Pick<AppDeps, 'db'>, orgId: string | undefined): Lang {
+  return orgId && orgsRepo(deps.db).findOrg(orgId) ? readOrgSettings(deps.db, orgId).language : 'en';
+}
 
 /** Refusals as JSON the page shows; anything unexpected is logged and apologised for. */
-export function counterErrors(deps: Pick<AppDeps, 'log'>) {
+export function counterErrors(deps: Pick<AppDeps, 'log' | 'db'>) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError) return sendRefusal(ctx, err.status, err.code, counterMessage(err));
+      const lang = orgLang(deps, ctx.params.orgId);
+      if (err instanceof ApiError) return sendRefusal(ctx, err.status, err.code, counterMessage(lang, err));
       const requestId = ctx.state.requestId as string | undefined;
       deps.log.error('unhandled error', { requestId, method: ctx.method, path: ctx.path, err });
-      sendRefusal(ctx, 500, 'INTERNAL_ERROR', `Something went wrong on the server. If it happens again, quote ${requestId ?? 'the time'}.`);
+      sendRefusal(ctx, 500, 'INTERNAL_ERROR', t(lang, 'counter.error.server', { request: requestId ?? '–' }));
     }
   };
 }
@@ -65,11 +74,27 @@ export function sentence(text: string): string {
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
-function counterMessage(err: ApiError): string {
-  if (err.code === 'CSRF_CHECK_FAILED') return 'This page has expired. Reload it and try again.';
+/**
+ * The refusals the counter words itself, in the shop's language (service.ts, enroll, the amounts
+ * here). Any other comes from a layer below in the API's English: outside English shops it is
+ * introduced in the shop's language, so staff see that something was refused and why.
+ */
+const SAID_BY_THE_COUNTER = new Set([
+  'CODE_MISSING', 'CARD_REMOVED', 'UNKNOWN_CODE', 'OTHER_MODE', 'CUSTOMER_NOT_FOUND', 'SEARCH_TOO_SHORT', 'MODE_MISSING', 'UNKNOWN_ACTION',
+  'STAFF_DAILY_AWARD_CAP', 'CUSTOMER_DAILY_AWARD_CAP', 'AWARD_WAIT_ACTIVE', 'AWARD_MAX_PER_AWARD', 'AWARD_PERIOD_LIMIT',
+  'REWARD_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'TRANSACTION_NOT_FOUND', 'NOT_YOUR_ENTRY', 'UNDO_TOO_LATE', 'ALREADY_REVERSED', 'NOT_REVERSIBLE',
+  'NO_EMAIL_ADDRESS', 'NO_CARDS', 'CARD_ARCHIVED',
+]);
+
+function counterMessage(lang: Lang, err: ApiError): string {
+  if (err.code === 'CSRF_CHECK_FAILED' || err.code === 'IDEMPOTENCY_KEY_REUSED') return t(lang, 'counter.error.expired');
+  if (err.code === 'COUNTER_LOCKED') return t(lang, 'counter.error.locked');
+  if (err.code === 'IDEMPOTENCY_KEY_IN_USE') return t(lang, 'counter.error.busy');
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ');
-  return sentence(humanMessage(err));
+  // The amounts' own messages have no path; a path names a field of the API's.
+  const ours = err.code === 'VALIDATION_FAILED' ? issues?.every((i) => !i.path) === true : SAID_BY_THE_COUNTER.has(err.code);
+  const text = err.code === 'VALIDATION_FAILED' && issues?.length ? issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ') : sentence(humanMessage(err));
+  return ours || lang === 'en' ? text : t(lang, 'counter.error.refused', { detail: text });
 }
 
 function sendHtml(ctx: Context, status: number, body: Markup): void {
@@ -79,15 +104,18 @@ function sendHtml(ctx: Context, status: number, body: Markup): void {
   ctx.body = body.value;
 }
 
-function readMode(value: unknown): boolean {
+function readMode(lang: Lang, value: unknown): boolean {
   if (value === 'live') return true;
   if (value === 'test') return false;
-  throw badRequest('MODE_MISSING', 'the request does not say whether it is for live or test data. Reload the page');
+  throw badRequest('MODE_MISSING', t(lang, 'counter.error.mode'));
 }
 
 interface CounterRequest {
   counter: CounterContext;
   actor: CounterActor;
+  /** The shop's language, time zone and currency. */
+  voice: Voice;
+  lang: Lang;
 }
 
 function actorOf(counter: CounterContext, livemode: boolean): CounterActor {
@@ -96,32 +124,34 @@ function actorOf(counter: CounterContext, livemode: boolean): CounterActor {
 
 function readRequest(ctx: Context, deps: AppDeps, mode: unknown): CounterRequest {
   const counter = counterSession(ctx, deps, ctx.params.orgId!);
-  if (!counter) throw LOCKED();
-  return { counter, actor: actorOf(counter, readMode(mode)) };
+  if (!counter) throw new ApiError(401, 'COUNTER_LOCKED', { detail: 'the counter is locked. Enter your PIN again' });
+  const voice = voiceOf(counter.settings);
+  return { counter, actor: actorOf(counter, readMode(voice.lang, mode)), voice, lang: voice.lang };
 }
 
 /** A number as staff type it: "3", "4.50", "4,50". */
-function typedAmount(text: string, card: Card, what: string): number {
+function typedAmount(lang: Lang, text: string, card: Card, what: string): number {
   const cleaned = text.trim().replace(',', '.');
   const whole = card.passType !== 'prepaid_card' && what !== 'spend';
   const ok = whole ? /^\d{1,10}$/.test(cleaned) : /^\d{1,10}(\.\d{1,2})?$/.test(cleaned);
   const value = Number(cleaned);
   if (!ok || value <= 0 || value > MAX_UNITS) {
-    throw validationFailed([{ path: '', message: whole ? 'enter a whole number greater than 0, such as 3' : 'enter an amount greater than 0, such as 4.50' }]);
+    const example = formatNumber(lang, 4.5, { decimals: 2, fixed: true });
+    throw validationFailed([{ path: '', message: whole ? t(lang, 'counter.error.wholeNumber') : t(lang, 'counter.error.amount', { example }) }]);
   }
   return toHundredths(value);
 }
 
-function earnBasis(card: Card, form: FormFields): EarnBasis {
+function earnBasis(lang: Lang, card: Card, form: FormFields): EarnBasis {
   const what = field(form, 'what');
-  if (what === 'flat') return { from: 'amount', amount: typedAmount(field(form, 'amount'), card, what) };
-  if (what === 'spend') return { from: 'spend', amount: typedAmount(field(form, 'amount'), card, what), currency: card.accrual?.spend?.currency ?? '' };
+  if (what === 'flat') return { from: 'amount', amount: typedAmount(lang, field(form, 'amount'), card, what) };
+  if (what === 'spend') return { from: 'spend', amount: typedAmount(lang, field(form, 'amount'), card, what), currency: card.accrual?.spend?.currency ?? '' };
   if (what === 'items') {
     const quantity = field(form, 'quantity').trim();
-    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw validationFailed([{ path: '', message: 'enter how many were sold, such as 2' }]);
+    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw validationFailed([{ path: '', message: t(lang, 'counter.error.quantity') }]);
     return { from: 'items', items: [{ key: field(form, 'item'), quantity: Number(quantity) }] };
   }
-  throw badRequest('UNKNOWN_ACTION', 'this button is not known. Reload the page');
+  throw badRequest('UNKNOWN_ACTION', t(lang, 'counter.error.unknownAction'));
 }
 
 interface ActionOutcome {
@@ -129,9 +159,9 @@ interface ActionOutcome {
   done: string;
 }
 
-function outcome(deps: AppDeps, result: BalanceChangeResult): ActionOutcome {
+function outcome(deps: AppDeps, v: Voice, result: BalanceChangeResult): ActionOutcome {
   const { card, transaction } = result;
-  const done = transaction.kind === 'reversal' ? `Undone: ${signedText(card, transaction.change)}` : entryText(card, transaction, promotionNamesOf(deps, card));
+  const done = transaction.kind === 'reversal' ? t(v.lang, 'counter.entry.undone', { change: signedText(v, card, transaction.change) }) : entryText(v, card, transaction, promotionNamesOf(deps, card));
   return { passUserId: result.customer.id, done };
 }
 
@@ -173,24 +203,27 @@ function cardsByUse(deps: AppDeps, n: Namespace): Card[] {
   return listActiveCards(deps, n.orgId).sort((a, b) => used(b) - used(a) || b.createdAt - a.createdAt);
 }
 
+/** The install QR's text for screen readers. */
+const qrAlt = (req: CounterRequest, customer: Customer) => (customer.name ? t(req.lang, 'counter.card.qrAlt', { name: customer.name }) : t(req.lang, 'counter.card.qrAltNoName'));
+
 export function bindCounterActions(router: Router, deps: AppDeps): void {
   const base = '/counter/:orgId';
   const errors = counterErrors(deps);
 
   const panel = (ctx: Context, req: CounterRequest, customer: Customer, confirmation?: Confirmation) =>
-    sendHtml(ctx, 200, customerPanel(customerScreen(deps, customer, req.counter.staff.id), { now: deps.clock.now(), timeZone: req.counter.settings.timeZone, confirmation, mail: mailSetup(deps.config) !== null }));
+    sendHtml(ctx, 200, customerPanel(req.voice, customerScreen(deps, customer, req.counter.staff.id), { now: deps.clock.now(), confirmation, mail: mailSetup(deps.config) !== null }));
 
   router.get(`${base}/scan`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
-    panel(ctx, req, customerByCode(deps, req.actor.namespace, String(ctx.query.code ?? '')));
+    panel(ctx, req, customerByCode(deps, req.actor.namespace, req.lang, String(ctx.query.code ?? '')));
   });
 
   router.get(`${base}/find`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
     const query = String(ctx.query.q ?? '');
-    const found = findCustomers(deps, req.actor.namespace, query, shopCountry(req.counter.settings));
+    const found = findCustomers(deps, req.actor.namespace, req.lang, query, shopCountry(req.counter.settings));
     if (found.length === 1) return panel(ctx, req, found[0]!);
-    sendHtml(ctx, 200, resultsPanel(query.trim(), found.map((customer) => ({ customer, card: getOrgCard(deps, customer.orgId, customer.cardId) }))));
+    sendHtml(ctx, 200, resultsPanel(req.voice, query.trim(), found.map((customer) => ({ customer, card: getOrgCard(deps, customer.orgId, customer.cardId) }))));
   });
 
   /** What an award of this basis gives the customer now, promotions included, as the earn works it out. */
@@ -201,21 +234,21 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   // amount that is not one yet (empty, "4,") answers the form's hint instead of a refusal.
   router.get(`${base}/preview`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
-    const customer = customerById(deps, req.actor.namespace, String(ctx.query.customer ?? ''));
+    const customer = customerById(deps, req.actor.namespace, req.lang, String(ctx.query.customer ?? ''));
     const card = getOrgCard(deps, customer.orgId, customer.cardId);
     const form = Object.fromEntries(['what', 'amount', 'item', 'quantity'].map((name) => [name, String(ctx.query[name] ?? '')]));
     let preview: AwardPreview | null = null;
     try {
-      preview = awardPreviewFor(card, customer, earnBasis(card, form));
+      preview = awardPreviewFor(card, customer, earnBasis(req.lang, card, form));
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 400) throw err;
     }
-    sendHtml(ctx, 200, html`${preview ? previewText(card, preview) : 'Type an amount to see what the award gives.'}`);
+    sendHtml(ctx, 200, html`${preview ? previewText(req.voice, card, preview) : t(req.lang, 'counter.preview.typeAmount')}`);
   });
 
   router.get(`${base}/customers/:passUserId`, errors, (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
-    panel(ctx, req, customerById(deps, req.actor.namespace, ctx.params.passUserId!));
+    panel(ctx, req, customerById(deps, req.actor.namespace, req.lang, ctx.params.passUserId!));
   });
 
   /**
@@ -231,44 +264,44 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
       const form = await readForm(ctx);
       const req = readRequest(ctx, deps, field(form, 'mode'));
       checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
-      const question = ask?.(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form);
+      const question = ask?.(req, customerById(deps, req.actor.namespace, req.lang, field(form, 'customer')), form);
       if (question) return sendHtml(ctx, 200, question);
       const key = field(form, 'key');
-      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(deps, act(req, customerById(deps, req.actor.namespace, field(form, 'customer')), form, key)));
+      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(deps, req.voice, act(req, customerById(deps, req.actor.namespace, req.lang, field(form, 'customer')), form, key)));
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
       const done = reply.body as ActionOutcome;
-      panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done });
+      panel(ctx, req, customerById(deps, req.actor.namespace, req.lang, done.passUserId), { done: done.done });
     });
 
   action(
     'earn',
-    (req, customer, form, key) => awardAtCounter(deps, req.actor, customer, earnBasis(getOrgCard(deps, customer.orgId, customer.cardId), form), key),
+    (req, customer, form, key) => awardAtCounter(deps, req.actor, customer, earnBasis(req.lang, getOrgCard(deps, customer.orgId, customer.cardId), form), key),
     (req, customer, form) => {
       if (field(form, 'confirmed') === 'yes') return undefined;
       const card = getOrgCard(deps, customer.orgId, customer.cardId);
       // What goes on the card, promotions included: the size the dashboard flags is the same.
-      const preview = awardPreviewFor(card, customer, earnBasis(card, form));
+      const preview = awardPreviewFor(card, customer, earnBasis(req.lang, card, form));
       const above = confirmAboveFor(card, req.actor.settings);
       if (preview.base + preview.extra <= above) return undefined;
       const fields = Object.fromEntries(Object.entries(fingerprinted(form)).filter(([name]) => !['key', 'mode', 'confirmed'].includes(name)).map(([name, value]) => [name, String(value)]));
-      return largeAwardPanel({ customer, card, preview, above, fields });
+      return largeAwardPanel(req.voice, { customer, card, preview, above, fields });
     },
   );
   action('redeem', (req, customer, form, key) => {
     const what = field(form, 'what');
     if (what === 'reward') return redeemAtCounter(deps, req.actor, customer, { type: 'reward', rewardId: field(form, 'rewardId') || undefined }, key);
     const card = getOrgCard(deps, customer.orgId, customer.cardId);
-    return redeemAtCounter(deps, req.actor, customer, { type: 'points', amount: typedAmount(field(form, 'amount'), card, what) }, key);
+    return redeemAtCounter(deps, req.actor, customer, { type: 'points', amount: typedAmount(req.lang, field(form, 'amount'), card, what) }, key);
   });
   action('undo', (req, customer, form, key) => undoAtCounter(deps, req.actor, customer, field(form, 'transaction'), key));
 
   // The customer's card again (a lost pass, a new phone): its install QR on this screen.
   router.get(`${base}/customers/:passUserId/qr`, errors, async (ctx) => {
     const req = readRequest(ctx, deps, ctx.query.mode);
-    const customer = customerById(deps, req.actor.namespace, ctx.params.passUserId!);
+    const customer = customerById(deps, req.actor.namespace, req.lang, ctx.params.passUserId!);
     const card = getOrgCard(deps, customer.orgId, customer.cardId);
-    const qr = await qrSvg(installUrl(deps.config, customer), `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
-    sendHtml(ctx, 200, cardQrPanel(customer, card, qr));
+    const qr = await qrSvg(installUrl(deps.config, customer), qrAlt(req, customer));
+    sendHtml(ctx, 200, cardQrPanel(req.voice, customer, card, qr));
   });
 
   // "Send card by email": queued under the tap's key (a double tap sends one email), sent by the mail worker.
@@ -277,21 +310,22 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const reply = once(deps, ctx, req.actor.namespace, 'send-card', field(form, 'key'), form, () => {
-      const customer = customerById(deps, req.actor.namespace, field(form, 'customer'));
+      const customer = customerById(deps, req.actor.namespace, req.lang, field(form, 'customer'));
+      if (cardEmailBlocker(customer)) throw badRequest('NO_EMAIL_ADDRESS', t(req.lang, 'counter.error.noEmail'));
       const sent = queueCardEmail(deps, customer, 'scan');
-      return { passUserId: customer.id, done: `Card emailed to ${maskEmail(sent.to)}` };
+      return { passUserId: customer.id, done: t(req.lang, 'counter.entry.emailed', { email: maskEmail(sent.to) }) };
     });
     if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
     const done = reply.body as ActionOutcome;
-    panel(ctx, req, customerById(deps, req.actor.namespace, done.passUserId), { done: done.done, aside: true });
+    panel(ctx, req, customerById(deps, req.actor.namespace, req.lang, done.passUserId), { done: done.done, aside: true });
   });
 
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
     const cards = cardsByUse(deps, req.actor.namespace);
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
-    if (!card) throw badRequest('NO_CARDS', 'this shop has no card yet. The owner creates one in the console');
+    if (!card) throw badRequest('NO_CARDS', t(req.lang, 'counter.error.noCards'));
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
-    sendHtml(ctx, view.status ?? 200, enrollPanel({ cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID(), country: shopCountry(req.counter.settings) }));
+    sendHtml(ctx, view.status ?? 200, enrollPanel(req.voice, { cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID(), country: shopCountry(req.counter.settings) }));
   };
 
   router.get(`${base}/enroll`, errors, (ctx) => {
@@ -304,10 +338,10 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
-    if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', `${card.name} is archived and takes no new members. Pick another card`);
+    if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', t(req.lang, 'counter.error.cardArchived', { card: card.name }));
     const values = enrollValues(card, form);
     const country = shopCountry(req.counter.settings);
-    const errors = checkEnrollValues(card, values, country);
+    const errors = checkEnrollValues(req.lang, card, values, country);
     if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });
     let reply;
     try {
@@ -321,8 +355,8 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
       return enrollForm(ctx, req, card.id, { status: err.status, form, errors: formErrorsFrom(err, ['name', 'email', 'phone']) });
     }
     const done = reply.body as { passUserId: string; matched: boolean; installUrl: string };
-    const customer = customerById(deps, req.actor.namespace, done.passUserId);
-    const qr = await qrSvg(done.installUrl, `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
-    sendHtml(ctx, 200, enrolledPanel({ customer, card, matched: done.matched, installUrl: done.installUrl, qrSvg: qr }));
+    const customer = customerById(deps, req.actor.namespace, req.lang, done.passUserId);
+    const qr = await qrSvg(done.installUrl, qrAlt(req, customer));
+    sendHtml(ctx, 200, enrolledPanel(req.voice, { customer, card, matched: done.matched, installUrl: done.installUrl, qrSvg: qr }));
   });
 }

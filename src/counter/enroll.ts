@@ -2,7 +2,9 @@ import type { Card, Question } from '../cards/model';
 import { canonicalAnswer } from '../customers/custom-fields';
 import { enrollCustomer, type EnrollResult } from '../loyalty/enroll';
 import type { AppDeps } from '../deps';
-import { isEmail, normalizeTypedPhone, phoneAsk, typedPhoneToStore } from '../lib/contact';
+import { t } from '../i18n/translate';
+import type { Lang } from '../i18n/langs';
+import { isEmail, normalizeTypedPhone, phoneExample, typedPhoneToStore } from '../lib/contact';
 import { field, noErrors, type FormErrors, type FormFields } from '../web/forms';
 import type { CounterActor } from './service';
 
@@ -31,45 +33,49 @@ export function enrollValues(card: Card, form: FormFields): EnrollValues {
   };
 }
 
-const phoneMessage = (country: string | null) => `Enter a phone number ${phoneAsk(country)}.`;
+/** "Enter a phone number such as 01512 3456789, or with the country code: +49 1512 3456789." in a German shop. */
+function phoneMessage(lang: Lang, country: string | null): string {
+  const example = phoneExample(country);
+  return example ? t(lang, 'counter.enroll.phoneInvalid', example) : t(lang, 'counter.enroll.phoneInvalidIntl', { international: '+44 20 7946 0958' });
+}
 
-/** Per-field messages for what the card asks, or none. `country`: the shop's, for phone numbers typed without `+`. */
-export function checkEnrollValues(card: Card, values: EnrollValues, country: string | null): FormErrors {
+/** Per-field messages (in `lang`, the shop's) for what the card asks, or none. `country`: the shop's, for phone numbers typed without `+`. */
+export function checkEnrollValues(lang: Lang, card: Card, values: EnrollValues, country: string | null): FormErrors {
   const errors = noErrors();
   const modes = card.signupFields;
-  if (modes.name === 'required' && !values.name) errors.fields.name = 'Enter the customer’s name.';
-  else if (values.name.length > 200) errors.fields.name = 'At most 200 characters.';
-  if (modes.email === 'required' && !values.email) errors.fields.email = 'Enter the customer’s email.';
-  else if (values.email && (values.email.length > 254 || !isEmail(values.email))) errors.fields.email = 'Enter an email address such as name@example.com.';
-  if (modes.phone === 'required' && !values.phone) errors.fields.phone = 'Enter the customer’s phone number.';
-  else if (values.phone && !typedPhoneToStore(values.phone, country)) errors.fields.phone = phoneMessage(country);
+  if (modes.name === 'required' && !values.name) errors.fields.name = t(lang, 'counter.enroll.nameMissing');
+  else if (values.name.length > 200) errors.fields.name = t(lang, 'counter.enroll.tooLong', { max: 200 });
+  if (modes.email === 'required' && !values.email) errors.fields.email = t(lang, 'counter.enroll.emailMissing');
+  else if (values.email && (values.email.length > 254 || !isEmail(values.email))) errors.fields.email = t(lang, 'counter.enroll.emailInvalid');
+  if (modes.phone === 'required' && !values.phone) errors.fields.phone = t(lang, 'counter.enroll.phoneMissing');
+  else if (values.phone && !typedPhoneToStore(values.phone, country)) errors.fields.phone = phoneMessage(lang, country);
   for (const q of card.questions) {
     const typed = values.answers[q.key] ?? '';
     const given = q.type === 'checkbox' ? typed === 'on' : typed !== '';
     if (!given) {
-      if (q.required) errors.fields[questionField(q)] = q.type === 'checkbox' ? 'This box must be ticked.' : 'This question must be answered.';
+      if (q.required) errors.fields[questionField(q)] = t(lang, q.type === 'checkbox' ? 'counter.enroll.tick' : 'counter.enroll.answer');
       continue;
     }
     const answer = q.type === 'phone' ? (normalizeTypedPhone(typed, country) ?? typed) : typed;
-    if (q.type !== 'checkbox' && canonicalAnswer(q, answer) === undefined) errors.fields[questionField(q)] = answerHint(q, country);
+    if (q.type !== 'checkbox' && canonicalAnswer(q, answer) === undefined) errors.fields[questionField(q)] = answerHint(lang, q, country);
   }
   return errors;
 }
 
-function answerHint(q: Question, country: string | null): string {
+function answerHint(lang: Lang, q: Question, country: string | null): string {
   switch (q.type) {
     case 'number':
-      return 'Enter a number.';
+      return t(lang, 'counter.enroll.number');
     case 'email':
-      return 'Enter an email address such as name@example.com.';
+      return t(lang, 'counter.enroll.emailInvalid');
     case 'phone':
-      return phoneMessage(country);
+      return phoneMessage(lang, country);
     case 'date':
-      return 'Enter a date.';
+      return t(lang, 'counter.enroll.date');
     case 'select':
-      return 'Pick one of the choices.';
+      return t(lang, 'counter.enroll.pick');
     default:
-      return 'This answer does not fit the question.';
+      return t(lang, 'counter.enroll.misfit');
   }
 }
 

@@ -2,83 +2,101 @@ import type { Card } from '../cards/model';
 import type { LedgerRow } from '../loyalty/repo';
 import type { Channel } from '../lib/changes';
 import type { Customer } from '../customers/model';
+import { formatDate, formatMoney, formatNumber } from '../i18n/format';
+import { localeOf, type Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
+import type { OrgSettings } from '../orgs/settings';
 
-// How the counter says amounts and entries: "4 stamps", "+20 points", "Free coffee redeemed".
-// Amounts are hundredths; stamp, point and level cards count whole units, store credit cents.
+// How the counter says amounts and entries, in the shop's language: "4 stamps", "+20 points",
+// "Free coffee redeemed". Amounts are hundredths; stamp, point and level cards count whole units,
+// store credit is money in the card's currency (its spend currency, else the shop's).
 
-/** "4" or "12.50" (store credit keeps its cents). */
-export function amountText(card: Card, hundredths: number): string {
-  const units = Math.abs(hundredths) / 100;
-  return card.passType === 'prepaid_card' ? units.toFixed(2) : String(Math.round(units));
+/** The shop's language, time zone and currency: everything the counter's words depend on. */
+export interface Voice {
+  lang: Lang;
+  timeZone: string;
+  /** The shop's currency (org setting), for store credit on cards that name none. */
+  currency: string | null;
 }
 
-/** The word for what the card counts, singular for exactly one. */
-export function unitWord(card: Card, hundredths: number): string {
-  const one = Math.abs(hundredths) === 100;
-  switch (card.passType) {
-    case 'stamp_card':
-      return one ? 'stamp' : 'stamps';
-    case 'prepaid_card':
-      return 'credit';
-    default:
-      return one ? 'point' : 'points';
-  }
+export const voiceOf = (settings: Pick<OrgSettings, 'language' | 'timeZone' | 'currency'>): Voice => ({ lang: settings.language, timeZone: settings.timeZone, currency: settings.currency });
+
+/** What a card counts, as the catalogue's selects name it. */
+export type UnitKind = 'stamp' | 'point' | 'credit';
+export const kindOf = (card: Pick<Card, 'passType'>): UnitKind => (card.passType === 'stamp_card' ? 'stamp' : card.passType === 'prepaid_card' ? 'credit' : 'point');
+
+const currencyOf = (v: Voice, card: Pick<Card, 'accrual'>) => card.accrual?.spend?.currency ?? v.currency;
+
+/** "4", "1,250" or "€12.50" (store credit is money). */
+export function amountText(v: Voice, card: Card, hundredths: number): string {
+  const units = Math.abs(hundredths);
+  return card.passType === 'prepaid_card' ? formatMoney(v.lang, currencyOf(v, card), units) : formatNumber(v.lang, Math.round(units / 100), { decimals: 0 });
 }
 
-/** "4 stamps", "120 points", "12.50 credit". */
-export function balanceText(card: Card, hundredths: number): string {
-  return `${amountText(card, hundredths)} ${unitWord(card, hundredths)}`;
+/** The word for what the card counts after a number (amountText): "stamps", "Punkt", "credit". */
+export function unitWord(v: Voice, card: Card, hundredths: number): string {
+  return t(v.lang, 'counter.unitWord', { kind: kindOf(card), count: Math.abs(hundredths) / 100 });
+}
+
+/** "4 stamps", "120 points", "€12.50 credit". */
+export function balanceText(v: Voice, card: Card, hundredths: number): string {
+  const kind = kindOf(card);
+  const count = Math.abs(hundredths) / 100;
+  return t(v.lang, 'counter.units', { kind, count: kind === 'credit' ? count : Math.round(count), amount: kind === 'credit' ? amountText(v, card, hundredths) : '' });
 }
 
 /** "+1 stamp", "−20 points" (a true minus sign, so it reads as one). */
-export function signedText(card: Card, hundredths: number): string {
-  return `${hundredths < 0 ? '−' : '+'}${balanceText(card, hundredths)}`;
+export function signedText(v: Voice, card: Card, hundredths: number): string {
+  return `${hundredths < 0 ? '−' : '+'}${balanceText(v, card, hundredths)}`;
 }
 
-/** "Double Tuesday", "Double Tuesday and Happy week", "A, B and C". */
-export function namesText(names: readonly string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+const lists = new Map<Lang, Intl.ListFormat>();
+/** "Double Tuesday", "Double Tuesday and Happy week", "A, B and C", as the language lists things. */
+export function namesText(v: Pick<Voice, 'lang'>, names: readonly string[]): string {
+  let list = lists.get(v.lang);
+  if (!list) lists.set(v.lang, (list = new Intl.ListFormat(localeOf(v.lang), { type: 'conjunction' })));
+  return list.format(names);
 }
 
-/** " (+2 from Double Tuesday)" after an earn promotions added to; `names` maps the card's promotion ids to their names. */
-function promotionNote(card: Card, row: Pick<LedgerRow, 'details'>, names: ReadonlyMap<string, string>): string {
+/** "+2 stamps (+1 stamp from Double Tuesday)" for an earn promotions added to; `names` maps the card's promotion ids to their names. */
+function withPromotionNote(v: Voice, card: Card, entry: string, row: Pick<LedgerRow, 'details'>, names: ReadonlyMap<string, string>): string {
   const applied = row.details && 'promotions' in row.details ? row.details.promotions : undefined;
-  if (!applied || applied.extra <= 0) return '';
+  if (!applied || applied.extra <= 0) return entry;
   const known = applied.ids.map((id) => names.get(id)).filter((n): n is string => n !== undefined);
-  const from = known.length === applied.ids.length ? namesText(known) : applied.ids.length === 1 ? 'a promotion' : 'promotions';
-  return ` (${signedText(card, applied.extra)} from ${from})`;
+  const extra = signedText(v, card, applied.extra);
+  if (known.length === applied.ids.length) return t(v.lang, 'counter.entry.promotion', { entry, extra, names: namesText(v, known) });
+  return t(v.lang, 'counter.entry.promotionUnnamed', { entry, extra, count: applied.ids.length });
 }
 
 /** What a ledger row did, in the staff's words. */
-export function entryText(card: Card, row: Pick<LedgerRow, 'kind' | 'change' | 'details'>, promotionNames: ReadonlyMap<string, string> = new Map()): string {
+export function entryText(v: Voice, card: Card, row: Pick<LedgerRow, 'kind' | 'change' | 'details'>, promotionNames: ReadonlyMap<string, string> = new Map()): string {
   const details = row.details;
-  if (row.kind === 'redeem' && details && 'reward' in details) return `${details.reward.name} redeemed`;
-  if (row.kind === 'reversal') return `Undo (${signedText(card, row.change)})`;
-  if (row.kind === 'initial') return `Opening balance ${balanceText(card, row.change)}`;
-  if (row.kind === 'expiry') return `Expired (${signedText(card, row.change)})`;
-  if (row.kind === 'birthday') return `Birthday ${signedText(card, row.change)}`;
-  if (row.kind === 'earn') return `${signedText(card, row.change)}${details && 'from' in details ? ' · sale' : ''}${promotionNote(card, row, promotionNames)}`;
-  return signedText(card, row.change);
+  const change = signedText(v, card, row.change);
+  if (row.kind === 'redeem' && details && 'reward' in details) return t(v.lang, 'counter.entry.redeemed', { reward: details.reward.name });
+  if (row.kind === 'reversal') return t(v.lang, 'counter.entry.undo', { change });
+  if (row.kind === 'initial') return t(v.lang, 'counter.entry.initial', { units: balanceText(v, card, row.change) });
+  if (row.kind === 'expiry') return t(v.lang, 'counter.entry.expired', { change });
+  if (row.kind === 'birthday') return t(v.lang, 'counter.entry.birthday', { change });
+  if (row.kind === 'earn') return withPromotionNote(v, card, details && 'from' in details ? t(v.lang, 'counter.entry.sale', { change }) : change, row, promotionNames);
+  return change;
 }
 
-const CHANNEL_WORDS: Record<Channel, string> = { api: 'API', scan: 'counter', signup: 'sign-up form', console: 'console', import: 'import', expiry: 'expiry', birthday: 'birthday' };
-export const channelWord = (source: Channel) => CHANNEL_WORDS[source];
+/** Who or what made an entry: "counter", "API", "sign-up form". */
+export const channelWord = (v: Pick<Voice, 'lang'>, source: Channel) => t(v.lang, 'counter.channel', { channel: source });
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const clocks = new Map<string, Intl.DateTimeFormat>();
 
 /** "14:05" today, "3 Jan 14:05" on another day, in the shop's time zone. */
-export function whenText(ms: number, now: number, timeZone: string): string {
-  let clock = clockFormats.get(timeZone);
-  if (!clock) clockFormats.set(timeZone, (clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' })));
-  let date = dateFormats.get(timeZone);
-  if (!date) dateFormats.set(timeZone, (date = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short' })));
-  const sameDay = date.format(ms) === date.format(now) && Math.abs(now - ms) < 86_400_000;
-  return sameDay ? clock.format(ms) : `${date.format(ms)} ${clock.format(ms)}`;
+export function whenText(v: Voice, ms: number, now: number): string {
+  const key = `${v.lang}|${v.timeZone}`;
+  let clock = clocks.get(key);
+  if (!clock) clocks.set(key, (clock = new Intl.DateTimeFormat(localeOf(v.lang), { timeZone: v.timeZone, hour: '2-digit', minute: '2-digit' })));
+  const date = formatDate(v.lang, v.timeZone, ms, 'dayMonth');
+  const sameDay = date === formatDate(v.lang, v.timeZone, now, 'dayMonth') && Math.abs(now - ms) < 86_400_000;
+  return sameDay ? clock.format(ms) : t(v.lang, 'counter.history.when', { date, time: clock.format(ms) });
 }
 
-const TYPE_WORDS: Record<Card['passType'], string> = { stamp_card: 'stamp card', point_card: 'points card', level_card: 'membership levels', prepaid_card: 'store credit' };
-export const cardTypeWord = (card: Card) => TYPE_WORDS[card.passType];
+export const cardTypeWord = (v: Pick<Voice, 'lang'>, card: Card) => t(v.lang, 'counter.cardType', { type: card.passType });
 
-/** How staff know a customer: the name, else the email or phone, else `fallback`. */
-export const displayName = (c: Pick<Customer, 'name' | 'email' | 'phone'>, fallback = 'Customer without a name') => c.name || c.email || c.phone || fallback;
+/** How staff know a customer: the name, else the email or phone, else "Customer without a name" (or `fallback`). */
+export const displayName = (v: Pick<Voice, 'lang'>, c: Pick<Customer, 'name' | 'email' | 'phone'>, fallback?: string) => c.name || c.email || c.phone || (fallback ?? t(v.lang, 'counter.noName'));

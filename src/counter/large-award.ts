@@ -5,7 +5,8 @@ import type { EarnBasis } from '../loyalty/service';
 import type { OrgSettings } from '../orgs/settings';
 import { unitOf } from '../staff/activity';
 import { html, type Markup } from '../web/html';
-import { balanceText, displayName } from './format';
+import { t } from '../i18n/translate';
+import { balanceText, displayName, type Voice } from './format';
 import { previewText } from './offer-panels';
 import type { AwardPreview } from './offers';
 
@@ -36,20 +37,22 @@ export interface LargeAward {
 }
 
 /** The question, in place of the customer screen's actions, with the button that makes the award. */
-export function largeAwardPanel(award: LargeAward): Markup {
+export function largeAwardPanel(v: Voice, award: LargeAward): Markup {
   const { card, customer, preview } = award;
-  const amount = balanceText(card, preview.base + preview.extra);
+  const amount = balanceText(v, card, preview.base + preview.extra);
+  const above = balanceText(v, card, award.above);
+  const who = displayName(v, customer, '');
   return html`<article class="cx panel" id="customer" data-customer="${customer.id}" aria-labelledby="cx-large-question">
 <div class="cx-large" role="alert">
-  <h2 id="cx-large-question">Add ${amount} to ${displayName(customer, 'this customer')}?</h2>
-  ${preview.extra > 0 ? html`<p>${previewText(card, preview)}.</p>` : ''}
-  <p>That is more than ${balanceText(card, award.above)} in one award, so please check the amount before it goes on ${customer.name ? `${customer.name}’s` : 'the'} card.</p>
+  <h2 id="cx-large-question">${who ? t(v.lang, 'counter.large.question', { amount, name: who }) : t(v.lang, 'counter.large.questionNoName', { amount })}</h2>
+  ${preview.extra > 0 ? html`<p>${previewText(v, card, preview)}.</p>` : ''}
+  <p>${customer.name ? t(v.lang, 'counter.large.why', { above, name: customer.name }) : t(v.lang, 'counter.large.whyNoName', { above })}</p>
 </div>
 <form class="cx-form cx-large-actions" data-action="earn" novalidate>
   ${Object.entries(award.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
   <input type="hidden" name="confirmed" value="yes">
-  <button type="submit" class="big" data-autofocus>Yes, add ${amount}</button>
-  <button type="button" class="secondary big" data-open="${customer.id}">No, go back</button>
+  <button type="submit" class="big" data-autofocus>${t(v.lang, 'counter.large.yes', { amount })}</button>
+  <button type="button" class="secondary big" data-open="${customer.id}">${t(v.lang, 'counter.large.no')}</button>
 </form>
 </article>`;
 }

@@ -2,11 +2,16 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { embeddedAsset } from '../lib/embedded-assets';
+import { acceptedLang } from '../i18n/negotiate';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
 import { orgsRepo, type OrgRow } from '../orgs/repo';
+import { readOrgSettings } from '../orgs/settings';
 import { assetUrl } from '../web/assets';
 import { checkPreSessionForm, CSRF_FIELD, preSessionToken } from '../web/csrf';
 import { pageErrors, sendErrorPage } from '../web/errors';
 import { field, readForm } from '../web/forms';
+import { html } from '../web/html';
 import { sendDocument } from '../web/page';
 import { setSessionMode } from '../web/sessions';
 import { orgAccent } from '../cards/face';
@@ -17,7 +22,7 @@ import { checkCounterRequest, COUNTER_PATH, counterSession, deviceId, lockCounte
 import { unlock } from './unlock';
 import { counterPage, counterPath, pinPage } from './views';
 
-// {PUBLIC_URL}/counter/<orgId> (decisions §8): the PIN screen while locked, the counter once a
+// {PUBLIC_URL}/counter/<orgId>, one address per shop: the PIN screen while locked, the counter once a
 // staff member unlocked it; its service worker at /counter/sw.js (scope /counter/, so it cannot
 // live under /assets/ with a hash); the requests of the page's script in actions.ts.
 
@@ -41,19 +46,25 @@ export function counterRouter(deps: AppDeps): Router {
 
   const findOrg = (ctx: Context): OrgRow | undefined => {
     const org = orgsRepo(deps.db).findOrg(ctx.params.orgId!);
-    if (!org) sendErrorPage(ctx, 404, 'There is no counter at this address. Ask the owner for the counter link: it is on the Staff page of the console.');
+    // No shop, so no shop's language: the browser's, if it is one of ours.
+    if (!org) sendErrorPage(ctx, 404, t(acceptedLang(ctx.get('Accept-Language')) ?? 'en', 'counter.noCounter'));
     return org;
   };
+  /** Staff at the counter read the shop's language (org setting). */
+  const langOf = (org: OrgRow): Lang => readOrgSettings(deps.db, org.id).language;
 
-  const sendPin = (ctx: Context, org: OrgRow, mode: 'live' | 'test', status = 200, error?: string) =>
+  const sendPin = (ctx: Context, org: OrgRow, mode: 'live' | 'test', status = 200, error?: string) => {
+    const lang = langOf(org);
     sendDocument(ctx, {
-      title: `Unlock the counter · ${org.name}`,
+      title: t(lang, 'counter.pin.title', { shop: org.name }),
+      lang,
       status,
       css: themeCss(orgAccent(deps.db, org.id)),
       scripts: ['counter.js'],
       bodyClass: 'counter-body',
-      body: pinPage({ org, csrf: preSessionToken(ctx, deps.config, COUNTER_PATH), mode, error }),
+      body: pinPage({ org, lang, csrf: preSessionToken(ctx, deps.config, COUNTER_PATH), mode, error }),
     });
+  };
 
   router.get('/counter/:orgId', pages, (ctx) => {
     const org = findOrg(ctx);
@@ -64,7 +75,8 @@ export function counterRouter(deps: AppDeps): Router {
     // The page a service worker may keep for offline use (only this one: never the PIN screen).
     ctx.set('X-Counter-Shell', '1');
     sendDocument(ctx, {
-      title: `Counter · ${org.name}`,
+      title: t(counter.settings.language, 'counter.title', { shop: org.name }),
+      lang: counter.settings.language,
       css: themeCss(orgAccent(deps.db, org.id)),
       scripts: ['counter.js'],
       csp: COUNTER_CSP,
@@ -86,8 +98,8 @@ export function counterRouter(deps: AppDeps): Router {
     if (!org) return;
     const mode = modeOf(field(form, 'mode'));
     const pin = field(form, 'pin').trim();
-    if (!pin) return sendPin(ctx, org, mode, 400, 'Enter your PIN.');
-    const outcome = unlock(deps, { orgId: org.id, device: deviceId(ctx, deps), ip: ctx.ip, pin });
+    if (!pin) return sendPin(ctx, org, mode, 400, t(langOf(org), 'counter.pin.missing'));
+    const outcome = unlock(deps, { orgId: org.id, device: deviceId(ctx, deps), ip: ctx.ip, pin, lang: langOf(org) });
     if (!outcome.ok) {
       if (outcome.lockedSeconds > 0) ctx.set('Retry-After', String(outcome.lockedSeconds));
       return sendPin(ctx, org, mode, outcome.lockedSeconds > 0 ? 429 : 401, outcome.message);
@@ -116,6 +128,20 @@ export function counterRouter(deps: AppDeps): Router {
     }
     ctx.status = 303;
     ctx.redirect(counterPath(ctx.params.orgId!));
+  });
+
+  // The page the service worker shows when the counter cannot reach the server and has no copy of
+  // the counter: the counter page keeps it (client/offline.ts), so it is in the shop's language.
+  router.get('/counter/:orgId/offline', pages, (ctx) => {
+    const org = findOrg(ctx);
+    if (!org) return;
+    const lang = langOf(org);
+    sendDocument(ctx, {
+      title: t(lang, 'counter.offline.title'),
+      lang,
+      bodyClass: 'counter-body',
+      body: html`<main class="centered"><div class="box" role="alert"><h1>${t(lang, 'counter.offline.heading')}</h1><p>${t(lang, 'counter.offline.body')}</p><p><a href="${counterPath(org.id)}">${t(lang, 'counter.offline.retry')}</a></p></div></main>`,
+    });
   });
 
   bindCounterActions(router, deps);

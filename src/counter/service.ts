@@ -15,15 +15,19 @@ import { earn, redeem, reverseTransaction, type EarnBasis } from '../loyalty/ser
 import type { OrgSettings } from '../orgs/settings';
 import { findReward } from '../cards/rewards';
 import { listPromotions } from '../promotions/service';
-import { balanceText, displayName } from './format';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
+import { amountText, balanceText, displayName, voiceOf, type Voice } from './format';
 import { offersFor, type CounterOffers } from './offers';
+import { awardChange } from './large-award';
 import { counterRepo } from './repo';
 import { webPassUsersAmong } from '../wallet/web-pass-opens';
 
-// The counter's rules on top of the loyalty service (decisions §8): every change goes
+// The counter's rules on top of the loyalty service: every change goes
 // through the same earn / redeem / reverse functions as the API, with source `scan` and the staff
 // member, so limits, ledger rows, events and wallet updates are those of an API call. What the
 // counter adds: finding a customer by the pass's scan code, the owner's daily caps, and undo.
+// Its refusals are said to the staff in the shop's language (`lang`), each under the API's code.
 
 /** How long a staff member may undo their own entry. */
 export const UNDO_WINDOW_MS = 5 * 60_000;
@@ -48,38 +52,33 @@ function cardOf(deps: Pick<AppDeps, 'db'>, customer: Customer): Card {
  * The customer behind a pass's scan code. A code of the org's other mode says so plainly (a test
  * pass at a live counter is the usual mistake); a code of another org is as unknown as a typo.
  */
-export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string): Customer {
+export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, raw: string): Customer {
   const code = raw.trim();
-  if (!code) throw badRequest('CODE_MISSING', 'scan a pass or type its code first');
+  if (!code) throw badRequest('CODE_MISSING', t(lang, 'counter.error.codeMissing'));
   const match = findCustomerByScanCode(deps.db, code);
   if (!match && customersRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
-    throw notFound('CARD_REMOVED', 'this card was removed: the customer’s personal data was deleted at their request. Enroll them again if they want a new card');
+    throw notFound('CARD_REMOVED', t(lang, 'counter.error.cardRemoved'));
   }
   if (!match || match.orgId !== n.orgId) {
-    throw notFound('UNKNOWN_CODE', 'no customer has this code. Check the code, or search by name, phone or email');
+    throw notFound('UNKNOWN_CODE', t(lang, 'counter.error.unknownCode'));
   }
   if (match.livemode !== n.livemode) {
-    throw conflict(
-      'OTHER_MODE',
-      match.livemode
-        ? 'this is a real customer’s pass, and the counter is on test data. Switch to live data to use it'
-        : 'this is a test pass: it belongs to test data, not to a real customer. Switch the counter to test data to try it out',
-    );
+    throw conflict('OTHER_MODE', t(lang, match.livemode ? 'counter.error.livePass' : 'counter.error.testPass'));
   }
   return match;
 }
 
-export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, passUserId: string): Customer {
+export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, passUserId: string): Customer {
   const customer = passUserId ? customersRepo(deps.db).findById(n, passUserId) : undefined;
-  if (!customer) throw notFound('CUSTOMER_NOT_FOUND', 'this customer no longer exists here. Scan or search again');
+  if (!customer) throw notFound('CUSTOMER_NOT_FOUND', t(lang, 'counter.error.customerGone'));
   return customer;
 }
 
 /** What staff typed: a pass code opens its customer; otherwise name, email, phone (the local way too, in `country`) or external id. */
-export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, raw: string, country: string | null = null): Customer[] {
+export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, raw: string, country: string | null = null): Customer[] {
   const text = raw.trim().slice(0, 200);
-  if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', 'type at least 2 characters, or scan the pass');
-  if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, text)];
+  if (text.length < 2) throw badRequest('SEARCH_TOO_SHORT', t(lang, 'counter.error.searchTooShort'));
+  if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, lang, text)];
   const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeTypedPhone(text, country), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
 }
@@ -138,22 +137,21 @@ export function promotionNamesOf(deps: Pick<AppDeps, 'db' | 'clock'>, card: Card
  */
 function checkDailyCaps(deps: Pick<AppDeps, 'db' | 'clock'>, actor: CounterActor, customer: Customer): void {
   const { staffDailyAwardCap, customerDailyAwardCap } = actor.settings.counter;
+  const lang = actor.settings.language;
   if (staffDailyAwardCap === null && customerDailyAwardCap === null) return;
   const day = localDayRange(deps.clock.now(), actor.settings.timeZone);
   const repo = counterRepo(deps.db);
   if (staffDailyAwardCap !== null) {
     const made = repo.staffAwardsBetween({ ...actor.namespace, staffId: actor.staff.id, start: day.start, end: day.end });
     if (made >= staffDailyAwardCap) {
-      throw badRequest('STAFF_DAILY_AWARD_CAP', `you have made ${made} awards today, the most the owner allows one staff member in a day (${staffDailyAwardCap}). Ask the owner`);
+      throw badRequest('STAFF_DAILY_AWARD_CAP', t(lang, 'counter.error.staffCap', { made, cap: staffDailyAwardCap }));
     }
   }
   if (customerDailyAwardCap !== null) {
     const received = repo.customerAwardsBetween({ customerId: customer.id, start: day.start, end: day.end });
     if (received >= customerDailyAwardCap) {
-      throw badRequest(
-        'CUSTOMER_DAILY_AWARD_CAP',
-        `${customer.name ?? 'this customer'} has had ${received} award${received === 1 ? '' : 's'} at the counter today, the most the owner allows one customer in a day (${customerDailyAwardCap})`,
-      );
+      const name = customer.name ?? t(lang, 'counter.thisCustomer');
+      throw badRequest('CUSTOMER_DAILY_AWARD_CAP', t(lang, 'counter.error.customerCap', { name, received, cap: customerDailyAwardCap }));
     }
   }
 }
@@ -162,9 +160,30 @@ function checkDailyCaps(deps: Pick<AppDeps, 'db' | 'clock'>, actor: CounterActor
 export function awardAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, basis: EarnBasis, idempotencyKey: string): BalanceChangeResult {
   return inTransaction(deps.db, () => {
     checkDailyCaps(deps, actor, customer);
-    const type = cardOf(deps, customer).passType === 'stamp_card' ? 'stamps' : 'points';
-    return earn(deps, { customer, source: 'scan', staff: actor.staff, idempotencyKey, type, basis });
+    const card = cardOf(deps, customer);
+    const type = card.passType === 'stamp_card' ? 'stamps' : 'points';
+    try {
+      return earn(deps, { customer, source: 'scan', staff: actor.staff, idempotencyKey, type, basis });
+    } catch (err) {
+      throw limitRefusal(voiceOf(actor.settings), card, awardChange(card, basis), err);
+    }
   });
+}
+
+/** The card's earning limits (loyalty/limits.ts) said to the staff in the shop's language; any other error as it is. `base`: the award before promotions, as the limits judge it. */
+function limitRefusal(v: Voice, card: Card, base: number, err: unknown): unknown {
+  const limits = card.earningLimits;
+  if (!(err instanceof ApiError) || !limits) return err;
+  if (err.code === 'AWARD_WAIT_ACTIVE') {
+    return new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.wait', { wait: limits.waitSeconds ?? 0, retry: Number(err.extra.retryAfterSeconds ?? 0) }), extra: err.extra });
+  }
+  if (err.code === 'AWARD_MAX_PER_AWARD' && limits.maxPerAward !== undefined) {
+    return new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.maxPerAward', { max: balanceText(v, card, limits.maxPerAward), amount: balanceText(v, card, base) }) });
+  }
+  if (err.code === 'AWARD_PERIOD_LIMIT' && limits.maxPerPeriod !== undefined && limits.period !== undefined) {
+    return new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.periodLimit', { max: balanceText(v, card, limits.maxPerPeriod), period: limits.period }) });
+  }
+  return err;
 }
 
 /**
@@ -179,19 +198,31 @@ export function redeemAtCounter(
   idempotencyKey: string,
 ): BalanceChangeResult {
   const common = { customer, source: 'scan' as const, staff: actor.staff, idempotencyKey };
-  if (what.type === 'points') return redeem(deps, { type: 'points', amount: what.amount, ...common });
+  const v = voiceOf(actor.settings);
+  if (what.type === 'points') {
+    try {
+      return redeem(deps, { type: 'points', amount: what.amount, ...common });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'INSUFFICIENT_BALANCE') {
+        const plain = (hundredths: number) => amountText(v, cardOf(deps, customer), hundredths);
+        throw badRequest('INSUFFICIENT_BALANCE', t(v.lang, 'counter.error.balanceShort', { balance: plain(customer.balance), amount: plain(what.amount) }));
+      }
+      throw err;
+    }
+  }
   try {
     return redeem(deps, { type: 'reward', rewardId: what.rewardId, ...common });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'REWARD_NOT_FOUND') throw badRequest('REWARD_NOT_FOUND', 'this reward is no longer on the card: the owner changed the rewards. Open the customer again');
+    if (err.code === 'REWARD_NOT_FOUND') throw badRequest('REWARD_NOT_FOUND', t(v.lang, 'counter.error.rewardGone'));
     const card = cardOf(deps, customer);
     const reward = findReward(card, what.rewardId);
     if (err.code === 'INSUFFICIENT_BALANCE' && reward) {
       const { balance } = customer;
+      const name = displayName(v, customer, t(v.lang, 'counter.thisCustomer'));
       throw badRequest(
         'INSUFFICIENT_BALANCE',
-        `${reward.name} costs ${balanceText(card, reward.cost)} and ${displayName(customer, 'the customer')} has ${balanceText(card, balance)}: ${balanceText(card, reward.cost - balance)} missing`,
+        t(v.lang, 'counter.error.rewardShort', { reward: reward.name, cost: balanceText(v, card, reward.cost), name, balance: balanceText(v, card, balance), missing: balanceText(v, card, reward.cost - balance) }),
       );
     }
     throw err;
@@ -204,21 +235,19 @@ export function redeemAtCounter(
  * anything else in the console, where it is attributed to them).
  */
 export function undoAtCounter(deps: AppDeps, actor: CounterActor, customer: Customer, transactionId: string, idempotencyKey: string): BalanceChangeResult {
+  const lang = actor.settings.language;
   return inTransaction(deps.db, () => {
     const row = ledgerRepo(deps.db).find(customer.id, transactionId);
-    if (!row) throw notFound('TRANSACTION_NOT_FOUND', 'there is no such entry for this customer');
-    if (row.source !== 'scan' || row.staffId !== actor.staff.id) {
-      throw badRequest('NOT_YOUR_ENTRY', 'you can only undo your own entries at the counter. The owner can correct this one in the console');
-    }
-    if (deps.clock.now() - row.createdAt > UNDO_WINDOW_MS) {
-      throw badRequest('UNDO_TOO_LATE', `an entry can be undone for ${UNDO_WINDOW_MS / 60_000} minutes. The owner can correct this one in the console`);
-    }
+    if (!row) throw notFound('TRANSACTION_NOT_FOUND', t(lang, 'counter.error.noEntry'));
+    if (row.source !== 'scan' || row.staffId !== actor.staff.id) throw badRequest('NOT_YOUR_ENTRY', t(lang, 'counter.error.notYours'));
+    if (deps.clock.now() - row.createdAt > UNDO_WINDOW_MS) throw badRequest('UNDO_TOO_LATE', t(lang, 'counter.error.undoLate', { minutes: UNDO_WINDOW_MS / 60_000 }));
     try {
       return reverseTransaction(deps, { customer, transactionId, source: 'scan', staff: actor.staff, idempotencyKey });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'INSUFFICIENT_BALANCE') {
-        throw badRequest('INSUFFICIENT_BALANCE', 'the balance is now lower than this entry added (it was spent since), so it cannot be undone');
-      }
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === 'INSUFFICIENT_BALANCE') throw badRequest('INSUFFICIENT_BALANCE', t(lang, 'counter.error.undoSpent'));
+      if (err.code === 'ALREADY_REVERSED') throw new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.alreadyUndone') });
+      if (err.code === 'NOT_REVERSIBLE') throw new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.notReversible') });
       throw err;
     }
   });

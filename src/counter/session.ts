@@ -10,7 +10,7 @@ import { checkOrigin, checkToken } from '../web/csrf';
 import { createSession, endSession, findSession, type SessionPolicy } from '../web/sessions';
 import type { SessionRow } from '../web/sessions-repo';
 
-// Who is at the counter (decisions §8): a staff member unlocks it with their PIN (unlock.ts), and
+// Who is at the counter: a staff member unlocks it with their PIN (unlock.ts), and
 // the session locks again after the owner's idle time (org setting counter.lockAfterMinutes) or
 // after a shift (12 h). Each browser carries a device id in its own long-lived cookie, by which
 // wrong PINs are counted and the shop's own devices are known.
@@ -85,7 +85,7 @@ export function lockCounter(ctx: Context, deps: AppDeps, counter: CounterContext
   clearCookie(ctx, deps.config, COUNTER_COOKIE, COUNTER_PATH);
 }
 
-/** decisions §8: every state-changing counter request carries the page's Origin and its session's token. */
+/** Every state-changing counter request carries the page's Origin and its session's token. */
 export function checkCounterRequest(ctx: Context, deps: Pick<AppDeps, 'config'>, counter: CounterContext, formToken: string | undefined): void {
   checkOrigin(ctx, deps.config);
   checkToken(ctx, counter.csrfToken, formToken);

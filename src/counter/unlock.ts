@@ -4,13 +4,15 @@ import { clientAddressKey } from '../lib/client-address';
 import { sha256Hex } from '../lib/secrets';
 import type { Staff } from '../staff/model';
 import { staffByPin } from '../staff/service';
-import { clearFailures, lockedForSeconds, recordFailure, waitText, type ThrottlePolicy } from '../web/throttle';
+import type { Lang } from '../i18n/langs';
+import { t } from '../i18n/translate';
+import { clearFailures, lockedForSeconds, recordFailure, type ThrottlePolicy } from '../web/throttle';
 import { throttleRepo } from '../web/throttle-repo';
 import { counterDevicesRepo } from './devices-repo';
 
-// Unlocking the counter with a PIN (decisions §8), and the pauses that keep PINs from being
-// guessed. Wrong PINs are counted per device (a random id in its own long-lived cookie), per
-// client address and per org: one device that guesses is stopped first; one that drops its cookie
+// Unlocking the counter with a PIN (each staff member has their own), and the pauses that keep
+// PINs from being guessed. Wrong PINs are counted per device (a random id in its own long-lived
+// cookie), per client address and per org: one device that guesses is stopped first; one that drops its cookie
 // meets its address's limit; many addresses together meet the org's.
 //
 // The address and org pauses stop only devices new to the counter. A device on which staff
@@ -81,6 +83,8 @@ export interface UnlockAttempt {
   /** The client address (ctx.ip). */
   ip: string;
   pin: string;
+  /** The shop's language: the PIN screen's messages are in it. */
+  lang: Lang;
 }
 
 export type UnlockOutcome = { ok: true; staff: Staff } | { ok: false; message: string; lockedSeconds: number };
@@ -90,13 +94,18 @@ function isKnownDevice(deps: PinDeps, attempt: UnlockAttempt): boolean {
   return counterDevicesRepo(deps.db).unlockedSince(attempt.orgId, sha256Hex(attempt.device), deps.clock.now() - KNOWN_DEVICE_MS);
 }
 
+/** "15 minutes", "40 Sekunden": how long a pause still lasts. */
+function waitText(lang: Lang, seconds: number): string {
+  return seconds >= 90 ? t(lang, 'counter.wait', { unit: 'minute', count: Math.ceil(seconds / 60) }) : t(lang, 'counter.wait', { unit: 'second', count: seconds });
+}
+
 function pausedMessage(deps: PinDeps, attempt: UnlockAttempt, known: boolean): { message: string; lockedSeconds: number } | undefined {
-  const { orgId, device, ip } = attempt;
+  const { orgId, device, ip, lang } = attempt;
   const deviceLock = lockedForSeconds(deps, [deviceBucket(orgId, device)]);
   if (deviceLock > 0) {
     return {
       lockedSeconds: deviceLock,
-      message: `Too many wrong PINs on this device. Unlocking is paused: try again in ${waitText(deviceLock)}, or ask the owner to lift the pause on the Staff page of the console (this device: ${deviceLabel(device)}).`,
+      message: t(lang, 'counter.pin.pausedDevice', { wait: waitText(lang, deviceLock), device: deviceLabel(device) }),
     };
   }
   if (known) return undefined;
@@ -104,14 +113,14 @@ function pausedMessage(deps: PinDeps, attempt: UnlockAttempt, known: boolean): {
   if (addressLock > 0) {
     return {
       lockedSeconds: addressLock,
-      message: `Too many wrong PINs from this network. Unlocking is paused on devices new to this counter: try again in ${waitText(addressLock)}, or ask the owner to lift the pause on the Staff page of the console.`,
+      message: t(lang, 'counter.pin.pausedAddress', { wait: waitText(lang, addressLock) }),
     };
   }
   const orgLock = lockedForSeconds(deps, [orgBucket(orgId)]);
   if (orgLock > 0) {
     return {
       lockedSeconds: orgLock,
-      message: `Too many wrong PINs at this shop’s counters. Unlocking is paused on devices new to this counter: try again in ${waitText(orgLock)}, or ask the owner to lift the pause on the Staff page of the console.`,
+      message: t(lang, 'counter.pin.pausedShop', { wait: waitText(lang, orgLock) }),
     };
   }
   return undefined;
@@ -130,7 +139,7 @@ export function unlock(deps: PinDeps, attempt: UnlockAttempt): UnlockOutcome {
     recordFailure(deps, known ? [own] : [own, { bucket: addressBucket(orgId, ip), policy: ADDRESS_PIN_POLICY }, { bucket: orgBucket(orgId), policy: ORG_PIN_POLICY }]);
     const nowPaused = pausedMessage(deps, attempt, known);
     if (nowPaused) return { ok: false, ...nowPaused };
-    return { ok: false, lockedSeconds: 0, message: 'That PIN is not right. Try again.' };
+    return { ok: false, lockedSeconds: 0, message: t(attempt.lang, 'counter.pin.wrong') };
   }
   const now = deps.clock.now();
   inTransaction(deps.db, () => {

@@ -121,7 +121,7 @@ describe('the counter asks before a large award', () => {
     const balance = (id: string) => (app.db.prepare('SELECT balance FROM customers WHERE id = ?').get(id) as { balance: number }).balance;
     for (const [customer, fields, question] of [
       [anna, { what: 'flat', amount: '11' }, 'Add 11 stamps to Anna Large?'],
-      [pete, { what: 'spend', amount: '700' }, 'Add 1050 points to Pete Points?'],
+      [pete, { what: 'spend', amount: '700' }, 'Add 1,050 points to Pete Points?'],
     ] as const) {
       const asked = await sam.act('earn', { customer: customer.passUserId, ...fields });
       assert.equal(asked.status, 200);

@@ -1,4 +1,4 @@
-// Who may use the counter (decisions §8): a staff member's PIN unlocks it; wrong PINs pause a
+// Who may use the counter: a staff member's PIN unlocks it; wrong PINs pause a
 // device (the address and org pauses: pin-pauses.test.ts); the session locks after the owner's
 // idle time and ends at once for a disabled member; every change needs the page's Origin and its
 // session's token.

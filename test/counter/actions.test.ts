@@ -1,4 +1,4 @@
-// What a tap at the counter does (issue 11): the same service functions as the API with source
+// What a tap at the counter does: the same service functions as the API with source
 // `scan` and the staff member, once per idempotency key; the owner's daily caps; undo as a
 // reversing entry; a pass of the other mode or an unknown code said plainly.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The counter in real headless Chromium, as staff use it (issue 11 "Done when"): a PIN, a fake
+// The counter in real headless Chromium, as staff use it: a PIN, a fake
 // camera filming a real customer's pass QR, a keyboard-wedge scanner, stamps and a reward that
 // reach the API, the ledger and a webhook receiver, undo, enroll with its QR, and the daily cap.
 // Controls are found by role and label.

@@ -1,4 +1,4 @@
-// The offline queue (issue 11 item 7) in real Chromium: the server stops (its port closes), awards
+// The offline queue in real Chromium: the server stops (its port closes), awards
 // are kept in IndexedDB with the "n waiting" badge, a reload brings the page back from the service
 // worker with nothing lost, and when the server is back each award is applied exactly once.
 import assert from 'node:assert/strict';

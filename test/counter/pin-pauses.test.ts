@@ -1,4 +1,4 @@
-// Pauses after wrong PINs (decisions §8), against a stranger with fresh cookies: wrong PINs are
+// Pauses after wrong PINs, against a stranger with fresh cookies: wrong PINs are
 // counted per device, per client address and per org, and the address and org pauses stop only
 // devices new to the counter. The shop's own devices (unlocked by staff lately) keep unlocking. Behind a proxy (TRUST_PROXY), so each client has its own address.
 import assert from 'node:assert/strict';

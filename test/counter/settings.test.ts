@@ -1,4 +1,4 @@
-// The owner sets the counter's lock and caps on the console's settings page (issue 11 item 6).
+// The owner sets the counter's lock and caps on the console's settings page.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readOrgSettings } from '../../src/orgs/settings';

@@ -2,6 +2,8 @@
 // (JSON { code, message }), or no answer at all (the server cannot be reached): the offline queue
 // tells a refusal (final: never retried) from a missing answer (retried later with the same key).
 
+import { say } from './texts';
+
 export type Answer =
   | { kind: 'html'; status: number; html: string }
   | { kind: 'refused'; status: number; code: string; message: string }
@@ -14,10 +16,10 @@ async function read(res: Response): Promise<Answer> {
     const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     // A 5xx from a proxy in front of a stopped server is "unreachable", not a refusal.
     if (res.status >= 502 && res.status <= 504) return { kind: 'unreachable' };
-    return { kind: 'refused', status: res.status, code: body.code ?? 'REFUSED', message: body.message ?? `The server answered ${res.status}.` };
+    return { kind: 'refused', status: res.status, code: body.code ?? 'REFUSED', message: body.message ?? say('answered', { status: String(res.status) }) };
   }
   if (res.status >= 500) return { kind: 'unreachable' };
-  return { kind: 'refused', status: res.status, code: 'UNEXPECTED', message: `The server answered ${res.status}. Reload the page.` };
+  return { kind: 'refused', status: res.status, code: 'UNEXPECTED', message: say('answeredReload', { status: String(res.status) }) };
 }
 
 export async function getFragment(path: string): Promise<Answer> {

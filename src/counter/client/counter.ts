@@ -2,6 +2,7 @@ import { getFragment, newKey, postForm, type Answer } from './api';
 import { forgetShell, prepareOffline } from './offline';
 import { queueAward, queuedAwards, removeAward } from './queue';
 import { CameraUnavailable, startScanner, type Scanner } from './scanner';
+import { say, sayCount } from './texts';
 import { listenForScanner } from './wedge';
 
 // The unlocked counter: find a customer (camera, scanner, typing), act on them, enroll. The
@@ -37,7 +38,7 @@ export function startCounter(root: HTMLElement): void {
   let pending = false;
   let unreachable = false;
 
-  const say = (text: string, kind: 'error' | 'ok' | 'warn' = 'error') => {
+  const notify = (text: string, kind: 'error' | 'ok' | 'warn' = 'error') => {
     message.replaceChildren();
     const box = document.createElement('div');
     box.className = `notice ${kind}`;
@@ -52,9 +53,7 @@ export function startCounter(root: HTMLElement): void {
   const setUnreachable = (value: boolean) => {
     unreachable = value;
     offlineNote.hidden = !value;
-    offlineNote.textContent = value
-      ? 'No connection to the server. Stamps and points you add are kept on this device and sent when it is back; they get the promotions running then. Redeeming needs the connection.'
-      : '';
+    offlineNote.textContent = value ? say('offline') : '';
   };
 
   const lockNow = async () => {
@@ -70,7 +69,7 @@ export function startCounter(root: HTMLElement): void {
     return answer;
   };
 
-  const show = (answer: Answer, unreachableText = 'The server cannot be reached. Try again in a moment.') => {
+  const show = (answer: Answer, unreachableText = say('unreachable')) => {
     settle(answer);
     if (answer.kind === 'html') {
       quiet();
@@ -83,8 +82,8 @@ export function startCounter(root: HTMLElement): void {
     } else if (answer.kind === 'refused') {
       // The refusal replaces what was said before: an earlier "✓ +1 stamp" must not stand beside it.
       panel.querySelector('.cx-confirm')?.remove();
-      say(answer.message);
-    } else say(unreachableText);
+      notify(answer.message);
+    } else notify(unreachableText);
   };
 
   const mode = () => encodeURIComponent(cfg.mode);
@@ -122,12 +121,12 @@ export function startCounter(root: HTMLElement): void {
       });
     } catch (err) {
       camera.hidden = true;
-      cameraNote.textContent = err instanceof CameraUnavailable ? err.message : 'The camera could not start. Use a barcode scanner, or type the code.';
+      cameraNote.textContent = err instanceof CameraUnavailable ? err.message : say('cameraFailed');
       cameraNote.hidden = false;
     }
   });
   if (!window.isSecureContext) {
-    cameraNote.textContent = 'The camera needs this page over https (or on this computer as localhost). A barcode scanner and typing work.';
+    cameraNote.textContent = say('cameraHttps');
     cameraNote.hidden = false;
   }
 
@@ -173,7 +172,7 @@ export function startCounter(root: HTMLElement): void {
       const answer = await getFragment(`${base}/preview?${query.toString()}`);
       if (seq !== previewSeq || !output.isConnected) return;
       if (answer.kind === 'html') output.innerHTML = answer.html;
-      else if (answer.kind === 'unreachable') output.textContent = 'No connection: an award kept on this device gets the promotions running when it reaches the server.';
+      else if (answer.kind === 'unreachable') output.textContent = say('previewOffline');
       else output.textContent = answer.message;
     }, PREVIEW_MS);
   };
@@ -212,20 +211,21 @@ export function startCounter(root: HTMLElement): void {
     }
     if (answer.kind === 'unreachable' && action === 'redeem') {
       settle(answer);
-      return say('Redeeming needs the server, so nothing can be spent twice: nothing was redeemed. Try again when the connection is back.');
+      return notify(say('redeemOffline'));
     }
     show(answer);
     setBusy(Date.now() < busyUntil);
   };
 
   const keepForLater = async (form: HTMLFormElement, submitter: HTMLButtonElement | null, fields: Record<string, string>) => {
-    const customerName = panel.querySelector('#cx-name')?.textContent?.trim() ?? 'the customer';
+    const customerName = panel.querySelector('#cx-name')?.textContent?.trim() ?? say('theCustomer');
     const typed = form.querySelector<HTMLInputElement>('input[name="amount"]');
-    const label = submitter?.name === 'amount' ? (submitter.textContent ?? '').trim() : `${form.querySelector('label')?.textContent?.trim() ?? 'Award'}: ${typed?.value ?? fields.quantity ?? ''}`;
+    const label =
+      submitter?.name === 'amount' ? (submitter.textContent ?? '').trim() : say('awardLabel', { field: form.querySelector('label')?.textContent?.trim() ?? say('award'), value: typed?.value ?? fields.quantity ?? '' });
     await queueAward({ key: fields.key!, orgId: cfg.org, staffId: cfg.staffId, staffName: cfg.staffName, customerName, label, fields, createdAt: Date.now() });
     // The server records the award, and applies promotions, when it arrives: what the screen said a promotion adds may no longer hold.
-    const promotions = panel.querySelector('.cx-promos') ? ' Promotions are those running when it arrives, not now.' : '';
-    say(`Saved on this device: ${label} for ${customerName}. It is sent as soon as the server is back.${promotions}`, 'warn');
+    const promotions = panel.querySelector('.cx-promos') ? ` ${say('savedPromotions')}` : '';
+    notify(`${say('saved', { award: label, customer: customerName })}${promotions}`, 'warn');
     await showQueue();
   };
 
@@ -233,8 +233,8 @@ export function startCounter(root: HTMLElement): void {
   const showQueue = async () => {
     const waiting = await queuedAwards(cfg.org).catch(() => []);
     badge.hidden = waiting.length === 0;
-    badge.textContent = waiting.length ? `${waiting.length} waiting` : '';
-    badge.title = waiting.length ? `${waiting.length} award${waiting.length === 1 ? '' : 's'} saved on this device, not yet sent` : '';
+    badge.textContent = waiting.length ? sayCount('waiting', waiting.length) : '';
+    badge.title = waiting.length ? sayCount('waitingTitle', waiting.length) : '';
     return waiting;
   };
 
@@ -255,13 +255,13 @@ export function startCounter(root: HTMLElement): void {
         // Applied (or applied before and replayed), or refused for good: either way it is settled.
         await removeAward(award.key);
         // A large award is confirmed by a person: the queue cannot, so it is handed back to the staff.
-        if (answer.kind === 'html' && answer.html.includes('cx-large')) refused.push(`${award.label} for ${award.customerName}: this large award needs a confirmation. Open the customer and add it again.`);
+        if (answer.kind === 'html' && answer.html.includes('cx-large')) refused.push(say('queueLarge', { award: award.label, customer: award.customerName }));
         else if (answer.kind === 'html') sent++;
-        else refused.push(`${award.label} for ${award.customerName}: ${answer.message}`);
+        else refused.push(say('queueRefusedItem', { award: award.label, customer: award.customerName, message: answer.message }));
       }
       await showQueue();
-      if (refused.length) say(`Saved awards that were refused: ${refused.join(' · ')}`);
-      else if (sent) say(`${sent} saved award${sent === 1 ? ' was' : 's were'} sent.`, 'ok');
+      if (refused.length) notify(say('queueRefused', { list: refused.join(' · ') }));
+      else if (sent) notify(sayCount('queueSent', sent), 'ok');
       const open = panel.querySelector<HTMLElement>('#customer')?.dataset.customer;
       if (sent && open && !panel.querySelector('.cx-confirm')) void getFragment(`${base}/customers/${encodeURIComponent(open)}?mode=${mode()}`).then((a) => a.kind === 'html' && (panel.innerHTML = a.html));
     } finally {

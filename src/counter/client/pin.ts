@@ -1,5 +1,6 @@
 import { bindShowPin } from '../../web/client/show-pin';
 import { queuedAwards } from './queue';
+import { listOf, sayCount } from './texts';
 
 // The PIN screen: a number pad for tablets (big keys; the field still takes a keyboard), and a
 // word about awards waiting on this device to be sent after the unlock.
@@ -28,7 +29,8 @@ async function showWaiting(root: HTMLElement): Promise<void> {
   if (!note || !orgId || !('indexedDB' in window)) return;
   const waiting = await queuedAwards(orgId).catch(() => []);
   if (!waiting.length) return;
-  const names = [...new Set(waiting.map((a) => a.staffName))].join(', ');
-  note.textContent = `${waiting.length} award${waiting.length === 1 ? '' : 's'} made on this device ${waiting.length === 1 ? 'is' : 'are'} waiting to be sent. ${waiting.length === 1 ? 'It goes' : 'They go'} out when ${names} unlock${names.includes(',') ? '' : 's'} the counter.`;
+  const staff = [...new Set(waiting.map((a) => a.staffName))];
+  const names = listOf(staff);
+  note.textContent = `${sayCount('pinWaiting', waiting.length)} ${sayCount(staff.length === 1 ? 'pinWaitingOne' : 'pinWaitingMany', waiting.length, { names })}`;
   note.hidden = false;
 }

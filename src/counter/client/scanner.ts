@@ -1,9 +1,10 @@
 import { BarcodeDetector as ZxingDetector, prepareZXingModule } from 'barcode-detector/ponyfill';
+import { say } from './texts';
 
 // The camera path: the browser's own BarcodeDetector where it has one (Chromium on Android,
 // ChromeOS, macOS), else the barcode-detector polyfill (ZXing compiled to wasm). The wasm is
 // served by this server from the bundle (`wasmUrl`, a content-hashed /assets/ address): the
-// library's default would fetch it from a CDN, which decisions §8 rules out.
+// library's default would fetch it from a CDN, and pages load nothing from another host.
 
 /** Every pass barcode this server issues is a QR code; Aztec, PDF417 and Code 128 read too, for cards printed elsewhere. */
 const FORMATS = ['qr_code', 'aztec', 'pdf417', 'code_128'] as const;
@@ -38,15 +39,15 @@ export interface Scanner {
 /** Films with the back camera and calls onCode once with the first barcode it reads. */
 export async function startScanner(video: HTMLVideoElement, wasmUrl: string, onCode: (code: string) => void): Promise<Scanner> {
   if (!window.isSecureContext) {
-    throw new CameraUnavailable('The camera only works when this page is opened over https (or on this computer as localhost). Use a barcode scanner, or type the code.');
+    throw new CameraUnavailable(say('cameraInsecure'));
   }
-  if (!navigator.mediaDevices?.getUserMedia) throw new CameraUnavailable('This browser cannot use a camera here. Use a barcode scanner, or type the code.');
+  if (!navigator.mediaDevices?.getUserMedia) throw new CameraUnavailable(say('cameraNone'));
   let stream: MediaStream;
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' } }, audio: false });
   } catch (err) {
     const denied = err instanceof DOMException && (err.name === 'NotAllowedError' || err.name === 'SecurityError');
-    throw new CameraUnavailable(denied ? 'The camera is blocked for this page. Allow it in the browser’s site settings, or use a barcode scanner.' : 'No camera could be opened. Use a barcode scanner, or type the code.');
+    throw new CameraUnavailable(say(denied ? 'cameraBlocked' : 'cameraMissing'));
   }
   let stopped = false;
   const stop = () => {

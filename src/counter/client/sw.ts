@@ -22,18 +22,27 @@ interface WorkerScope {
 const worker = self as unknown as WorkerScope;
 /** Shared with the page (client/offline.ts), which fills it and empties it when it locks. */
 const SHELL_CACHE = 'counter-shell-v1';
+/** The page to show offline, in the shop's language, put there by the counter page (client/offline.ts). */
+const OFFLINE_CACHE = 'counter-offline-v1';
 const COUNTER_PAGE = /^\/counter\/[^/]+$/;
 
 worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
 worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
 
-const offlinePage = () =>
+/** Only when the counter page never stored its own offline page on this device. */
+const builtInOfflinePage = () =>
   new Response(
     '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Counter offline</title>' +
       '<body style="font:18px/1.5 system-ui,sans-serif;margin:2rem"><h1>The counter cannot reach the server</h1>' +
       '<p>Awards already saved on this device wait there and are sent after the next unlock.</p><p><a href="">Try again</a></p>',
     { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } },
   );
+
+async function offlinePage(path: string): Promise<Response> {
+  const kept = await caches.match(`${path}/offline`, { cacheName: OFFLINE_CACHE });
+  if (!kept) return builtInOfflinePage();
+  return new Response(kept.body, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
 
 async function counterPage(request: Request, path: string): Promise<Response> {
   try {
@@ -45,7 +54,7 @@ async function counterPage(request: Request, path: string): Promise<Response> {
     }
     return response;
   } catch {
-    return (await caches.match(path, { cacheName: SHELL_CACHE })) ?? offlinePage();
+    return (await caches.match(path, { cacheName: SHELL_CACHE })) ?? (await offlinePage(path));
   }
 }
 
