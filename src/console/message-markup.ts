@@ -1,0 +1,22 @@
+import type { ConsoleKey, MessageParams } from '../i18n/translate';
+import { tConsole } from '../i18n/translate';
+import type { ConsoleLang } from '../i18n/langs';
+import { html, type Markup } from '../web/html';
+
+// A console sentence with markup (a link, a styled name) in the place of one of its arguments.
+// The sentence stays whole in the catalogue, so each language puts the argument where it belongs
+// ("Edit Coffee stamps" / "Kaffee-Stempel bearbeiten"); the markup is spliced in where it landed.
+
+const SLOT = '\u0000';
+
+/** `key` in `lang`, with `markup` where the argument `slot` stands; every other part escaped as text. */
+export function messageWith(lang: ConsoleLang, key: ConsoleKey, slot: string, markup: Markup, params: MessageParams = {}): Markup {
+  const parts = tConsole(lang, key, { ...params, [slot]: SLOT }).split(SLOT);
+  return html`${parts.map((part, i) => (i === 0 ? html`${part}` : html`${markup}${part}`))}`;
+}
+
+/** The console's messages in one admin's language: `const m = consoleText(c.lang); m('console.cards.title')`. */
+export const consoleText =
+  (lang: ConsoleLang) =>
+  (key: ConsoleKey, params?: MessageParams): string =>
+    tConsole(lang, key, params);
