@@ -15,6 +15,8 @@ import { qrSvg } from '../../wallet/qr';
 import { field, formErrorsFrom } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
+import { tConsole } from '../../i18n/translate';
+import { labelOf } from './lang-format';
 import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
 import { findCustomer } from './service';
 
@@ -48,14 +50,15 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const customer = page(ctx);
     const card = cardOf(customer);
-    const svg = await qrSvg(installUrl(deps.config, customer), `QR code of ${customer.name ?? 'the customer'}’s card: scan it with the phone’s camera`);
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: `Card QR · ${card.name}`, body: qrBody(customer, card, svg) });
+    const svg = await qrSvg(installUrl(deps.config, customer), tConsole(c.lang, 'console.data.qrAlt', { name: labelOf(c.lang, customer) }));
+    const shopLang = readOrgSettings(deps.db, customer.orgId).language;
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.data.qrTitle', { card: card.name }), body: qrBody(c.lang, shopLang, customer, card, svg) });
   });
 
   const showEdit = (ctx: Context, customer: Customer, form: EditForm, status = 200) =>
     sendConsolePage(ctx, deps, consoleOf(ctx), {
       section: 'customers',
-      title: 'Edit details',
+      title: tConsole(consoleOf(ctx).lang, 'console.data.editTitle'),
       status,
       body: editBody(consoleOf(ctx), customer, cardOf(customer), form, shopCountry(readOrgSettings(deps.db, customer.orgId))),
     });
@@ -92,7 +95,7 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
 
   router.get('/console/customers/:passUserId/erase', (ctx) => {
     const customer = page(ctx);
-    sendConsolePage(ctx, deps, consoleOf(ctx), { section: 'customers', title: 'Delete personal data', body: eraseBody(consoleOf(ctx), customer, cardOf(customer)) });
+    sendConsolePage(ctx, deps, consoleOf(ctx), { section: 'customers', title: tConsole(consoleOf(ctx).lang, 'console.data.eraseTitle'), body: eraseBody(consoleOf(ctx), customer, cardOf(customer)) });
   });
 
   router.post('/console/customers/:passUserId/erase', (ctx) => {
@@ -107,6 +110,6 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const erased = findCustomerAnywhere(deps, ctx.params.passUserId!.replace(/^pu_/, ''));
     if (!erased || erased.orgId !== c.org.id || erased.erasedAt === null) throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Personal data deleted', body: erasedBody(erased.id) });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.data.erasedTitle'), body: erasedBody(c.lang, erased.id) });
   });
 }

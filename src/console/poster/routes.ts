@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
+import { tConsole } from '../../i18n/translate';
 import { cardColors, cardFaceVars } from '../../cards/face';
 import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
@@ -40,10 +41,10 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     };
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
-      title: `Poster: ${card.name}`,
+      title: tConsole(c.lang, 'console.poster.title', { card: card.name }),
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardLogoMeta(deps, card.id)), printed })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardLogoMeta(deps, card.id)), printed, lang: c.lang, shopLang: readOrgSettings(deps.db, c.org.id).language })}`,
     });
   });
 

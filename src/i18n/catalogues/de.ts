@@ -54,6 +54,10 @@ const de = {
   'email.birthday.headingName': 'Alles Gute zum Geburtstag, {name}!',
   'email.birthday.body': 'Als kleines Geschenk hat {shop} Ihrer Karte „{card}“ {units} gutgeschrieben.',
   'email.birthday.closing': 'Wir freuen uns auf Ihren nächsten Besuch!',
+  // --- poster ---
+  'poster.instructions': 'Scannen Sie den Code mit der Kamera Ihres Smartphones – so bekommen Sie Ihre Treuekarte',
+  'poster.scanToAdd': 'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um Ihre Karte auf Ihr Smartphone zu holen.',
+  'poster.scanToAddNamed': '{name}, scannen Sie diesen Code mit der Kamera Ihres Smartphones, um Ihre Karte auf Ihr Smartphone zu holen.',
 } satisfies Record<MessageKey, string>;
 
 export default de;

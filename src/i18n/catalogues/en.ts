@@ -56,6 +56,10 @@ const en = {
   'email.birthday.headingName': 'Happy birthday, {name}!',
   'email.birthday.body': 'As a birthday treat, {shop} has added {units} to your {card} card.',
   'email.birthday.closing': 'We look forward to seeing you soon!',
+  // --- poster ---
+  'poster.instructions': 'Scan with your phone\'s camera to get your loyalty card',
+  'poster.scanToAdd': 'Scan this with your phone’s camera to add your card to your phone.',
+  'poster.scanToAddNamed': '{name}, scan this with your phone’s camera to add your card to your phone.',
 };
 
 export default en;

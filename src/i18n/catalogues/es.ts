@@ -53,6 +53,10 @@ const es = {
   'email.birthday.headingName': '¡Feliz cumpleaños, {name}!',
   'email.birthday.body': 'Para celebrarlo, {shop} te ha regalado {units} en tu tarjeta {card}.',
   'email.birthday.closing': '¡Esperamos verte pronto!',
+  // --- poster ---
+  'poster.instructions': 'Escanea el código con la cámara de tu móvil y consigue tu tarjeta de fidelidad',
+  'poster.scanToAdd': 'Escanea este código con la cámara de tu móvil para añadir tu tarjeta al móvil.',
+  'poster.scanToAddNamed': '{name}, escanea este código con la cámara de tu móvil para añadir tu tarjeta al móvil.',
 } satisfies Record<MessageKey, string>;
 
 export default es;

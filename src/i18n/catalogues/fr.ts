@@ -53,6 +53,10 @@ const fr = {
   'email.birthday.headingName': 'Joyeux anniversaire, {name}\u00a0!',
   'email.birthday.body': 'Pour votre anniversaire, {shop} vous offre {units} sur votre carte {card}.',
   'email.birthday.closing': 'Au plaisir de vous revoir très bientôt\u00a0!',
+  // --- poster ---
+  'poster.instructions': 'Scannez le code avec l’appareil photo de votre téléphone pour obtenir votre carte de fidélité',
+  'poster.scanToAdd': 'Scannez ce code avec l’appareil photo de votre téléphone pour y ajouter votre carte.',
+  'poster.scanToAddNamed': '{name}, scannez ce code avec l’appareil photo de votre téléphone pour y ajouter votre carte.',
 } satisfies Record<MessageKey, string>;
 
 export default fr;

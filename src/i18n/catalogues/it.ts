@@ -53,6 +53,10 @@ const it = {
   'email.birthday.headingName': 'Buon compleanno, {name}!',
   'email.birthday.body': 'Per festeggiare, {shop} ha aggiunto {units} alla tua carta {card}.',
   'email.birthday.closing': 'Ti aspettiamo presto!',
+  // --- poster ---
+  'poster.instructions': 'Inquadra il codice con la fotocamera del telefono e ricevi la tua carta fedeltà',
+  'poster.scanToAdd': 'Inquadra questo codice con la fotocamera del telefono per aggiungere la tua carta al telefono.',
+  'poster.scanToAddNamed': '{name}, inquadra questo codice con la fotocamera del telefono per aggiungere la tua carta al telefono.',
 } satisfies Record<MessageKey, string>;
 
 export default it;

@@ -53,6 +53,10 @@ const nl = {
   'email.birthday.headingName': 'Gefeliciteerd met je verjaardag, {name}!',
   'email.birthday.body': 'Als verjaardagscadeau heeft {shop} {units} op je spaarkaart {card} gezet.',
   'email.birthday.closing': 'We hopen je snel weer te zien!',
+  // --- poster ---
+  'poster.instructions': 'Scan de code met de camera van je telefoon en ontvang je spaarkaart',
+  'poster.scanToAdd': 'Scan deze code met de camera van je telefoon om je kaart aan je telefoon toe te voegen.',
+  'poster.scanToAddNamed': '{name}, scan deze code met de camera van je telefoon om je kaart aan je telefoon toe te voegen.',
 } satisfies Record<MessageKey, string>;
 
 export default nl;
