@@ -20,3 +20,12 @@ export const consoleText =
   (lang: ConsoleLang) =>
   (key: ConsoleKey, params?: MessageParams): string =>
     tConsole(lang, key, params);
+
+/** `key` in `lang` with markup in the place of several arguments: `{ file: html`<strong>…</strong>`, … }`. */
+export function messageMarkup(lang: ConsoleLang, key: ConsoleKey, slots: Readonly<Record<string, Markup>>, params: MessageParams = {}): Markup {
+  const names = Object.keys(slots);
+  const tokens = Object.fromEntries(names.map((name, i) => [name, `${SLOT}${i}${SLOT}`]));
+  const parts = tConsole(lang, key, { ...params, ...tokens }).split(new RegExp(`${SLOT}(\\d+)${SLOT}`));
+  // split with a group: text, slot index, text, slot index, … text
+  return html`${parts.map((part, i) => (i % 2 === 0 ? html`${part}` : slots[names[Number(part)]!]!))}`;
+}
