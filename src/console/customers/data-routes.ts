@@ -20,7 +20,7 @@ import { labelOf } from './lang-format';
 import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
 import { findCustomer } from './service';
 
-// The customer's own data in the console (decisions §9): send their card by email, show their
+// The customer's own data in the console (docs/customer-data.md): send their card by email, show their
 // card's QR, edit their details, download their data, delete their personal data.
 
 /** What the customer page shows of the customer's data (called by its route). */

@@ -23,7 +23,7 @@ import { readImportUpload } from './import-upload';
 import { jobBody, mappingBody, progressPanel, uploadBody, type EmailsView, type MappingView } from './import-views';
 import { queueCardEmails } from '../../mail/service';
 
-// Customers → Import (decisions §9). A file becomes a draft import (the file kept until the import
+// Customers → Import (docs/import.md). A file becomes a draft import (the file kept until the import
 // is done), its mapping is checked by a dry run that writes nothing, and the import then runs in
 // the server (import/runner.ts) whether or not this page stays open. Bound before the customer
 // page, whose /console/customers/:passUserId would otherwise take /console/customers/import.
