@@ -3,6 +3,8 @@
 // default, which the other console tests check.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setAdminLanguage } from '../../src/admins/service';
+import { orgsRepo } from '../../src/orgs/repo';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import type { TestApp } from '../support/app';
 import { enroll } from '../support/customers';
@@ -140,5 +142,19 @@ describe('the console in German: cards, customers, import, promotions', () => {
     assert.equal(made.status, 303);
     const after = await page(`${path}?done=created`);
     says(after.text, ['Aktion angelegt.', 'Doppelte Stempel', 'Jeden Tag, ganztägig', 'Bearbeiten', 'Löschen'], ['Promotion added', 'Every day']);
+  });
+
+  it('the poster: the page around it in the admin’s German, the poster itself in the shop’s French', async () => {
+    const french = await seedConsoleOrg(app, 'Café de Lyon');
+    app.db.transaction(() => writeOrgSettings(app.db, french.orgId, { language: 'fr' }))();
+    setAdminLanguage({ db: app.db } as Parameters<typeof setAdminLanguage>[0], orgsRepo(app.db).findAdminByEmail(french.admin.email)!, 'de');
+    const owner = new ConsoleClient(app);
+    await owner.signIn(french.admin.email, ADMIN_PASSWORD);
+    const res = await owner.request('GET', `/console/cards/${french.cards.stamps}/poster`);
+    assert.equal(res.status, 200);
+    const shown = text(res.text);
+    says(shown, ['Aushang für die Theke: Coffee stamps', 'Papier:', 'QR-Code herunterladen (PNG)', 'Scannez le code avec l’appareil photo de votre téléphone pour obtenir votre carte de fidélité', 'Free coffee après 10 tampons'], ['Counter poster', 'Scan with your phone']);
+    assert.match(res.text, /<article class="poster poster-a4" aria-label="Aushang" lang="fr">/);
+    assert.match(res.text, /aria-label="QR-Code des Anmeldelinks"/);
   });
 });

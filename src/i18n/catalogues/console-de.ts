@@ -604,6 +604,11 @@ const consoleDe = {
   'console.import.mail.setUp': 'Um jedem neuen Kunden seine Karte zu mailen, richten Sie zuerst E-Mail ein (Einstellungen → E-Mail).',
   'console.import.mail.resend': 'Auch an Kunden erneut senden, die ihre Karte schon bekommen haben',
   'console.import.mail.send': 'Allen importierten Kunden ihre Karte mailen',
+  'console.poster.error.noCard': 'Diese Karte gibt es in Ihrem Geschäft nicht.',
+  'console.poster.error.signupOff': 'Die Online-Anmeldung ist für {card} aus, daher gibt es keinen Anmeldelink zum Drucken. Schalten Sie zuerst das Anmeldeformular der Karte ein.',
+  'console.poster.error.archived': '{card} ist archiviert: Die Karte nimmt keine neuen Mitglieder auf, daher gibt es keinen Aushang zu drucken.',
+  'console.poster.error.notPublic': 'Der Code dieses Aushangs führt zu diesem Computer, Smartphones können ihm also nicht folgen. Setzen Sie PUBLIC_URL auf die Adresse, die die Smartphones Ihrer Kunden erreichen, drucken Sie den Aushang neu und markieren Sie ihn dann als gedruckt.',
+  'console.poster.qrLabel': 'QR-Code des Anmeldelinks',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

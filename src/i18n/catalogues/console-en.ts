@@ -602,6 +602,11 @@ const consoleEn = {
   'console.import.mail.setUp': 'To email each new customer their card, set up email first (Settings → Email).',
   'console.import.mail.resend': 'Also send it again to customers who were sent their card before',
   'console.import.mail.send': 'Email every imported customer their card',
+  'console.poster.error.noCard': 'There is no such card in your business.',
+  'console.poster.error.signupOff': 'Online sign-up is off for {card}, so there is no sign-up link to print. Turn on data collection for the card first.',
+  'console.poster.error.archived': '{card} is archived: it takes no new members, so there is no poster to print.',
+  'console.poster.error.notPublic': 'This poster\'s code leads to this computer, so phones cannot follow it. Set PUBLIC_URL to the address customers\' phones reach, print the poster again, then mark it printed.',
+  'console.poster.qrLabel': 'QR code of the sign-up link',
 };
 
 export default consoleEn;
