@@ -50,7 +50,7 @@ Every command takes --data <dir> (default ./data, or DATA_DIR).
 Settings (environment): PORT, HOST, DATA_DIR, PUBLIC_URL, INSTALL_BASE_URL, LOG_LEVEL,
   RATE_LIMIT_LIVE, RATE_LIMIT_TEST, RATE_LIMIT_ANONYMOUS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_BLOCK_PRIVATE,
   TRUST_PROXY, DB_SYNCHRONOUS (NORMAL or FULL), BACKUP_HOUR, BACKUP_DIR, BACKUP_KEEP, REPLICATION, SMTP_URL and MAIL_FROM (email),
-  and the APPLE_* / GOOGLE_* wallet settings (see README).
+  and the APPLE_*, APNS_* and GOOGLE_* wallet settings; every setting: docs/operator.md.
 `;
 
 class UsageError extends Error {}

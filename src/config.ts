@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isEmail } from './lib/contact';
 import type { LogLevel } from './lib/log';
 
-// Operator settings (decisions §6). Read once from the environment and flags, validated, frozen.
+// Operator settings (docs/operator.md#settings). Read once from the environment and flags, validated, frozen.
 // Nothing here runs at import: callers pass the env and flags they have.
 
 export interface Config {
@@ -19,7 +19,7 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For entry (the one the proxy appended). */
   trustProxy: boolean;
   rateLimit: { live: number; test: number; anonymous: number };
-  /** Daily backups (decisions §9): the hour in the shop's time zone (null: off), the folder, how many to keep. */
+  /** Daily backups: the hour in the shop's time zone (null: off), the folder, how many to keep. */
   backups: { hour: number | null; dir: string; keep: number };
   /**
    * What copies the database off the machine, as the operator declares it (REPLICATION): the

@@ -8,7 +8,7 @@ import { hashKey } from '../src/keys/key-format';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 import { runCli } from './support/cli';
 
-// Authentication (spec 5, decisions §5): X-Api-Key, key modes, revocation, scopes, last_used_at.
+// Authentication (docs/api.md#keys-modes-and-scopes): X-Api-Key, key modes, revocation, scopes, last_used_at.
 
 describe('API keys', () => {
   let app: TestApp;
@@ -72,7 +72,7 @@ describe('API keys', () => {
     });
   }
 
-  it('the key formats are what decisions §5 names', () => {
+  it('keys are psk_live_…, psk_test_… or the legacy psk_<hex>', () => {
     assert.match(org.keys.live, /^psk_live_[0-9A-Za-z]{32}$/);
     assert.match(org.keys.test, /^psk_test_[0-9A-Za-z]{32}$/);
     assert.match(org.keys.legacy, /^psk_[0-9a-f]{40}$/);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig, mailServerLabel } from '../src/config';
 
-// Operator settings (decisions §6): read once from env and flags, validated, frozen.
+// Operator settings (docs/operator.md#settings): read once from env and flags, validated, frozen.
 
 describe('config', () => {
   it('has the documented defaults', () => {

@@ -7,8 +7,9 @@ import { createEndpoint, startWebhookApp, type WebhookTestApp } from './support/
 import { consentRepo } from '../src/customers/consent-repo';
 import { mergeSearchIndexIfErased, searchMergeDue, searchMergeIdle } from '../src/privacy/search-merge';
 
-// DELETE /api/v1/customers/{ref}: the right to erasure (decisions §9). The personal values go from
-// every table and from the database file; the ledger stays, the pass is voided, integrators hear it.
+// DELETE /api/v1/customers/{ref}: the right to erasure
+// (docs/customer-data.md#deleting-personal-data-erasure). The personal values go from every table
+// and from the database file; the ledger stays, the pass is voided, integrators hear it.
 
 describe('DELETE /v1/customers/{ref}: erasure', () => {
   let app: WebhookTestApp;

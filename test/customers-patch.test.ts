@@ -102,7 +102,7 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     assert.deepEqual(res.body.updated, ['externalCustomerId', 'customFields']);
   });
 
-  // Canonical values: read back keyed by the question's own key, typed per question (decisions §7).
+  // Canonical values: read back keyed by the question's own key, typed per question.
   const accepted: { name: string; sent: Record<string, unknown>; stored: Record<string, unknown> }[] = [
     { name: 'keys match case-insensitively and are stored under the question’s key', sent: { MEMBERNO: 12, Nickname: 'Jo' }, stored: { memberNo: 12, nickname: 'Jo' } },
     { name: 'number from a number', sent: { memberNo: -1.5 }, stored: { memberNo: -1.5 } },
@@ -158,7 +158,7 @@ describe('PATCH /v1/customers/{ref} and custom fields', () => {
     // Digits only, but past the largest number: Number() gives Infinity, which JSON would store as null.
     { name: 'number: digits beyond the range of a number', sent: { memberNo: '9'.repeat(400) }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: memberNo (value does not match the field's declared type)" },
     { name: 'select: a label is not a value', sent: { size: 'Small' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
-    // decisions §1: a value must EQUAL an option's value; the key, not the value, is case-insensitive.
+    // A value must EQUAL an option's value; the key, not the value, is case-insensitive.
     { name: 'select: the value in another case', sent: { size: 'l' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
     { name: 'select: the value with spaces around it', sent: { size: ' S ' }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },
     { name: 'select: a boolean', sent: { size: true }, message: "CUSTOM_FIELD_VALUE_TYPE_MISMATCH: size (value does not match the field's declared type)" },

@@ -23,7 +23,7 @@ describe('reading customers: refs, GET /v1/customers/{ref}, GET /v1/customers/lo
   });
   after(() => app.close());
 
-  it('answers the customer resource: spec 4.6 plus nextReward, status, name, email, phone, customFields, livemode, createdAt', async () => {
+  it('answers the customer resource: ids, card type, balance, install state and link, plus nextReward, status, name, email, phone, customFields, livemode, createdAt', async () => {
     const res = await app.request('GET', '/api/v1/customers/jane-1', { key: org.keys.live });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, {

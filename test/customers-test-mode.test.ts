@@ -66,7 +66,7 @@ describe('test mode: 100 test customers per org', () => {
   });
   after(() => app.close());
 
-  it('the 101st is 409 TEST_CUSTOMER_LIMIT with the spec’s body, nothing written', async () => {
+  it('the 101st is 409 TEST_CUSTOMER_LIMIT with its documented body, nothing written', async () => {
     const before = snapshot(app.db);
     const res = await enroll(app, org.keys.test, { externalCustomerId: 't-new', cardId: org.cards.stamps, initialPoints: 3 });
     assert.equal(res.status, 409);

@@ -5,7 +5,7 @@ import { createApiKey } from '../src/keys/service';
 import { createLogger } from '../src/lib/log';
 import { seedStandardOrg, startTestApp, type RequestOptions, type StandardOrg, type TestApp, type TestResponse } from './support/app';
 
-// Error shapes (decisions §5) and the order of checks (decisions §7), over the wire.
+// Error shapes and the order of checks (docs/api.md#errors), over the wire.
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -252,7 +252,7 @@ describe('error shapes', () => {
   });
 });
 
-describe('order of checks (decisions §7): route → key → rate limit → scope → body → the operation', () => {
+describe('order of checks: route → key → rate limit → scope → body → the operation', () => {
   let app: TestApp;
   let org: StandardOrg;
   let revoked: string;

@@ -14,7 +14,7 @@ describe('POST /v1/customers/{ref}/earn', () => {
   });
   after(() => app.close());
 
-  // Card type × earn type: stamps only on stamp cards, points on every other (decisions §2).
+  // Card type × earn type: stamps only on stamp cards, points on every other.
   const typeMatrix: { card: LoyaltyCardRef; type: 'stamps' | 'points'; balance?: unknown }[] = [
     { card: 'stamps', type: 'stamps', balance: { stamps: 3 } },
     { card: 'stamps', type: 'points' },
@@ -87,7 +87,7 @@ describe('POST /v1/customers/{ref}/earn', () => {
     { name: 'unknown item keys, each named once', card: 'stamps', body: { type: 'stamps', from: 'items', items: [{ key: 'tea', quantity: 1 }, { key: 'latte', quantity: 1 }, { key: 'juice', quantity: 1 }, { key: 'tea', quantity: 2 }] }, message: /^UNKNOWN_ITEM_KEYS: tea, juice$/ },
     { name: 'item keys match exactly (case)', card: 'stamps', body: { type: 'stamps', from: 'items', items: [{ key: 'Latte', quantity: 1 }] }, message: /^UNKNOWN_ITEM_KEYS: Latte$/ },
     { name: 'a prototype name is not an item', card: 'stamps', body: { type: 'stamps', from: 'items', items: [{ key: 'constructor', quantity: 1 }] }, message: /^UNKNOWN_ITEM_KEYS: constructor$/ },
-    // Exactly one of amount or from, and the field that goes with from (decisions §2).
+    // Exactly one of amount or from, and the field that goes with from.
     { name: 'neither amount nor from', card: 'points', body: { type: 'points' }, message: /^VALIDATION_FAILED: amount$/ },
     { name: 'both amount and from', card: 'points', body: { type: 'points', amount: 1, from: 'spend', spend: { amount: 1, currency: 'EUR' } }, message: /^VALIDATION_FAILED: amount$/ },
     { name: 'from=spend without spend', card: 'points', body: { type: 'points', from: 'spend' }, message: /^VALIDATION_FAILED: spend$/ },
@@ -152,7 +152,7 @@ describe('POST /v1/customers/{ref}/earn', () => {
     assert.deepEqual(state.events.map((e) => e.data.balance), [0.1, 0.3]);
   });
 
-  it('emits balance.updated with the spec’s data, and the ledger row records the request', async () => {
+  it('emits balance.updated with the documented data, and the ledger row records the request', async () => {
     const customer = customerOn(app, org, 'points', { balance: 5, externalId: 'crm-77' });
     const res = await operate(app, org.keys.live, 'crm-77', 'earn', { type: 'points', from: 'spend', spend: { amount: 7, currency: 'EUR' }, note: 'till 3' }, { 'Idempotency-Key': 'k-record' });
     assert.equal(res.status, 201, res.text);

@@ -100,7 +100,7 @@ describe('redeem and adjust', () => {
     });
   }
 
-  it('reward.redeemed carries the spec’s data with a negative change and the reward’s id', async () => {
+  it('reward.redeemed carries the documented data with a negative change and the reward’s id', async () => {
     const customer = customerOn(app, org, 'stamps', { balance: 10, externalId: 'pos-42' });
     const res = await operate(app, org.keys.live, 'pos-42', 'redeem', { type: 'reward' });
     assert.equal(res.status, 201, res.text);

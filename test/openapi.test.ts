@@ -75,11 +75,11 @@ describe('OpenAPI document', () => {
 
       const schema = op.requestBody?.content?.['application/json']?.schema;
       if (def.body) {
-        // One object, or a oneOf of complete objects (earn, redeem, adjust): each strict (decisions §7).
+        // One object, or a oneOf of complete objects (earn, redeem, adjust): each strict.
         const shapes: Json[] = schema?.oneOf ?? [schema];
         for (const shape of shapes) {
           assert.equal(shape?.type, 'object', `${name}: request body schema`);
-          assert.equal(shape.additionalProperties, false, `${name}: bodies are strict (decisions §7)`);
+          assert.equal(shape.additionalProperties, false, `${name}: bodies are strict`);
           assert.ok(Array.isArray(shape.required), `${name}: each shape names its required fields`);
         }
         // A missing body is read as `{}`: required where `{}` fits no shape (PATCH bodies may be left out),

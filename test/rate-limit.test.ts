@@ -4,7 +4,7 @@ import http from 'node:http';
 import { loadConfig } from '../src/config';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp, type TestResponse } from './support/app';
 
-// Rate limits (spec 8, decisions §5): per key per second, live 10 and test 5 by default, a
+// Rate limits (docs/api.md#rate-limits): per key per second, live 10 and test 5 by default, a
 // token bucket refilled by the injected clock, headers on every /api response, 429 with
 // Retry-After, and a per-address bucket for requests without a valid key.
 
@@ -104,7 +104,7 @@ describe('rate limits', () => {
     });
   }
 
-  it('the rate limit comes before the scope check (decisions §7)', async () => {
+  it('the rate limit comes before the scope check', async () => {
     const key = org.keys.reader; // live, customers:read only
     for (let i = 0; i < 10; i++) assert.equal((await app.request('GET', '/api/v1/cards', { key })).status, 403);
     const res = await app.request('GET', '/api/v1/cards', { key });

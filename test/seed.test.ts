@@ -6,10 +6,10 @@ import { readOrgSettings } from '../src/orgs/settings';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from '../src/seed/service';
 import { startTestApp, type TestApp } from './support/app';
 
-// The seed file of decisions §6: the exact example is accepted and answered in the documented
+// The seed file: the exact example of docs/operator.md#seed-file is accepted and answered in the documented
 // shape with working keys; every kind of bad file is one line naming the field, and writes nothing.
 
-/** The example of decisions §6, byte for byte. */
+/** The example of docs/operator.md#seed-file, byte for byte. */
 const EXAMPLE_SEED_TEXT = readFileSync(new URL('./fixtures/seed-example.json', import.meta.url), 'utf8');
 const example = () => JSON.parse(EXAMPLE_SEED_TEXT) as any;
 
@@ -23,7 +23,7 @@ describe('seed', () => {
   const counts = () =>
     Object.fromEntries(['orgs', 'admins', 'cards', 'api_keys'].map((t) => [t, (app.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 
-  it('applies the example of decisions §6 and answers exactly the documented shape', async () => {
+  it('applies the documented example seed file and answers exactly the documented shape', async () => {
     const file = parseSeedFile(example());
     const result = applySeed(app.deps, file, await hashSeedPasswords(file));
 
@@ -79,7 +79,7 @@ describe('seed', () => {
     const admin = app.db.prepare('SELECT org_id, password_hash FROM admins WHERE email = ?').get('owner@example.com') as { org_id: string; password_hash: string };
     assert.equal(admin.org_id, org!.orgId);
     assert.ok(await verifyPassword('…', admin.password_hash), 'the admin can log in with the given password');
-    assert.match(admin.password_hash, /^scrypt\$131072\$8\$1\$/, 'scrypt at N=2^17, r=8, p=1 (decisions §8)');
+    assert.match(admin.password_hash, /^scrypt\$131072\$8\$1\$/, 'scrypt at N=2^17, r=8, p=1');
     assert.ok(!admin.password_hash.includes('…'));
   });
 
@@ -192,7 +192,7 @@ describe('seed', () => {
     assert.deepEqual(counts(), before);
   });
 
-  it('creates the staff of each org with their PINs (decisions §8), stored only as a keyed hash', () => {
+  it('creates the staff of each org with their PINs, stored only as a keyed hash', () => {
     const [org] = app.seed({ orgs: [{ name: 'Staffed', staff: [{ name: 'Sam', pin: '2468' }, { name: 'Kim', pin: '13579135' }] }] }).orgs;
     const rows = app.db.prepare('SELECT name, pin_hash, status FROM staff WHERE org_id = ? ORDER BY name').all(org!.orgId) as { name: string; pin_hash: string; status: string }[];
     assert.deepEqual(rows.map((r) => [r.name, r.status]), [['Kim', 'active'], ['Sam', 'active']]);

@@ -6,7 +6,7 @@ import { seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, verifySignature, type Receiver } from './support/receiver';
 import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
 
-// The data fields each event carries (spec 6; level.changed adds level and previousLevel, decisions §2).
+// The data fields each event carries (docs/webhooks.md#what-arrives; level.changed adds level and previousLevel).
 const DATA_FIELDS: Record<EventType, string[]> = {
   'customer.enrolled': ['cardId', 'externalCustomerId', 'passUserId'],
   'balance.updated': ['balance', 'cardId', 'cardType', 'change', 'externalCustomerId', 'passUserId'],

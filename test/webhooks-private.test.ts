@@ -4,7 +4,7 @@ import { newId } from '../src/lib/ids';
 import { webhooksRepo } from '../src/webhooks/repo';
 import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from './support/app';
 
-// WEBHOOK_BLOCK_PRIVATE=true (decisions §4): a URL that is, or resolves to, a private or loopback
+// WEBHOOK_BLOCK_PRIVATE=true (docs/webhooks.md#operator-settings): a URL that is, or resolves to, a private or loopback
 // address is refused when it is registered or changed, besides the check at send time
 // (webhooks-worker.test.ts). The name is resolved before the write, never inside its transaction.
 

@@ -13,7 +13,7 @@ import { adminsRepo, type AdminListing, type AdminOfOrg } from './repo';
 
 export type { AdminListing } from './repo';
 
-// Several admins per org, with equal rights (decisions §9); the CLI's `admin` commands and the
+// Several admins per org, with equal rights; the CLI's `admin` commands and the
 // console's Settings → Admins share these rules. A new password is random, shown once and stored as
 // a hash; the person changes it after signing in.
 

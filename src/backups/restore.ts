@@ -7,7 +7,7 @@ import { DatabaseFileError, sealDatabaseCopy } from '../db/file-check';
 import { keepNewest, KEPT_COPIES, REPLACED_NAME, replacedName, utcStamp } from '../db/file-names';
 import { makePrivate, privateDir } from '../lib/private-files';
 
-// `wallet-loyalty restore <file>` (decisions §9): every refusal leaves the data folder as it was.
+// `wallet-loyalty restore <file>` (docs/backups.md#restore): every refusal leaves the data folder as it was.
 
 export class RestoreError extends Error {}
 

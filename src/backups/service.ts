@@ -10,7 +10,7 @@ import { BACKUP_NAME, BEFORE_SCHEMA_NAME, backupName, keepNewest, KEPT_COPIES, R
 import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
 
-// The server's own backups (decisions §9): a consistent online copy of the live database into
+// The server's own backups (docs/backups.md#daily-backups): a consistent online copy of the live database into
 // BACKUP_DIR, checked, then the oldest beyond BACKUP_KEEP removed. A failure is logged and recorded
 // (the console shows it) and never reaches a request: the server keeps serving.
 

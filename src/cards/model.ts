@@ -13,10 +13,10 @@ export const PASS_TYPE_NAMES: Readonly<Record<PassType, string>> = {
 export const QUESTION_TYPES = ['text', 'number', 'email', 'phone', 'select', 'date', 'checkbox'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** Question types that can serve as a stable customer identifier (spec 4.11). */
+/** Question types that can serve as a stable customer identifier (the question must also be required). */
 export const IDENTIFIER_TYPES: readonly QuestionType[] = ['number', 'text', 'email', 'phone'];
 
-/** customFields keys that are never settable (spec 4.13); no question may use them either. */
+/** customFields keys that are never settable, in any case; no question may use them either. */
 export const RESERVED_KEYS = ['name', 'email', 'phone', 'status', 'custom'] as const;
 
 /**
@@ -90,7 +90,7 @@ export interface EarningLimits {
 export const SIGNUP_FIELD_MODES = ['required', 'optional', 'off'] as const;
 export type SignupFieldMode = (typeof SIGNUP_FIELD_MODES)[number];
 
-/** What the card's sign-up form asks besides the questions (decisions §8: name, email and phone as the card configures them). */
+/** What the card's sign-up form asks besides the questions: name, email and phone, each as the card configures it. */
 export interface SignupFields {
   name: SignupFieldMode;
   email: SignupFieldMode;

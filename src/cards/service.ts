@@ -147,7 +147,7 @@ export function cardCustomerCounts(deps: CardDeps, orgId: string): (cardId: stri
 
 /**
  * The org's card by id: 404 CARD_NOT_FOUND when no org has it, 403 CARD_NOT_IN_ORG when another
- * org does (spec 7). Every channel that names a card goes through here.
+ * org does. Every channel that names a card goes through here.
  */
 export function getOrgCard(deps: CardDeps, orgId: string, cardId: string): Card {
   const card = cardsRepo(deps.db).findById(cardId);
@@ -171,7 +171,7 @@ export function listActiveCards(deps: CardDeps, orgId: string): Card[] {
 }
 
 /**
- * Archives the card (decisions §9): its sign-up form closes and the counter stops offering it, while
+ * Archives the card: its sign-up form closes and the counter stops offering it, while
  * its customers keep their passes, balances and updates. Restoring opens it again. Idempotent.
  */
 export function setCardArchived(deps: CardDeps, orgId: string, cardId: string, archived: boolean): Card {
@@ -186,7 +186,7 @@ export function setCardArchived(deps: CardDeps, orgId: string, cardId: string, a
 }
 
 /**
- * Deletes a card no live customer holds (decisions §9: the demo cards, a card made by mistake). Its
+ * Deletes a card no live customer holds (the demo cards, a card made by mistake). Its
  * test customers go with it, as the 30-day sweep would remove them: their events first (the
  * customers feature, through onChange.cardDeleting), then the rest by cascade. A card with live
  * customers is refused (archive it instead).

@@ -3,12 +3,13 @@ import { ApiError, validationFailed } from '../lib/errors';
 import { isEmail, normalizePhone } from '../lib/contact';
 import type { CustomFieldValue } from './model';
 
-// Answers to a card's questions (spec 4.13, decisions §7). Every writer of custom fields (enroll,
+// Answers to a card's questions (`customFields`). Every writer of custom fields (enroll,
 // PATCH, the sign-up form, the console) goes through validateCustomFields, so "values are written
 // as the card's sign-up form writes them" holds by construction.
 //
 // Precedence, when a request has several kinds of bad entry: one 400 names every bad key of the
-// FIRST failing category, in this order (the order of spec 7's table, from the key to its value):
+// FIRST failing category, in this order (from the key to its value, as
+// docs/api.md#where-the-contract-left-a-choice lists it):
 //   1. RESERVED_CUSTOM_FIELDS            key is name, email, phone, status or custom (any case)
 //   2. UNKNOWN_CUSTOM_FIELDS             key is not a question of the card
 //   3. VALIDATION_FAILED                 two keys name the same question (`size` and `SIZE`)
@@ -49,7 +50,7 @@ export function canonicalAnswer(question: Question, value: CustomFieldValue): Cu
     case 'checkbox':
       return typeof value === 'boolean' ? value : undefined;
     case 'select': {
-      // decisions §1: the value must equal an option's `value` (a number equals its digits, so
+      // The value must equal an option's `value` (a number equals its digits, so
       // 1 picks option "1"); another case or spacing is a value outside the options.
       if (typeof value === 'boolean') return undefined;
       return (question.options ?? []).find((o) => o.value === String(value))?.value;

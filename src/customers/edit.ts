@@ -10,12 +10,13 @@ import { changesRepo, type ContactField, type CustomerChange, type FieldChange }
 import type { Customer } from './model';
 import { customersRepo } from './repo';
 
-// Correcting a customer's name, email and phone (decisions §9): the console only; the API still
-// cannot change them. The rules are the sign-up form's (the same limits, the email and phone
-// rules of lib/contact), and the card's duplicate rule: an email or phone another customer of the
-// card has is refused, since enroll and the counter find customers by them. A field the card
-// requires cannot be emptied. A phone number without `+` is a national number of the shop's
-// country and is stored as E.164. Each change is recorded with the admin who made it.
+// Correcting a customer's name, email and phone (docs/customer-data.md#editing-a-customer): the
+// console only; the API still cannot change them. The rules are the sign-up form's (the same
+// limits, the email and phone rules of lib/contact), and the card's duplicate rule: an email or
+// phone another customer of the card has is refused, since enroll and the counter find customers by
+// them. A field the card requires cannot be emptied. A phone number without `+` is a national
+// number of the shop's country and is stored as E.164. Each change is recorded with the admin who
+// made it.
 
 export type { CustomerChange } from './changes-repo';
 

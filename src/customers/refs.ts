@@ -4,14 +4,14 @@ import type { Db } from '../db/connection';
 import type { Customer, Namespace } from './model';
 import { customersRepo } from './repo';
 
-/** The four forms of `{ref}` (spec 4.1). */
+/** The four forms of `{ref}`: externalCustomerId, `pu_<passUserId>`, `email:<email>`, `phone:<E.164>`. */
 export type CustomerRef =
   | { kind: 'passUserId'; passUserId: string }
   | { kind: 'email'; email: string }
   | { kind: 'phone'; phone: string }
   | { kind: 'externalCustomerId'; externalCustomerId: string };
 
-/** externalCustomerIds may not start with these, so a ref is never ambiguous (decisions §1). */
+/** externalCustomerIds may not start with these, so a ref is never ambiguous. */
 export const RESERVED_REF_PREFIXES = ['pu_', 'email:', 'phone:'] as const;
 
 export function parseRef(raw: string): CustomerRef {
@@ -23,7 +23,7 @@ export function parseRef(raw: string): CustomerRef {
 
 /**
  * Several customers share an email or phone: 409 AMBIGUOUS_CUSTOMER_MATCH with masked candidates
- * (spec 7), so the caller can choose a more precise ref without learning the contacts.
+ * so the caller can choose a more precise ref without learning the contacts.
  */
 export function ambiguous(matchedBy: 'email' | 'phone', candidates: Customer[]) {
   return conflict('AMBIGUOUS_CUSTOMER_MATCH', undefined, {

@@ -21,7 +21,7 @@ export const ExternalCustomerId = v.pipe(
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
 
-// Values are judged by the card's questions (custom-fields.ts), which gives the spec's own codes;
+// Values are judged by the card's questions (custom-fields.ts), which gives the documented codes;
 // here only "an object of entries" is checked, and the object is passed on untouched. Not
 // v.record: it takes an array as an object and drops the keys `constructor`, `prototype` and
 // `__proto__`, which must reach the question check and be named like any unknown key.
@@ -52,8 +52,9 @@ export const RefParams = v.strictObject({
 /** What resolving a {ref} can answer, as the routes document it. */
 export const REF_ERRORS = { 404: ['CUSTOMER_NOT_FOUND'], 409: ['AMBIGUOUS_CUSTOMER_MATCH (body: matchedBy, candidates [{ passUserId, contact }] with masked contacts)'] };
 
-// Repeated parameters arrive as arrays; the handler answers them with the spec's own codes. The
-// document says what a client may send: one string (an array schema would invite repeating it).
+// Repeated parameters arrive as arrays; the handler answers them with 400
+// EMAIL_MUST_BE_A_SINGLE_VALUE or PHONE_MUST_BE_A_SINGLE_VALUE. The document says what a client may send: one string (an array
+// schema would invite repeating it).
 const singleQueryValue = (name: string) =>
   v.optional(
     v.pipe(

@@ -52,7 +52,7 @@ function single(name: 'email' | 'phone', value: QueryValue): string | undefined 
 }
 
 /**
- * GET /v1/customers/lookup (spec 4.5, decisions §2): across the org, email first and phone only
+ * GET /v1/customers/lookup: across the org, email first and phone only
  * if the email matches nobody. A blank parameter counts as absent; a phone that is not E.164
  * matches nothing (404), as everywhere else.
  */
@@ -76,7 +76,7 @@ export interface PatchResult {
 }
 
 /**
- * PATCH /v1/customers/{ref} (spec 4.7): sets externalCustomerId and/or customFields in one
+ * PATCH /v1/customers/{ref}: sets externalCustomerId and/or customFields in one
  * transaction. Every check runs before the first write, so a refusal writes nothing; a value
  * equal to the stored one is not written and not listed in `updated`.
  */

@@ -7,13 +7,13 @@ import type { Namespace } from './model';
 import { purgeRepo } from './purge-repo';
 import { customersRepo } from './repo';
 
-// The test-key sandbox (spec 5 and 8, decisions §5): test customers live apart from live ones,
+// The test-key sandbox: test customers live apart from live ones,
 // at most 100 per org, removed 30 days after creation. Their passes say so (wallet/test-mode.ts).
 
 export const TEST_CUSTOMER_LIMIT = 100;
 export const TEST_CUSTOMER_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** 409 TEST_CUSTOMER_LIMIT (spec 7 body) when a test key would create customer 101. Matching is never limited. */
+/** 409 TEST_CUSTOMER_LIMIT (`error` is the code too) when a test key would create customer 101. Matching is never limited. */
 export function assertRoomForTestCustomer(db: Db, n: Namespace): void {
   if (n.livemode) return;
   if (customersRepo(db).count(n) < TEST_CUSTOMER_LIMIT) return;
@@ -26,7 +26,7 @@ export function assertRoomForTestCustomer(db: Db, n: Namespace): void {
 /**
  * Removes test customers older than 30 days with everything that belongs to them (ledger rows,
  * events, deliveries), one transaction per customer so the sweep never holds the write lock long.
- * A pass already on a phone simply stops updating (spec 3).
+ * A pass already on a phone simply stops updating.
  */
 export function sweepTestCustomers(deps: { db: Db; clock: Clock }): number {
   const ids = customersRepo(deps.db).testCustomerIdsCreatedBefore(deps.clock.now() - TEST_CUSTOMER_LIFETIME_MS);

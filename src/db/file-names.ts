@@ -1,9 +1,10 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-// The files the server writes beside the database (decisions §9), named with the UTC time in ISO 8601's
-// basic form (20260131T030000Z: no colons, which some file systems refuse), so that sorting the
-// names sorts them by time.
+// The files the server writes beside the database (backups, the copy before a schema upgrade, the
+// database a restore moved aside), named with the UTC time in ISO 8601's basic form
+// (20260131T030000Z: no colons, which some file systems refuse), so that sorting the names sorts
+// them by time.
 
 /** `20260131T030000Z` for an instant. */
 export function utcStamp(ms: number): string {

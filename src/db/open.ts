@@ -67,7 +67,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
 }
 
 /**
- * Before a schema upgrade the database is copied (decisions §9), so an upgrade that goes wrong,
+ * Before a schema upgrade the database is copied (docs/upgrading.md), so an upgrade that goes wrong,
  * or a release that has to be rolled back, has the old database to return to. VACUUM INTO writes a
  * consistent copy in one statement (the migration has not begun). Without the copy nothing is
  * migrated: the start stops with the reason.

@@ -2,7 +2,7 @@
 export const EVENT_TYPES = ['customer.enrolled', 'balance.updated', 'reward.redeemed', 'level.changed', 'customer.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The envelope of spec 6, exactly as receivers get it. */
+/** The event envelope (docs/webhooks.md#what-arrives), exactly as receivers get it. */
 export interface EventEnvelope {
   id: string;
   type: EventType;

@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps, options: { wallet?: WalletServices } = 
   const wallet = options.wallet ?? loadWalletServices(deps.config, deps.clock);
   app.use(customerPagesRouter(deps, limiter, wallet).routes());
   app.use(walletRouter(deps, limiter, wallet).routes());
-  // The merchant side (decisions §8): the console, its static assets, and / leading to it.
+  // The merchant side: the console, its static assets, and / leading to it.
   for (const router of consoleRouters(deps, wallet)) app.use(router.routes());
   app.use(counterRouter(deps).routes());
   const pages = new Router();

@@ -10,7 +10,8 @@ import { NO_BODY, type RouteDef } from '../routing/route';
 import { sendJson } from '../routing/send-json';
 
 /**
- * Registers each definition with the full check order of decisions §7 in front of its handler.
+ * Registers each definition with the full check order in front of its handler: route, key,
+ * rate limit, scope, body and parameters, idempotency, then the operation's own rules.
  * A write's handler runs its service's own transaction (the idempotency record joins it), which
  * has committed before the answer is sent; a failure in it rolls back that request alone.
  */

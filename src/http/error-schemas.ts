@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-// The error bodies of the API: { statusCode, error, message, ...extra } (decisions §5). A code
+// The error bodies of the API: { statusCode, error, message, ...extra } (docs/api.md#errors). A code
 // that sends extra fields has a schema of its own, so a generated client can read them; each is
 // checked against real answers in test/openapi-errors.test.ts.
 

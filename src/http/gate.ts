@@ -7,13 +7,13 @@ import type { RateLimiter } from '../routing/rate-limit';
 import { limitAnonymous, takeOrRefuse } from '../routing/rate-limited';
 import type { Auth } from '../routing/route';
 
-/** Order of checks (decisions §7): key (401) → rate limit (429) → scope (403). */
+/** Order of checks: key (401) → rate limit (429) → scope (403). */
 export function authenticate(ctx: Context, deps: AppDeps, limiter: RateLimiter, scope: Scope): Auth {
   const raw = ctx.get('X-Api-Key').trim();
   const key = raw ? authenticateKey(deps, raw) : null;
   if (!key) {
     limitAnonymous(ctx, deps, limiter);
-    // decisions §5: the 401 message is the code itself, so `message === 'INVALID_API_KEY'` holds too.
+    // The 401 message is the code itself, so `message === 'INVALID_API_KEY'` holds too.
     throw new ApiError(401, raw ? 'INVALID_API_KEY' : 'MISSING_API_KEY');
   }
   takeOrRefuse(ctx, limiter, `key:${key.id}`, key.mode === 'live' ? deps.config.rateLimit.live : deps.config.rateLimit.test, 'this key');

@@ -59,7 +59,7 @@ const REPLAYED: Json = {
 
 /**
  * The headers a response carries: the request id, no-store and the rate-limit pair always (a 500 may come
- * before the rate-limit check), Retry-After on 429, the replay marker where answers are kept (decisions §3).
+ * before the rate-limit check), Retry-After on 429, the replay marker where answers are kept (docs/api.md#idempotency).
  */
 function headersFor(status: number, idempotent: boolean): Json {
   return {

@@ -76,7 +76,7 @@ export function checkIdempotencyKey(key: string): void {
 const NOT_KEPT = new Set([401, 403, 429]);
 
 /**
- * Runs a write under an Idempotency-Key (decisions §3). The handler runs inside one transaction
+ * Runs a write under an Idempotency-Key (docs/api.md#idempotency). The handler runs inside one transaction
  * together with the stored response, so either both land or neither does.
  */
 export function runIdempotent(

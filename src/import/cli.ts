@@ -12,7 +12,7 @@ import { dryRun, importSummary, runImport, type ImportSummary } from './service'
 import { readSource } from './source';
 
 // `wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run] [--data DIR]`
-// (decisions §9): the console's import without the mapping form, the columns mapped as their
+// (docs/import.md): the console's import without the mapping form, the columns mapped as their
 // headers suggest. Prints the JSON summary; exit 0 even with refused rows, 1 when nothing could be
 // read. It may run beside the server: each chunk is a transaction, with a rest between chunks.
 

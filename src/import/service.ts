@@ -11,7 +11,7 @@ import { importsRepo, type ImportJob, type ReportRow } from './repo';
 import type { RowRequest } from './rows';
 import { columnNamer, loadSource, type ImportSource, type Repeat } from './source';
 
-// A customer import (decisions §9): every new customer through the one enroll (channel `import`,
+// A customer import (docs/import.md): every new customer through the one enroll (channel `import`,
 // its opening balance one ledger row "Imported balance", customer.enrolled to the webhooks); a row
 // that matches a customer by the enroll's rules is reported and left as it is. A row that repeats
 // an earlier row's external id, email or phone is refused ("same email as row 4"): enroll would
@@ -28,7 +28,7 @@ export const OPENING_NOTE = 'Imported balance';
 const TEST_LIMIT_MESSAGE = `not imported: test data holds at most ${TEST_CUSTOMER_LIMIT} customers (import real customers in live data)`;
 const MATCHED_BY: Record<MatchedBy, string> = { externalCustomerId: 'external id', email: 'email', phone: 'phone' };
 
-/** The summary of decisions §9: counts, and the refused rows (`message` names the column). */
+/** The summary `wallet-loyalty import` prints: counts, and the refused rows (`message` names the column). */
 export interface ImportSummary {
   created: number;
   matched: number;
@@ -242,7 +242,7 @@ function stopImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string, reaso
   inTransaction(deps.db, () => importsRepo(deps.db).stop(jobId, reason, deps.clock.now()));
 }
 
-/** The finished import's summary (decisions §9), its refused rows from the report. */
+/** The finished import's summary, its refused rows from the report. */
 export function importSummary(db: Db, job: ImportJob): ImportSummary {
   return { created: job.created, matched: job.matched, refused: job.refused, rows: importsRepo(db).refusedRows(job.id, job.totalRows).map(summaryLine) };
 }

@@ -43,7 +43,7 @@ export function serverJobs(deps: AppDeps, workers: ServerWorkers): Job[] {
     { name: 'idempotency-sweep', schedule: '*/10 * * * *', run: () => ({ deleted: sweepIdempotencyKeys(deps) }) },
     // Delivery history is kept 30 days; every minute (at second 30), a bounded amount per run.
     { name: 'webhook-history-sweep', schedule: '30 * * * * *', run: () => sweepWebhookHistory(deps) },
-    // Test customers live 30 days (spec 8); hourly keeps them at most an hour past that.
+    // Test customers live 30 days; hourly keeps them at most an hour past that.
     { name: 'test-customer-sweep', schedule: '41 * * * *', run: () => ({ removed: sweepTestCustomers(deps) }) },
     // Ended sessions and old failed sign-ins: refused anyway, removed so the tables stay small.
     { name: 'session-sweep', schedule: '29 * * * *', run: () => ({ sessions: sweepSessions(deps, [CONSOLE_SESSIONS, COUNTER_SESSIONS_SWEEP]), failures: sweepFailures(deps, 24 * 3_600_000) }) },

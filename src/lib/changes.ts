@@ -3,12 +3,12 @@
 // internals to name them.
 
 /**
- * Which channel made a change (decisions §8, §9): the ledger row's `source`, the events' `data.source`;
+ * Which channel made a change: the ledger row's `source`, the events' `data.source`;
  * `import` is a CSV import, `expiry` and `birthday` the sweeps that expire units and give birthday treats.
  */
 export type Channel = 'api' | 'scan' | 'signup' | 'console' | 'import' | 'expiry' | 'birthday';
 
-/** The staff member at the counter who made a change (decisions §8); on counter rows only. */
+/** The staff member at the counter who made a change; on counter rows only. */
 export interface StaffRef {
   id: string;
   name: string;

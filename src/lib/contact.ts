@@ -6,7 +6,7 @@ import * as v from 'valibot';
 
 // Email and phone: the one rule for each, used by enroll, custom-field answers, the seed file and
 // every lookup. What the customer typed is kept for display; the normal forms here are what
-// lookups compare (decisions §1).
+// lookups compare.
 
 // --- Email ---
 //
@@ -59,7 +59,7 @@ export function normalizeEmail(raw: string | null | undefined): string | null {
 // --- Phone ---
 //
 // Spaces, dashes, dots and brackets are stripped; what is left must be `+` and digits (an
-// international number: decisions §1), which libphonenumber-js parses into E.164, dropping a
+// international number), which libphonenumber-js parses into E.164, dropping a
 // national trunk prefix written after the country code (`+44 (0)20…` → `+4420…`) and keeping a
 // leading 0 that belongs to the number (Italy: `+39 06…`). Anything else normalises to nothing:
 // no error, it never matches.
@@ -137,8 +137,8 @@ export function phoneExample(country: string | null): { national: string; intern
 
 /**
  * A phone from a query string or a `phone:` ref, where a `+` may arrive decoded as a space
- * (`?phone=+49…` reaches the server as ` 49…`): the leading space is given back as `+`
- * (decisions §1). Only there: in a JSON body a leading space is just a space, and reading it
+ * (`?phone=+49…` reaches the server as ` 49…`): the leading space is given back as `+`.
+ * Only there: in a JSON body a leading space is just a space, and reading it
  * as `+` would turn a national ` 0170…` into `+0170…`.
  */
 export function phoneFromUrl(raw: string): string {

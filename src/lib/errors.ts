@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 
 /**
  * The one error class. `code` is what clients branch on; the body is
- * { statusCode, error, message, ...extra } where `message` starts with the code (decisions §5),
- * unless `exactMessage` gives the spec's fixed wording.
+ * { statusCode, error, message, ...extra } where `message` starts with the code,
+ * unless `exactMessage` gives a fixed wording (the scope 403 `Missing scope(s): <scope>`).
  */
 export class ApiError extends Error {
   readonly status: number;

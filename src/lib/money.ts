@@ -24,5 +24,5 @@ export function hasAtMostDecimals(value: number, decimals: number): boolean {
   return dot === -1 || text.length - dot - 1 <= decimals;
 }
 
-/** The largest amount accepted anywhere (decisions §7), in units. */
+/** The largest amount accepted anywhere, in units; no balance may pass it either. */
 export const MAX_UNITS = 1_000_000_000;

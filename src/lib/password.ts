@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 
-// Admin passwords (decisions §8): scrypt at OWASP's minimum, N=2^17, r=8, p=1, with a per-password
+// Admin passwords: scrypt at OWASP's minimum, N=2^17, r=8, p=1, with a per-password
 // salt. The parameters are stored with the hash, so older hashes still verify and can be upgraded.
 // scrypt runs on libuv's thread pool (async crypto.scrypt), never on the event loop: one hash takes
 // about half a second and 128 MiB, which would stall every other request.

@@ -19,7 +19,7 @@ const RATE_ONE = 10n ** BigInt(RATE_SCALE);
 
 /**
  * Hundredths earned by a sale of `cents` (hundredths of the currency) at `rate` units per currency
- * unit: floor(amount × rate) whole units, or on a prepaid card floor to the cent (decisions §2).
+ * unit: floor(amount × rate) whole units, or on a prepaid card floor to the cent.
  */
 export function spendAccrual(passType: Card['passType'], cents: number, rate: number): number {
   const exact = BigInt(cents) * scaledInteger(rate, RATE_SCALE); // hundredths × RATE_ONE

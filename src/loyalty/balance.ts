@@ -11,7 +11,7 @@ export function levelFor(card: Card, balance: number): Level | null {
 
 export type BalanceObject = { stamps: number } | { points: number } | { points: number; level: string };
 
-/** The balance object of the customer endpoints (decisions §1), amounts in units. */
+/** The balance object of the customer endpoints, amounts in units. */
 export function balanceObject(card: Card, balance: number): BalanceObject {
   const units = fromHundredths(balance);
   switch (card.passType) {

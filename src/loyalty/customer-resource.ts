@@ -43,8 +43,8 @@ function nextRewardBody(card: Card, balance: number): NextRewardBody | null {
 }
 
 /**
- * The customer as every read answers it (GET /v1/customers/{ref}, lookup): spec 4.6 plus
- * decisions §2. One function, so the ledger, wallet and console show the same customer.
+ * The customer as every read answers it (GET /v1/customers/{ref}, lookup). One
+ * function, so the ledger, wallet and console show the same customer.
  */
 export function customerResource(customer: Customer, card: Card, config: Pick<Config, 'installBaseUrl'>, expiring: Expiring | null): CustomerResourceBody {
   return {

@@ -29,8 +29,8 @@ export interface EnrollDeps extends WriteDeps {
 
 export interface EnrollRequest {
   /**
-   * Required from the API (spec 4.4). The counter, the sign-up form and the console enroll without
-   * one: the customer then has none until an integrator sets it with PATCH (decisions §8).
+   * Required from the API. The counter, the sign-up form and the console enroll without
+   * one: the customer then has none until an integrator sets it with PATCH.
    */
   externalCustomerId?: string | null;
   cardId: string;
@@ -49,7 +49,7 @@ export interface EnrollRequest {
 export type LinkSkippedReason = 'external_id_taken' | 'already_has_external_id';
 export type MatchedBy = 'externalCustomerId' | 'email' | 'phone';
 
-/** The enroll result of spec 2.3; `linkSkippedReason` is absent (not null) when linked. */
+/** The enroll result (the body of POST /v1/customers); `linkSkippedReason` is absent (not null) when linked. */
 export interface EnrollResult {
   passUserId: string;
   externalCustomerId: string | null;
@@ -63,12 +63,12 @@ export interface EnrollResult {
 }
 
 /**
- * Attaches `sentId` to a matched customer, or says why it cannot (spec 4.4):
+ * Attaches `sentId` to a matched customer, or says why it cannot:
  * - already_has_external_id: the customer carries a different id (checked first: it is a property
  *   of the matched record itself, so a retry can never change the answer);
  * - external_id_taken: another customer holds the sent id. Enroll resolves by externalCustomerId
  *   before anything else, so on this server that holder would have been the match (or a 409
- *   EXTERNAL_ID_ON_OTHER_CARD); the case exists for two racing enrolls (decisions §7), which
+ *   EXTERNAL_ID_ON_OTHER_CARD); the case exists for two racing enrolls, which
  *   SQLite's serialised writes rule out. It is tested by calling this function directly.
  * Runs inside the caller's transaction.
  */
@@ -82,7 +82,7 @@ export function linkExternalId(deps: { db: Db; clock: Clock }, n: Namespace, mat
   return { linked: true };
 }
 
-/** Whole units on stamp, point and level cards; up to 2 decimals on store credit (decisions §1). */
+/** Whole units on stamp, point and level cards; up to 2 decimals on store credit. */
 function openingBalance(card: Card, initialPoints: number | undefined): number {
   if (initialPoints === undefined) return 0;
   if (!hasAtMostDecimals(initialPoints, decimalsFor(card.passType))) {
@@ -92,7 +92,7 @@ function openingBalance(card: Card, initialPoints: number | undefined): number {
 }
 
 /**
- * The resolution order of spec 4.4: the id across the org, then email, then phone on the card
+ * The resolution order of an enroll: the id across the org, then email, then phone on the card
  * (409 EXTERNAL_ID_ON_OTHER_CARD when the id is on another card). Exported for the import, which
  * leaves a matched customer as it is.
  */
@@ -154,7 +154,7 @@ function createCustomer(
   if (opening > 0) {
     // The opening balance goes through the one balance-change function like every other change:
     // a ledger row, so balance == sum of the ledger. Kind `initial` is no award (earning limits
-    // ignore it) and emits no balance.updated (decisions §2).
+    // ignore it) and emits no balance.updated.
     opened = changeBalance(deps, { customer, card, kind: 'initial', change: opening, isAward: false, source: channel, staff, idempotencyKey, note: openingNote ?? null, field: 'initialPoints' }).customer;
   }
   emitEvent(deps, {
@@ -165,7 +165,7 @@ function createCustomer(
 }
 
 /**
- * Enrolls or matches a customer (spec 4.4, decisions §2) in one synchronous transaction: every
+ * Enrolls or matches a customer in one synchronous transaction: every
  * check runs before the first write, so a refusal writes nothing. On a match nothing is reset
  * and name, email and phone are not written; customFields are.
  */

@@ -7,7 +7,7 @@ import { addDays, localDate, startOfLocalDate } from '../lib/days';
 import { readOrgSettings } from '../orgs/settings';
 import { lotsRepo, type Lot } from './lots-repo';
 
-// When units expire (decisions: expiry is never retroactive, the oldest units go first). A lot
+// When units expire (never retroactively; the oldest units go first). A lot
 // carries the rule it was awarded under; these functions say when each lot ends, in the shop's days.
 
 const DAY = 86_400_000;

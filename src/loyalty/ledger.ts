@@ -97,7 +97,7 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   }
 
   const isAward = input.isAward && change > 0;
-  // Store credit is the customer's money, never rationed (spec 4.10); every other award is. The
+  // Store credit is the customer's money, never rationed; every other award is. The
   // limits judge the base award: what promotions add is on top.
   if (isAward && card.passType !== 'prepaid_card') {
     checkEarningLimits(card.earningLimits, base, now, {
@@ -145,7 +145,7 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
 
   const previousLevel = levelFor(card, before);
   const level = levelFor(card, after);
-  // A zero change reports nothing (decisions §2); an opening balance emits no balance.updated either.
+  // A zero change reports nothing; an opening balance emits no balance.updated either.
   const events =
     change === 0 || input.kind === 'initial'
       ? []
@@ -164,7 +164,7 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   return { customer: updated, card, transaction, previousBalance: before, level, previousLevel, promotions: { ids: promotions.ids, extra }, events };
 }
 
-/** Whole units off prepaid cards; no amount or balance past MAX_UNITS (decisions §1, §7). */
+/** Whole units off prepaid cards; no amount or balance past MAX_UNITS. */
 function checkRange(card: Card, field: string, change: number, after: number): void {
   if (!Number.isSafeInteger(change)) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}` }]);
   if (card.passType !== 'prepaid_card' && change % 100 !== 0) {
@@ -177,7 +177,7 @@ function checkRange(card: Card, field: string, change: number, after: number): v
 }
 
 /**
- * Which channel made a change, as events carry it (decisions §8): `source` like the ledger row's,
+ * Which channel made a change, as events carry it: `source` like the ledger row's,
  * and on a counter change the staff member too.
  */
 export function channelData(source: Channel, staff?: StaffRef | null): { source: Channel; staff?: StaffRef } {
@@ -209,7 +209,7 @@ function emitBalanceEvents(
   const events: EventEnvelope[] = [];
   if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...withCardType(), rewardId: e.rewardRedeemed.rewardId }));
   events.push(emit('balance.updated', { ...withCardType(), ...e.promotions }));
-  // Whatever moved the balance, a new tier is announced (decisions §2).
+  // Whatever moved the balance, a new tier is announced.
   if (e.level && e.previousLevel && e.level.name !== e.previousLevel.name) {
     events.push(emit('level.changed', { ...who, ...amounts, level: e.level.name, previousLevel: e.previousLevel.name }));
   }

@@ -2,7 +2,7 @@ import type { EarningLimits, LimitPeriod } from '../cards/model';
 import { badRequest } from '../lib/errors';
 import { fromHundredths } from '../lib/money';
 
-/** Rolling windows (decisions §2): a "day" is the last 24 hours, not the calendar day. */
+/** Rolling windows: a "day" is the last 24 hours, not the calendar day. */
 export const PERIOD_MS: Record<LimitPeriod, number> = {
   day: 24 * 60 * 60 * 1000,
   week: 7 * 24 * 60 * 60 * 1000,

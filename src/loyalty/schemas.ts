@@ -12,7 +12,7 @@ const twoDecimals = v.check<number, string>((n) => hasAtMostDecimals(n, 2), 'at 
 // JSON Schema has no word for "at most n decimals" that survives binary floats (multipleOf 0.01
 // refuses 0.07 in most validators), nor can a schema see the customer's card. The document states
 // both rules as extensions a validator can apply once it knows the card: the amounts the service
-// refuses as fractions off prepaid cards (decisions §1) carry the decimals of each card type.
+// refuses as fractions off prepaid cards carry the decimals of each card type.
 /** At most this many decimals whatever the card: a sale in a currency. */
 const maxDecimals = (decimals: number) => v.metadata<number, Record<string, number>>({ 'x-max-decimals': decimals });
 /** At most decimalsFor(card type) decimals: whole units, store credit to the cent. */

@@ -14,7 +14,7 @@ import { mailRepo, type MailKind, type MailSend, type MailVia } from './repo';
 import { holdReasonOf, recordHold, signupMailQuotas } from './signup-limits';
 import { unsubscribedAt } from './unsubscribe';
 
-// Transactional mail only (decisions §9): a customer's own card, on request (from the sign-up
+// Transactional mail only: a customer's own card, on request (from the sign-up
 // pages within the abuse limits of signup-limits.ts), and the console's test email. Each function writes rows in its caller's transaction (or one of its own) and wakes
 // the worker after the commit; nothing here talks to the mail server. Without SMTP_URL and
 // MAIL_FROM every feature shows as off, and these refuse with MAIL_OFF rather than fail.

@@ -20,7 +20,7 @@ const defaultTimeZone = () => canonicalZone(Intl.DateTimeFormat().resolvedOption
 export const DEFAULT_CONFIRM_ABOVE = { stamps: 1000, points: 100_000, credit: 20_000 } as const;
 const confirmAmount = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(max));
 
-/** The counter (decisions §8): when it locks, and the owner's caps against staff fraud. */
+/** The counter: when it locks, and the owner's caps against staff fraud. */
 export const CounterSettingsSchema = v.object({
   /** Minutes without use after which the counter locks and asks for a PIN again. */
   lockAfterMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(240)), 5),

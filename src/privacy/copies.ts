@@ -89,7 +89,7 @@ export const PERSONAL_DATA: readonly PersonalCopy[] = [
       if (!cleared) throw notFound('CUSTOMER_NOT_FOUND', `pu_${customer.id}`);
       repo.markErased(customer.id, now);
     },
-    exported: 'customer (with the balance), card, answers (with the questions’ labels)',
+    exported: 'customer (with the balance and the language of their pass and emails), card, answers (with the questions’ labels)',
     read: ({ customer, card }) => ({
       customer: {
         passUserId: customer.id,
@@ -100,6 +100,8 @@ export const PERSONAL_DATA: readonly PersonalCopy[] = [
         status: customer.status,
         joinedVia: customer.source,
         livemode: customer.livemode,
+        // The language of their pass and emails; null: the shop's.
+        language: customer.language,
         balance: balanceObject(card, customer.balance),
         createdAt: isoTime(customer.createdAt),
         updatedAt: isoTime(customer.updatedAt),

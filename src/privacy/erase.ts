@@ -6,12 +6,13 @@ import { resolveCustomer } from '../customers/refs';
 import { PERSONAL_DATA, type EraseDeps } from './copies';
 import { eraseRepo } from './erase-repo';
 
-// The right to erasure (decisions §9): a customer's personal data goes, their ledger stays for the
-// shop's books. In one transaction, every place of the list in copies.ts is treated as it says
-// there (the row's values NULL, its codes markers, the copies in the search index, emails, stored
-// answers, events, edits, birthdays and import drafts gone, the pass voided); the erasure is
-// recorded (which fields, by whom), and customer.deleted tells integrators, with the external id as
-// it was, so they can find their copy. Afterwards the customer reads as CUSTOMER_NOT_FOUND.
+// The right to erasure (docs/customer-data.md#deleting-personal-data-erasure): a customer's
+// personal data goes, their ledger stays for the shop's books. In one transaction, every place of
+// the list in copies.ts is treated as it says there (the row's values NULL, its codes markers, the
+// copies in the search index, emails, stored answers, events, edits, birthdays and import drafts
+// gone, the pass voided); the erasure is recorded (which fields, by whom), and customer.deleted
+// tells integrators, with the external id as it was, so they can find their copy. Afterwards the
+// customer reads as CUSTOMER_NOT_FOUND.
 
 export type ErasedBy = { channel: 'api' } | { channel: 'console'; admin: { id: string; email: string } };
 

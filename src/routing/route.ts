@@ -7,7 +7,7 @@ type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** The body of a POST or PATCH that declares none: strict like every body (decisions §7), so `{}` at most. */
+/** The body of a POST or PATCH that declares none: strict like every body (a field is 400), so `{}` at most. */
 export const NO_BODY = v.strictObject({});
 
 /** Who is calling: resolved from X-Api-Key before any route logic runs. */

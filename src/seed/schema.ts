@@ -18,7 +18,7 @@ const KeySeed = v.pipe(
 
 const AdminSeed = v.strictObject({
   email: v.pipe(v.string(), v.trim(), emailAddressCheck),
-  // The operator chooses it (decisions §6 shows "…"); only an empty one is refused.
+  // The operator chooses it (docs/operator.md#seed-file shows "…"); only an empty one is refused.
   password: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200)),
 });
 
@@ -32,10 +32,10 @@ const OrgSeed = v.strictObject({
   admins: v.optional(v.array(AdminSeed), []),
   cards: v.optional(v.array(CardConfig), []),
   keys: v.optional(v.array(KeySeed), []),
-  // Counter staff (decisions §8): a name and a 4–8 digit PIN, unique within the org.
+  // Counter staff: a name and a 4–8 digit PIN, unique within the org.
   staff: v.optional(v.array(StaffInput), []),
 });
 
-/** The seed file of decisions §6. Checks across entries (unique refs, emails) live in the service. */
+/** The seed file (docs/operator.md#seed-file). Checks across entries (unique refs, emails) live in the service. */
 export const SeedFile = v.strictObject({ orgs: v.pipe(v.array(OrgSeed), v.minLength(1)) });
 export type SeedFileInput = v.InferOutput<typeof SeedFile>;

@@ -8,6 +8,6 @@ export interface Staff {
   updatedAt: number;
 }
 
-/** PINs are 4 to 8 digits (decisions §8). */
+/** PINs are 4 to 8 digits. */
 export const PIN_PATTERN = /^\d{4,8}$/;
 export const STAFF_NAME_MAX = 60;

@@ -14,7 +14,7 @@ export interface StaffDeps {
 }
 
 // Staff are created, re-PINned and disabled by an admin (console, seed file); they can only use
-// the counter (decisions §8). Every write is one transaction; a taken PIN writes nothing.
+// the counter. Every write is one transaction; a taken PIN writes nothing.
 
 const pinTaken = () => new ApiError(409, 'STAFF_PIN_TAKEN', { detail: 'another staff member of this organisation has this PIN; choose another', extra: { field: 'pin' } });
 

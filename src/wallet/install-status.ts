@@ -1,4 +1,4 @@
-// decisions §2: a customer is `installed` while any wallet holds the pass (an Apple device
+// A customer is `installed` while any wallet holds the pass (an Apple device
 // registration or a saved Google object) and `pending_install` otherwise.
 import { customersRepo } from '../customers/repo';
 import type { Db } from '../db/connection';

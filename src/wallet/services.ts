@@ -1,6 +1,6 @@
 // Which wallets this server can issue passes for, loaded once at start from the operator's
 // settings. A wallet whose settings are all unset is simply off; a partial or broken setup stops
-// the start with one line naming the setting (decisions §6), instead of broken passes later.
+// the start with one line naming the setting, instead of broken passes later.
 import { ConfigError, type Config } from '../config';
 import type { Clock } from '../lib/clock';
 import { hostOf, isLoopbackHost } from '../lib/url-host';

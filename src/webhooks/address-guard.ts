@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { hostOf } from '../lib/url-host';
 
-// WEBHOOK_BLOCK_PRIVATE (decisions §4): for operators hosting several merchants, a webhook URL
+// WEBHOOK_BLOCK_PRIVATE (docs/webhooks.md#operator-settings): for operators hosting several merchants, a webhook URL
 // must not reach the server's own network. The check runs on the address the socket actually
 // connects to (see guardedLookup), so a hostname that resolves differently later cannot slip by.
 

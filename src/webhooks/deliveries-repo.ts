@@ -109,7 +109,7 @@ function createDeliveriesRepo(db: Db) {
   const attemptsOf = db.prepare<[string], RawAttempt>(
     'SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
   );
-  // Stops an endpoint's queue: what has not been sent will not be (decisions §4), and says so.
+  // Stops an endpoint's queue: what has not been sent will not be, and says so.
   const failPending = db.prepare(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL
      WHERE webhook_id = @webhookId AND status = 'pending'`,

@@ -16,7 +16,7 @@ export interface WebhookDeps {
   clock: Clock;
 }
 
-/** Whose endpoints: a key sees only its own org's, and only those of its mode (decisions §4). */
+/** Whose endpoints: a key sees only its own org's, and only those of its mode. */
 export interface Owner {
   orgId: string;
   livemode: boolean;
@@ -135,7 +135,7 @@ export function listDeliveries(deps: WebhookDeps, owner: Owner, webhookId: strin
 }
 
 /**
- * A new delivery of the same event to the same endpoint (decisions §4): the payload, and so the
+ * A new delivery of the same event to the same endpoint: the payload, and so the
  * event id, are unchanged; the signature gets a fresh timestamp when it is sent. The caller wakes
  * the worker after this commits.
  */
@@ -146,7 +146,7 @@ export function replayDelivery(deps: WebhookDeps, owner: Owner, deliveryId: stri
     if (!original) throw notFound('DELIVERY_NOT_FOUND', deliveryId);
     const webhook = webhooksRepo(deps.db).findById(original.webhookId)!;
     if (webhook.status !== 'active') {
-      // A disabled endpoint receives nothing (decisions §4); queueing a send that never happens would mislead.
+      // A disabled endpoint receives nothing; queueing a send that never happens would mislead.
       throw new ApiError(409, 'WEBHOOK_DISABLED', { detail: `${webhook.id} is disabled; set its status to active before replaying` });
     }
     const id = newId('wd');

@@ -1,5 +1,5 @@
 // `wallet-loyalty import <file.csv> --card <cardId> [--mode live|test] [--dry-run] [--data DIR]`
-// run as the operator runs it (a child process): the JSON summary of decisions §9, exit 0 with
+// run as the operator runs it (a child process): the JSON summary of docs/import.md, exit 0 with
 // refused rows, exit 1 with one line on stderr when nothing could be read, nothing written then.
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Settings → Admins over HTTP (decisions §9): several admins per org with equal rights, never none;
+// Settings → Admins over HTTP: several admins per org with equal rights, never none;
 // an admin's own login email changes only with their password. And where to turn when the password is lost.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Scheduled and console backups (decisions §9): the copy, its check, rotation, the schedule in the
+// Scheduled and console backups (docs/backups.md#daily-backups): the copy, its check, rotation, the schedule in the
 // shop's time zone, a failure that is shown and never stops the server, and Settings → Backups
 // over HTTP. The clock is fake; nothing waits for the wall clock.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The public address (decisions §9): /healthz, the proxy's scheme and address under TRUST_PROXY,
+// The public address (docs/going-live.md): /healthz, the proxy's scheme and address under TRUST_PROXY,
 // the console's warnings while PUBLIC_URL is not an address phones can use, and the settings.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The operator's recovery commands, run as the real CLI: restore (every refusal of decisions §9,
+// The operator's recovery commands, run as the real CLI: restore (every refusal docs/backups.md#restore lists,
 // then the swap), the copy before a schema upgrade, admin reset-password / create, --version.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';

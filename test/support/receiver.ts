@@ -100,7 +100,7 @@ export function verifySignature(secret: string, header: string, rawBody: string,
  * Waits until `check` holds, polling every 10 ms. The deadline only turns a hang into a clear
  * failure; nothing asserts how fast it happens.
  */
-export async function eventually(check: () => boolean | Promise<boolean>, what = 'the condition', deadlineMs = 10_000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, what = 'the condition', deadlineMs = 120_000): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`gave up waiting for ${what} after ${deadlineMs} ms`);

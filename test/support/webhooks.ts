@@ -30,7 +30,7 @@ export type Producer = WriteDeps;
 const token = () => randomBytes(8).toString('hex');
 
 /**
- * Realistic `data` for each event type (spec 6 and decisions §2), as the customers and ledger
+ * Realistic `data` for each event type (docs/webhooks.md#what-arrives), as the customers and ledger
  * features will emit them: `balance` is the primary counter, `change` is signed.
  */
 export function sampleData(type: EventType, cardId: string): { customerId: string; data: Record<string, unknown> } {

@@ -7,7 +7,7 @@ import { seedStandardOrg, startTestApp, type StandardOrg, type TestApp } from '.
 import { appleEnv, getBytes, IPHONE_UA, unzipPass } from '../support/wallet-app';
 import { createAppleTestChain, startFakeApns, type AppleTestChain, type FakeApns } from '../support/wallet-fixtures';
 
-// The promise of spec 1: the integrator builds nothing for the pass. An enroll and an earn made
+// The promise to integrators: they build nothing for the pass. An enroll and an earn made
 // through the integration API alone reach a registered iPhone as a push and a fresh pass.
 describe('end to end: an API earn updates the installed Apple pass', () => {
   let chain: AppleTestChain;

@@ -17,7 +17,7 @@ import { t } from '../../i18n/translate';
 
 /**
  * Test customers get a class of their own: the class carries the program name, and theirs says
- * TEST · (decisions §5). Card ids never contain "-", so "<cardId>-test" cannot meet a real card.
+ * "TEST · …". Card ids never contain "-", so "<cardId>-test" cannot meet a real card.
  */
 export function googleIds(issuerId: string, card: Card, customer: Customer): { classId: string; objectId: string } {
   return { classId: googleClassId(issuerId, card, customer.livemode), objectId: walletResourceId(issuerId, customer.id) };
