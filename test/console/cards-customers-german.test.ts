@@ -121,6 +121,7 @@ describe('the console in German: cards, customers, import, promotions', () => {
     const mapping = await page(sent.location!);
     says(mapping.text, ['2. Welche Spalte wohin gehört', 'Spalte in der Datei', 'Erste Werte', 'Datei prüfen (Probelauf)'], ['Which column goes where']);
     assert.match(mapping.text, /Datei kunden\.csv\s*: 2 Zeilen für die Karte Coffee stamps\s*\(Stempelkarte\)\./);
+    says(mapping.text, ['Weglassen', 'Vorname', 'Externe ID', 'Stand (Stempel)', 'Frage: Member number'], ['Leave out', 'First name', 'Balance (stamps)']);
     const checked = await steps.check(sent.location!, ['name', 'email', 'balance']);
     says(text(checked.text), ['3. Probelauf: Was der Import tun würde', 'Es wurde noch nichts geschrieben.', 'Neue Kunden', 'Abgelehnte Zeilen'], ['Dry run', 'New customers']);
   });

@@ -111,7 +111,13 @@ export interface MappingView {
 function mappingForm(c: ConsoleContext, view: MappingView): Markup {
   const { job, card, header } = view;
   const m = consoleText(c.lang);
-  const options = [{ value: '', label: m('console.import.map.leaveOut') }, ...targetOptions(card).map((o) => ({ value: o.value as string, label: o.label }))];
+  // The targets' names in the admin's language; each option's value is the mapping's own.
+  const targetName = (value: string) => {
+    if (value === 'balance') return m('console.import.targetBalance', { unit: card.passType });
+    const question = value.startsWith('q:') ? card.questions.find((q) => `q:${q.key}` === value) : undefined;
+    return question ? m('console.import.targetQuestion', { label: question.label }) : m('console.import.target', { target: value });
+  };
+  const options = [{ value: '', label: m('console.import.map.leaveOut') }, ...targetOptions(card).map((o) => ({ value: o.value as string, label: targetName(o.value as string) }))];
   return html`<section class="panel" aria-labelledby="mapping-heading">
   <h2 id="mapping-heading">${m('console.import.map.heading')}</h2>
   <p class="muted small">${m('console.import.map.hint')}</p>

@@ -609,6 +609,9 @@ const consoleDe = {
   'console.poster.error.archived': '{card} ist archiviert: Die Karte nimmt keine neuen Mitglieder auf, daher gibt es keinen Aushang zu drucken.',
   'console.poster.error.notPublic': 'Der Code dieses Aushangs führt zu diesem Computer, Smartphones können ihm also nicht folgen. Setzen Sie PUBLIC_URL auf die Adresse, die die Smartphones Ihrer Kunden erreichen, drucken Sie den Aushang neu und markieren Sie ihn dann als gedruckt.',
   'console.poster.qrLabel': 'QR-Code des Anmeldelinks',
+  'console.import.target': '{target, select, name {Name} firstName {Vorname} lastName {Nachname} email {E-Mail} phone {Telefon} externalId {Externe ID} other {{target}}}',
+  'console.import.targetBalance': 'Stand ({unit, select, stamp_card {Stempel} prepaid_card {Guthaben} other {Punkte}})',
+  'console.import.targetQuestion': 'Frage: {label}',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

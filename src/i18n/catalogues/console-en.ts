@@ -607,6 +607,9 @@ const consoleEn = {
   'console.poster.error.archived': '{card} is archived: it takes no new members, so there is no poster to print.',
   'console.poster.error.notPublic': 'This poster\'s code leads to this computer, so phones cannot follow it. Set PUBLIC_URL to the address customers\' phones reach, print the poster again, then mark it printed.',
   'console.poster.qrLabel': 'QR code of the sign-up link',
+  'console.import.target': '{target, select, name {Name} firstName {First name} lastName {Last name} email {Email} phone {Phone} externalId {External id} other {{target}}}',
+  'console.import.targetBalance': 'Balance ({unit, select, stamp_card {stamps} prepaid_card {store credit} other {points}})',
+  'console.import.targetQuestion': 'Question: {label}',
 };
 
 export default consoleEn;
