@@ -107,6 +107,9 @@ describe('the console in German: cards, customers, import, promotions', () => {
 
     const edit = await page(`/console/customers/${id}/edit`);
     says(edit.text, ['Angaben bearbeiten', 'Angaben speichern', 'Abbrechen'], ['Save details']);
+    const badEdit = await client.request('POST', `/console/customers/${id}/edit`, { form: { _csrf: await client.csrfFrom(`/console/customers/${id}/edit`), name: 'Anna Berg', email: 'keine-adresse', phone: '' } });
+    assert.equal(badEdit.status, 400);
+    says(text(badEdit.text), ['Geben Sie eine E-Mail-Adresse ein, z. B. name@example.com.'], ['Enter an email address']);
     const erase = await page(`/console/customers/${id}/erase`);
     says(erase.text, ['Die persönlichen Daten von Anna Berg löschen?', 'Webhook customer.deleted'], ['cannot be undone']);
   });

@@ -12,16 +12,38 @@ import { ApiError } from '../../lib/errors';
 import { readOrgSettings, shopCountry } from '../../orgs/settings';
 import { cardEmailBlocker, customerEmails, mailSetup, queueCardEmail } from '../../mail/service';
 import { qrSvg } from '../../wallet/qr';
-import { field, formErrorsFrom } from '../../web/forms';
+import { field, formErrorsFrom, type FormErrors } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
-import { tConsole } from '../../i18n/translate';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
 import { labelOf } from './lang-format';
 import { editBody, erasedBody, eraseBody, qrBody, type CustomerDataView, type EditForm } from './data-views';
 import { findCustomer } from './service';
 
 // The customer's own data in the console (docs/customer-data.md): send their card by email, show their
 // card's QR, edit their details, download their data, delete their personal data.
+
+/**
+ * The edit form's messages: the service's own in English; in German the same rules from the
+ * catalogue, told apart by the service's wording (it has no codes per rule).
+ */
+function editErrors(lang: ConsoleLang, err: ApiError): FormErrors {
+  const errors = formErrorsFrom(err, ['name', 'email', 'phone']);
+  if (lang === 'en') return errors;
+  const m = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  const worded = (field: string, message: string): string => {
+    if (/cannot be emptied/.test(message)) return m('console.data.rule.required', { field });
+    const max = /^At most (\d+) characters/.exec(message);
+    if (max) return m('console.data.rule.tooLong', { max: Number(max[1]) });
+    if (/^Enter an email address/.test(message)) return m('console.data.rule.email');
+    if (/^Enter a phone number/.test(message)) return m('console.data.rule.phone');
+    const taken = /^Another customer of this card \((.*)\) has this/.exec(message);
+    if (taken) return m('console.data.rule.taken', { who: taken[1]!, field });
+    return message;
+  };
+  return { ...errors, fields: Object.fromEntries(Object.entries(errors.fields).map(([field, message]) => [field, worded(field, message)])) };
+}
 
 /** What the customer page shows of the customer's data (called by its route). */
 export function customerDataView(deps: Pick<AppDeps, 'db' | 'config'>, customer: Customer, query: Context['query']): CustomerDataView {
@@ -78,7 +100,7 @@ export function bindCustomerData(router: Router, deps: AppDeps): void {
       changed = editCustomerContact(deps, customer, typed, { id: c.admin.id, email: c.admin.email });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status === 404) throw err;
-      return showEdit(ctx, customer, { ...typed, errors: formErrorsFrom(err, ['name', 'email', 'phone']) }, err.status);
+      return showEdit(ctx, customer, { ...typed, errors: editErrors(c.lang, err) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect(`/console/customers/${customer.id}?edited=${changed.length ? 1 : 0}`);

@@ -612,6 +612,11 @@ const consoleDe = {
   'console.import.target': '{target, select, name {Name} firstName {Vorname} lastName {Nachname} email {E-Mail} phone {Telefon} externalId {Externe ID} other {{target}}}',
   'console.import.targetBalance': 'Stand ({unit, select, stamp_card {Stempel} prepaid_card {Guthaben} other {Punkte}})',
   'console.import.targetQuestion': 'Frage: {label}',
+  'console.data.rule.required': 'Diese Karte fragt jeden Kunden nach {field, select, name {seinem Namen} email {seiner E-Mail-Adresse} other {seiner Telefonnummer}}: Das Feld darf nicht leer sein.',
+  'console.data.rule.tooLong': 'Höchstens {max} Zeichen.',
+  'console.data.rule.email': 'Geben Sie eine E-Mail-Adresse ein, z. B. name@example.com.',
+  'console.data.rule.phone': 'Geben Sie eine Telefonnummer ein, mit + und Ländervorwahl, wenn sie nicht aus Ihrem Land ist.',
+  'console.data.rule.taken': 'Ein anderer Kunde dieser Karte ({who}) hat schon diese {field, select, email {E-Mail-Adresse} other {Telefonnummer}}; jede gehört zu genau einem Kunden einer Karte.',
 } satisfies Record<ConsoleKey, string>;
 
 export default consoleDe;

@@ -610,6 +610,11 @@ const consoleEn = {
   'console.import.target': '{target, select, name {Name} firstName {First name} lastName {Last name} email {Email} phone {Phone} externalId {External id} other {{target}}}',
   'console.import.targetBalance': 'Balance ({unit, select, stamp_card {stamps} prepaid_card {store credit} other {points}})',
   'console.import.targetQuestion': 'Question: {label}',
+  'console.data.rule.required': 'This card asks every customer for their {field, select, name {name} email {email address} other {phone number}}: it cannot be emptied.',
+  'console.data.rule.tooLong': 'At most {max} characters.',
+  'console.data.rule.email': 'Enter an email address such as name@example.com.',
+  'console.data.rule.phone': 'Enter a phone number, with + and the country code when it is not from your country.',
+  'console.data.rule.taken': 'Another customer of this card ({who}) has this {field, select, email {email address} other {phone number}}; each belongs to one customer of a card.',
 };
 
 export default consoleEn;
