@@ -36,7 +36,13 @@ async function serve(dataDir: string, ready: RegExp): Promise<Served> {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(() => ready.test(output) || child.exitCode !== null, 'the server to listen');
+  try {
+    await eventually(() => ready.test(output) || child.exitCode !== null, 'the server to listen');
+  } catch (err) {
+    // A server that never became ready must not outlive the test and keep its process running.
+    child.kill('SIGKILL');
+    throw err;
+  }
   if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
   return { child, url: `http://127.0.0.1:${port}`, output: () => output };
 }
