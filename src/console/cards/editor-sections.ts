@@ -2,18 +2,24 @@
 // (a level, an item, a question, an option) is a group named after it ("Level 2"), so its short
 // labels ("Name", "Starts at") read — and are found — within it. Rows are added and removed with
 // submit buttons that re-render the form as typed: no JavaScript needed.
-import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_REMIND_DAYS, MAX_REWARDS, PASS_TYPE_NAMES, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
+import { DEFAULT_FLAG_AWARDS_PER_DAY, DEFAULT_REMIND_DAYS, MAX_REWARDS, PASS_TYPES, QUESTION_TYPES, SIGNUP_FIELD_MODES } from '../../cards/model';
 import { parseColor, readColor } from '../../lib/colors';
 import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast';
 import { DEFAULT_PASS_COLORS } from '../../wallet/apple/pass-builder';
 import { checkboxField, inputField, selectField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
+import type { ConsoleLang } from '../../i18n/langs';
+import type { ConsoleKey, MessageParams } from '../../i18n/translate';
+import { tConsole } from '../../i18n/translate';
 import { html, type Markup } from '../../web/html';
 import type { CardForm, QuestionRow } from './form';
 import { MAX_ROWS } from './form';
 import { fillKeys } from './question-keys';
+import { messageWith } from '../message-markup';
 
 export interface SectionContext {
+  /** The admin's console language. */
+  lang: ConsoleLang;
   form: CardForm;
   errors: FormErrors;
   /** The form's own URL: row buttons post there and come back to their section. */
@@ -31,6 +37,9 @@ export const inputId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-
 const focusOn = (s: SectionContext, name: string) => s.focus === inputId(name);
 
 const err = (s: SectionContext, name: string) => s.errors.fields[name];
+
+/** A console message in the section's language. */
+const m = (s: SectionContext, key: ConsoleKey, params?: MessageParams) => tConsole(s.lang, key, params);
 
 /** A section holding a message must be open, or the owner never sees it. */
 const anyError = (s: SectionContext, ...prefixes: string[]) => Object.keys(s.errors.fields).some((name) => prefixes.some((p) => name === p || name.startsWith(`${p}.`) || name.startsWith(`${p}[`)));
@@ -50,33 +59,26 @@ function rowButton(s: SectionContext, action: string, anchor: string, label: Mar
 }
 
 /** "Remove level", "Remove choice", "Remove question": each says what it removes, and which one to a screen reader. */
-const removeButton = (s: SectionContext, action: string, anchor: string, noun: string, which: string) =>
-  rowButton(s, action, anchor, html`Remove ${noun}<span class="visually-hidden"> ${which}</span>`, 'link danger-link');
-
-const TYPE_HINTS: Record<string, string> = {
-  stamp_card: 'A stamp per visit or item; the reward after a number of stamps.',
-  point_card: 'Points per purchase or amount spent; the reward for a number of points.',
-  level_card: 'Points lift the customer through levels such as Bronze, Silver and Gold.',
-  prepaid_card: 'Store credit the customer tops up and spends, in cents.',
-};
+const removeButton = (s: SectionContext, action: string, anchor: string, what: 'reward' | 'level' | 'item' | 'question' | 'choice', n: number, q?: number) =>
+  rowButton(s, action, anchor, html`${m(s, 'console.cardEditor.remove', { what })}<span class="visually-hidden"> ${m(s, 'console.cardEditor.removeWhich', { what, n, q: q ?? '' })}</span>`, 'link danger-link');
 
 // Labels name no unit (stamps, points, credit): the type can change while the form is open.
-const AMOUNT_HINT = 'Whole stamps or points; store credit (prepaid cards) takes up to 2 decimals.';
+const amountHint = (s: SectionContext) => m(s, 'console.cardEditor.amountHint');
 
 export function basicsSection(s: SectionContext): Markup {
   const { form } = s;
-  const typeOptions = PASS_TYPES.map((t) => ({ value: t, label: PASS_TYPE_NAMES[t].replace(/^./, (c) => c.toUpperCase()) }));
-  return html`<fieldset id="basics"><legend>Card</legend>
-  ${inputField({ name: 'name', label: 'Card name', value: form.name, error: err(s, 'name'), required: true, maxlength: 100, hint: 'Shown on every pass, e.g. "Coffee stamps".' })}
+  const typeOptions = PASS_TYPES.map((t) => ({ value: t, label: m(s, 'console.cards.typeName', { type: t }) }));
+  return html`<fieldset id="basics"><legend>${m(s, 'console.cardEditor.basics.legend')}</legend>
+  ${inputField({ name: 'name', label: m(s, 'console.cardEditor.basics.name'), value: form.name, error: err(s, 'name'), required: true, maxlength: 100, hint: m(s, 'console.cardEditor.basics.nameHint') })}
   ${
     s.typeLock
       ? html`<input type="hidden" name="passType" value="${form.passType}">
-  <div class="field"><label for="f-passType">Card type</label>
+  <div class="field"><label for="f-passType">${m(s, 'console.cardEditor.basics.type')}</label>
     <select id="f-passType" disabled aria-describedby="f-passType-hint${err(s, 'passType') ? ' f-passType-error' : ''}">${typeOptions.map((o) => html`<option value="${o.value}"${o.value === form.passType ? html` selected` : ''}>${o.label}</option>`)}</select>
     <span class="hint" id="f-passType-hint">${s.typeLock}</span>
     ${err(s, 'passType') ? html`<span class="error" id="f-passType-error">${err(s, 'passType')}</span>` : ''}
   </div>`
-      : selectField({ name: 'passType', label: 'Card type', value: form.passType, error: err(s, 'passType'), required: true, options: typeOptions, hint: TYPE_HINTS[form.passType] ?? 'What the card counts.' })
+      : selectField({ name: 'passType', label: m(s, 'console.cardEditor.basics.type'), value: form.passType, error: err(s, 'passType'), required: true, options: typeOptions, hint: m(s, 'console.cardEditor.typeHint', { type: form.passType }) })
   }
 </fieldset>`;
 }
@@ -87,30 +89,30 @@ export function rewardsSection(s: SectionContext): Markup {
   const { form } = s;
   const typed = form.rewards.some((r) => r.name || r.cost || r.description);
   const open = takesRewards(form.passType) || typed || anyError(s, 'rewards');
-  return html`<details id="rewards" class="section"${open ? html` open` : ''}><summary>Rewards <span class="muted small">stamp and point cards</span></summary>
-  <p class="hint">What customers get for their stamps or points, up to ${MAX_REWARDS}. They are saved from the cheapest up; the cheapest is the default, the one redeemed when nobody picks another.</p>
+  return html`<details id="rewards" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.rewards.summary')} <span class="muted small">${m(s, 'console.cardEditor.rewards.for')}</span></summary>
+  <p class="hint">${m(s, 'console.cardEditor.rewards.hint', { max: MAX_REWARDS })}</p>
   ${groupError(s, 'rewards')}
   ${form.rewards.map((reward, i) => {
     const at = `rewards[${i}]`;
     return html`<fieldset class="row-group" aria-labelledby="reward-${i}-legend">
-    <legend id="reward-${i}-legend">Reward ${i + 1}</legend>
+    <legend id="reward-${i}-legend">${m(s, 'console.cardEditor.rewards.legend', { n: i + 1 })}</legend>
     ${groupError(s, at)}${groupError(s, `${at}.id`)}
     ${reward.id ? html`<input type="hidden" name="${at}.id" value="${reward.id}">` : ''}
     <div class="row-fields">
-      ${inputField({ name: `${at}.name`, label: 'Name', value: reward.name, error: err(s, `${at}.name`), required: true, maxlength: 100, hint: i === 0 ? 'e.g. "Free coffee".' : undefined, autofocus: focusOn(s, `${at}.name`) })}
-      ${inputField({ name: `${at}.cost`, label: 'Cost', value: reward.cost, error: err(s, `${at}.cost`), required: true, inputmode: 'numeric', hint: i === 0 ? 'Stamps or points it takes: a whole number.' : undefined })}
+      ${inputField({ name: `${at}.name`, label: m(s, 'console.cardEditor.rewards.name'), value: reward.name, error: err(s, `${at}.name`), required: true, maxlength: 100, hint: i === 0 ? m(s, 'console.cardEditor.rewards.nameHint') : undefined, autofocus: focusOn(s, `${at}.name`) })}
+      ${inputField({ name: `${at}.cost`, label: m(s, 'console.cardEditor.rewards.cost'), value: reward.cost, error: err(s, `${at}.cost`), required: true, inputmode: 'numeric', hint: i === 0 ? m(s, 'console.cardEditor.rewards.costHint') : undefined })}
     </div>
-    ${inputField({ name: `${at}.description`, label: 'Description', value: reward.description, error: err(s, `${at}.description`), maxlength: 300, hint: i === 0 ? 'Shown with the reward, e.g. "Any size, any milk".' : undefined })}
-    ${removeButton(s, `remove:rewards:${i}`, 'rewards', 'reward', `${i + 1}`)}
+    ${inputField({ name: `${at}.description`, label: m(s, 'console.cardEditor.rewards.description'), value: reward.description, error: err(s, `${at}.description`), maxlength: 300, hint: i === 0 ? m(s, 'console.cardEditor.rewards.descriptionHint') : undefined })}
+    ${removeButton(s, `remove:rewards:${i}`, 'rewards', 'reward', i + 1)}
   </fieldset>`;
   })}
-  ${form.rewards.length < MAX_REWARDS ? rowButton(s, 'add:rewards', 'rewards', 'Add a reward') : html`<p class="hint">A card lists at most ${MAX_REWARDS} rewards.</p>`}
+  ${form.rewards.length < MAX_REWARDS ? rowButton(s, 'add:rewards', 'rewards', m(s, 'console.cardEditor.rewards.add')) : html`<p class="hint">${m(s, 'console.cardEditor.rewards.max', { max: MAX_REWARDS })}</p>`}
 </details>`;
 }
 
-const EXPIRY_RULES = [
-  { value: 'months', label: 'A number of months after each award (point and level cards)' },
-  { value: 'inactiveDays', label: 'After a number of days without a new award' },
+const expiryRules = (s: SectionContext) => [
+  { value: 'months', label: m(s, 'console.cardEditor.expiry.ruleMonths') },
+  { value: 'inactiveDays', label: m(s, 'console.cardEditor.expiry.ruleInactive') },
 ];
 
 /**
@@ -121,13 +123,13 @@ export function expirySection(s: SectionContext): Markup {
   const { form } = s;
   const e = form.expiry;
   const open = e.rule !== '' || anyError(s, 'expiry');
-  return html`<details id="expiry" class="section"${open ? html` open` : ''}><summary>Expiry <span class="muted small">optional; not for prepaid cards</span></summary>
-  <p class="hint">Never retroactive: what customers were given before you switch expiry on never expires, and a change applies to awards given after it. Redemptions use the oldest stamps or points first.</p>
+  return html`<details id="expiry" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.expiry.summary')} <span class="muted small">${m(s, 'console.cardEditor.expiry.for')}</span></summary>
+  <p class="hint">${m(s, 'console.cardEditor.expiry.hint')}</p>
   ${groupError(s, 'expiry')}
-  ${selectField({ name: 'expiry.rule', label: 'Stamps and points expire', value: e.rule, required: true, options: [{ value: '', label: 'Never' }, ...EXPIRY_RULES] })}
-  <div data-expiry-rule="months">${inputField({ name: 'expiry.months', label: 'Months after each award', value: e.months, error: err(s, 'expiry.months'), required: true, inputmode: 'numeric', hint: 'Each award expires at the end of the day this many months later, e.g. 12.' })}</div>
-  <div data-expiry-rule="inactiveDays">${inputField({ name: 'expiry.inactiveDays', label: 'Days without an award', value: e.inactiveDays, error: err(s, 'expiry.inactiveDays'), required: true, inputmode: 'numeric', hint: 'The whole balance expires when a customer was given nothing for this many days, e.g. 365.' })}</div>
-  <div data-expiry-rule="months inactiveDays">${inputField({ name: 'expiry.remindDays', label: 'Remind this many days before', value: e.remindDays, error: err(s, 'expiry.remindDays'), inputmode: 'numeric', placeholder: String(DEFAULT_REMIND_DAYS), hint: `The pass shows what expires when, and customers who agreed get an email. 0: no reminder; empty: ${DEFAULT_REMIND_DAYS}.` })}</div>
+  ${selectField({ name: 'expiry.rule', label: m(s, 'console.cardEditor.expiry.rule'), value: e.rule, required: true, options: [{ value: '', label: m(s, 'console.cardEditor.expiry.never') }, ...expiryRules(s)] })}
+  <div data-expiry-rule="months">${inputField({ name: 'expiry.months', label: m(s, 'console.cardEditor.expiry.months'), value: e.months, error: err(s, 'expiry.months'), required: true, inputmode: 'numeric', hint: m(s, 'console.cardEditor.expiry.monthsHint') })}</div>
+  <div data-expiry-rule="inactiveDays">${inputField({ name: 'expiry.inactiveDays', label: m(s, 'console.cardEditor.expiry.inactiveDays'), value: e.inactiveDays, error: err(s, 'expiry.inactiveDays'), required: true, inputmode: 'numeric', hint: m(s, 'console.cardEditor.expiry.inactiveDaysHint') })}</div>
+  <div data-expiry-rule="months inactiveDays">${inputField({ name: 'expiry.remindDays', label: m(s, 'console.cardEditor.expiry.remindDays'), value: e.remindDays, error: err(s, 'expiry.remindDays'), inputmode: 'numeric', placeholder: String(DEFAULT_REMIND_DAYS), hint: m(s, 'console.cardEditor.expiry.remindDaysHint', { days: DEFAULT_REMIND_DAYS }) })}</div>
 </details>`;
 }
 
@@ -141,13 +143,13 @@ export function birthdaySection(s: SectionContext): Markup {
   const b = form.birthday;
   const choices = dateQuestions(form).map((q) => ({ value: q.key, label: q.label }));
   // A question chosen before and since removed or changed stays chosen, so saving says so instead of switching the treat off.
-  if (b.questionKey && !choices.some((c) => c.value.toLowerCase() === b.questionKey.toLowerCase())) choices.push({ value: b.questionKey, label: `${b.questionKey} (not a date question of this card)` });
+  if (b.questionKey && !choices.some((c) => c.value.toLowerCase() === b.questionKey.toLowerCase())) choices.push({ value: b.questionKey, label: m(s, 'console.cardEditor.birthday.notDate', { key: b.questionKey }) });
   const open = b.questionKey !== '' || anyError(s, 'birthday');
-  return html`<details id="birthday" class="section"${open ? html` open` : ''}><summary>Birthday treat <span class="muted small">optional; not for prepaid cards</span></summary>
-  <p class="hint">Given once a year on the customer's birthday (29 February counts on 28 February). A birthday entered or changed in the 30 days before it earns nothing that year, so a treat cannot be had by changing the date.</p>
+  return html`<details id="birthday" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.birthday.summary')} <span class="muted small">${m(s, 'console.cardEditor.birthday.for')}</span></summary>
+  <p class="hint">${m(s, 'console.cardEditor.birthday.hint')}</p>
   ${groupError(s, 'birthday')}
-  ${selectField({ name: 'birthday.questionKey', label: 'Birthday question', value: b.questionKey, error: err(s, 'birthday.questionKey'), placeholder: 'No birthday treat', options: choices, hint: choices.length ? 'The sign-up question whose answer is the birthday.' : 'Add a question with the answer type Date (e.g. "Birthday") under Questions, then choose it here.' })}
-  ${inputField({ name: 'birthday.units', label: 'Stamps or points given', value: b.units, error: err(s, 'birthday.units'), required: true, inputmode: 'numeric', hint: 'A whole number, e.g. 2.' })}
+  ${selectField({ name: 'birthday.questionKey', label: m(s, 'console.cardEditor.birthday.question'), value: b.questionKey, error: err(s, 'birthday.questionKey'), placeholder: m(s, 'console.cardEditor.birthday.none'), options: choices, hint: choices.length ? m(s, 'console.cardEditor.birthday.questionHint') : m(s, 'console.cardEditor.birthday.noQuestionHint') })}
+  ${inputField({ name: 'birthday.units', label: m(s, 'console.cardEditor.birthday.units'), value: b.units, error: err(s, 'birthday.units'), required: true, inputmode: 'numeric', hint: m(s, 'console.cardEditor.birthday.unitsHint') })}
 </details>`;
 }
 
@@ -155,57 +157,57 @@ export function birthdaySection(s: SectionContext): Markup {
 export function watchSection(s: SectionContext): Markup {
   const { form } = s;
   const open = form.flagAwardsPerDay !== '' || form.unitValue !== '' || anyError(s, 'flagAwardsPerDay', 'unitValue');
-  return html`<details id="watch" class="section"${open ? html` open` : ''}><summary>Watch list and report <span class="muted small">optional</span></summary>
-  ${inputField({ name: 'flagAwardsPerDay', label: 'Watch a customer given more awards in one day than', value: form.flagAwardsPerDay, error: err(s, 'flagAwardsPerDay'), inputmode: 'numeric', placeholder: String(DEFAULT_FLAG_AWARDS_PER_DAY), hint: `Such customers are listed on the Watch list with each award, to check; nothing is blocked. Empty: ${DEFAULT_FLAG_AWARDS_PER_DAY}.` })}
-  ${inputField({ name: 'unitValue', label: 'Value of one stamp or point', value: form.unitValue, error: err(s, 'unitValue'), inputmode: 'decimal', hint: 'In your currency, e.g. 0.30 when 10 stamps buy a 3.00 coffee. The monthly report then shows what customers\' balances are worth. Not for prepaid cards.' })}
+  return html`<details id="watch" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.watch.summary')} <span class="muted small">${m(s, 'console.cardEditor.watch.for')}</span></summary>
+  ${inputField({ name: 'flagAwardsPerDay', label: m(s, 'console.cardEditor.watch.flag'), value: form.flagAwardsPerDay, error: err(s, 'flagAwardsPerDay'), inputmode: 'numeric', placeholder: String(DEFAULT_FLAG_AWARDS_PER_DAY), hint: m(s, 'console.cardEditor.watch.flagHint', { n: DEFAULT_FLAG_AWARDS_PER_DAY }) })}
+  ${inputField({ name: 'unitValue', label: m(s, 'console.cardEditor.watch.unitValue'), value: form.unitValue, error: err(s, 'unitValue'), inputmode: 'decimal', hint: m(s, 'console.cardEditor.watch.unitValueHint') })}
 </details>`;
 }
 
 export function levelsSection(s: SectionContext): Markup {
   const { form } = s;
   const open = form.passType === 'level_card' || form.levels.length > 0 || anyError(s, 'levels');
-  return html`<details id="levels" class="section"${open ? html` open` : ''}><summary>Levels <span class="muted small">level cards</span></summary>
-  <p class="hint">From the lowest: the first starts at 0 points, each next one higher. Without levels a level card has one, "Member".</p>
+  return html`<details id="levels" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.levels.summary')} <span class="muted small">${m(s, 'console.cardEditor.levels.for')}</span></summary>
+  <p class="hint">${m(s, 'console.cardEditor.levels.hint')}</p>
   ${groupError(s, 'levels')}
   ${form.levels.map((level, i) => {
     const at = `levels[${i}]`;
     return html`<fieldset class="row-group" aria-labelledby="level-${i}-legend">
-    <legend id="level-${i}-legend">Level ${i + 1}</legend>
+    <legend id="level-${i}-legend">${m(s, 'console.cardEditor.levels.legend', { n: i + 1 })}</legend>
     <div class="row-fields">
-      ${inputField({ name: `${at}.name`, label: 'Name', value: level.name, error: err(s, `${at}.name`), required: true, maxlength: 50, autofocus: focusOn(s, `${at}.name`) })}
-      ${inputField({ name: `${at}.minPoints`, label: 'Starts at (points)', value: level.minPoints, error: err(s, `${at}.minPoints`), required: true, inputmode: 'numeric' })}
+      ${inputField({ name: `${at}.name`, label: m(s, 'console.cardEditor.levels.name'), value: level.name, error: err(s, `${at}.name`), required: true, maxlength: 50, autofocus: focusOn(s, `${at}.name`) })}
+      ${inputField({ name: `${at}.minPoints`, label: m(s, 'console.cardEditor.levels.minPoints'), value: level.minPoints, error: err(s, `${at}.minPoints`), required: true, inputmode: 'numeric' })}
     </div>
-    ${removeButton(s, `remove:levels:${i}`, 'levels', 'level', `${i + 1}`)}
+    ${removeButton(s, `remove:levels:${i}`, 'levels', 'level', i + 1)}
   </fieldset>`;
   })}
-  ${form.levels.length < MAX_ROWS ? rowButton(s, 'add:levels', 'levels', 'Add a level') : ''}
+  ${form.levels.length < MAX_ROWS ? rowButton(s, 'add:levels', 'levels', m(s, 'console.cardEditor.levels.add')) : ''}
 </details>`;
 }
 
 export function earningSection(s: SectionContext): Markup {
   const { form } = s;
   const open = !!(form.spend.currency || form.spend.rate || form.items.length) || anyError(s, 'accrual');
-  return html`<details id="earning" class="section"${open ? html` open` : ''}><summary>Earning <span class="muted small">by amount spent or by item</span></summary>
-  <p class="hint">${AMOUNT_HINT} Used when your till or app reports a purchase by its amount or its items instead of a number of stamps or points. An item code is the item's name as your till sends it, e.g. latte.</p>
+  return html`<details id="earning" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.earning.summary')} <span class="muted small">${m(s, 'console.cardEditor.earning.for')}</span></summary>
+  <p class="hint">${amountHint(s)} ${m(s, 'console.cardEditor.earning.hint')}</p>
   ${groupError(s, 'accrual')}${groupError(s, 'accrual.spend')}
   <div class="row-fields">
-    ${inputField({ name: 'accrual.spend.currency', label: 'Currency', value: form.spend.currency, error: err(s, 'accrual.spend.currency'), maxlength: 3, hint: 'Three letters, e.g. EUR.', autocomplete: 'off' })}
-    ${inputField({ name: 'accrual.spend.rate', label: 'Earned per 1 spent', value: form.spend.rate, error: err(s, 'accrual.spend.rate'), inputmode: 'decimal', hint: 'e.g. 0.1 for one per 10 spent.' })}
+    ${inputField({ name: 'accrual.spend.currency', label: m(s, 'console.cardEditor.earning.currency'), value: form.spend.currency, error: err(s, 'accrual.spend.currency'), maxlength: 3, hint: m(s, 'console.cardEditor.earning.currencyHint'), autocomplete: 'off' })}
+    ${inputField({ name: 'accrual.spend.rate', label: m(s, 'console.cardEditor.earning.rate'), value: form.spend.rate, error: err(s, 'accrual.spend.rate'), inputmode: 'decimal', hint: m(s, 'console.cardEditor.earning.rateHint') })}
   </div>
-  <h3 class="small-heading">Items</h3>
+  <h3 class="small-heading">${m(s, 'console.cardEditor.earning.items')}</h3>
   ${groupError(s, 'accrual.items')}
   ${form.items.map((item, i) => {
     const at = `accrual.items[${i}]`;
     return html`<fieldset class="row-group" aria-labelledby="item-${i}-legend">
-    <legend id="item-${i}-legend">Item ${i + 1}</legend>
+    <legend id="item-${i}-legend">${m(s, 'console.cardEditor.earning.itemLegend', { n: i + 1 })}</legend>
     <div class="row-fields">
-      ${inputField({ name: `${at}.key`, label: 'Item code', value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off', autofocus: focusOn(s, `${at}.key`) })}
-      ${inputField({ name: `${at}.units`, label: 'Earns', value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
+      ${inputField({ name: `${at}.key`, label: m(s, 'console.cardEditor.earning.itemKey'), value: item.key, error: err(s, `${at}.key`), required: true, maxlength: 64, autocomplete: 'off', autofocus: focusOn(s, `${at}.key`) })}
+      ${inputField({ name: `${at}.units`, label: m(s, 'console.cardEditor.earning.itemUnits'), value: item.units, error: err(s, `${at}.units`), required: true, inputmode: 'decimal' })}
     </div>
-    ${removeButton(s, `remove:items:${i}`, 'earning', 'item', `${i + 1}`)}
+    ${removeButton(s, `remove:items:${i}`, 'earning', 'item', i + 1)}
   </fieldset>`;
   })}
-  ${form.items.length < MAX_ROWS ? rowButton(s, 'add:items', 'earning', 'Add an item') : ''}
+  ${form.items.length < MAX_ROWS ? rowButton(s, 'add:items', 'earning', m(s, 'console.cardEditor.earning.addItem')) : ''}
 </details>`;
 }
 
@@ -213,35 +215,31 @@ export function limitsSection(s: SectionContext): Markup {
   const { form } = s;
   const l = form.limits;
   const open = !!(l.waitSeconds || l.maxPerAward || l.period || l.maxPerPeriod) || anyError(s, 'earningLimits');
-  return html`<details id="limits" class="section"${open ? html` open` : ''}><summary>Earning limits <span class="muted small">optional</span></summary>
-  <p class="hint">${AMOUNT_HINT}</p>
+  return html`<details id="limits" class="section"${open ? html` open` : ''}><summary>${m(s, 'console.cardEditor.limits.summary')} <span class="muted small">${m(s, 'console.cardEditor.limits.for')}</span></summary>
+  <p class="hint">${amountHint(s)}</p>
   ${groupError(s, 'earningLimits')}
-  ${inputField({ name: 'earningLimits.waitSeconds', label: 'Wait between awards (seconds)', value: l.waitSeconds, error: err(s, 'earningLimits.waitSeconds'), inputmode: 'numeric', hint: 'e.g. 3600: one award per customer per hour.' })}
-  ${inputField({ name: 'earningLimits.maxPerAward', label: 'Most in one award', value: l.maxPerAward, error: err(s, 'earningLimits.maxPerAward'), inputmode: 'decimal' })}
+  ${inputField({ name: 'earningLimits.waitSeconds', label: m(s, 'console.cardEditor.limits.wait'), value: l.waitSeconds, error: err(s, 'earningLimits.waitSeconds'), inputmode: 'numeric', hint: m(s, 'console.cardEditor.limits.waitHint') })}
+  ${inputField({ name: 'earningLimits.maxPerAward', label: m(s, 'console.cardEditor.limits.maxPerAward'), value: l.maxPerAward, error: err(s, 'earningLimits.maxPerAward'), inputmode: 'decimal' })}
   <div class="row-fields">
-    ${selectField({ name: 'earningLimits.period', label: 'Period', value: l.period, error: err(s, 'earningLimits.period'), placeholder: 'No period limit', options: [{ value: 'day', label: 'Per day' }, { value: 'week', label: 'Per week' }, { value: 'month', label: 'Per month' }] })}
-    ${inputField({ name: 'earningLimits.maxPerPeriod', label: 'Most per period', value: l.maxPerPeriod, error: err(s, 'earningLimits.maxPerPeriod'), inputmode: 'decimal' })}
+    ${selectField({ name: 'earningLimits.period', label: m(s, 'console.cardEditor.limits.period'), value: l.period, error: err(s, 'earningLimits.period'), placeholder: m(s, 'console.cardEditor.limits.noPeriod'), options: [{ value: 'day', label: m(s, 'console.cardEditor.limits.perDay') }, { value: 'week', label: m(s, 'console.cardEditor.limits.perWeek') }, { value: 'month', label: m(s, 'console.cardEditor.limits.perMonth') }] })}
+    ${inputField({ name: 'earningLimits.maxPerPeriod', label: m(s, 'console.cardEditor.limits.maxPerPeriod'), value: l.maxPerPeriod, error: err(s, 'earningLimits.maxPerPeriod'), inputmode: 'decimal' })}
   </div>
 </details>`;
 }
-
-const MODE_LABELS: Record<string, string> = { required: 'Required', optional: 'Optional', off: 'Not asked' };
 
 export function signupSection(s: SectionContext): Markup {
   const { form } = s;
-  const modes = SIGNUP_FIELD_MODES.map((m) => ({ value: m, label: MODE_LABELS[m]! }));
-  return html`<details id="signup" class="section"${form.dataCollectionEnabled || anyError(s, 'signupFields', 'dataCollectionEnabled') ? html` open` : ''}><summary>Sign-up form <span class="muted small">data collection</span></summary>
-  ${checkboxField({ name: 'dataCollectionEnabled', label: 'Customers can join with the sign-up form and give their details', checked: form.dataCollectionEnabled, error: err(s, 'dataCollectionEnabled') })}
+  const modes = SIGNUP_FIELD_MODES.map((mode) => ({ value: mode, label: m(s, 'console.cardEditor.signup.mode', { mode }) }));
+  return html`<details id="signup" class="section"${form.dataCollectionEnabled || anyError(s, 'signupFields', 'dataCollectionEnabled') ? html` open` : ''}><summary>${m(s, 'console.cardEditor.signup.summary')} <span class="muted small">${m(s, 'console.cardEditor.signup.for')}</span></summary>
+  ${checkboxField({ name: 'dataCollectionEnabled', label: m(s, 'console.cardEditor.signup.enabled'), checked: form.dataCollectionEnabled, error: err(s, 'dataCollectionEnabled') })}
   ${groupError(s, 'signupFields')}
   <div class="row-fields three">
-    ${selectField({ name: 'signupFields.name', label: 'Name', value: form.signupFields.name, error: err(s, 'signupFields.name'), required: true, options: modes })}
-    ${selectField({ name: 'signupFields.email', label: 'Email', value: form.signupFields.email, error: err(s, 'signupFields.email'), required: true, options: modes })}
-    ${selectField({ name: 'signupFields.phone', label: 'Phone', value: form.signupFields.phone, error: err(s, 'signupFields.phone'), required: true, options: modes })}
+    ${selectField({ name: 'signupFields.name', label: m(s, 'console.cardEditor.signup.name'), value: form.signupFields.name, error: err(s, 'signupFields.name'), required: true, options: modes })}
+    ${selectField({ name: 'signupFields.email', label: m(s, 'console.cardEditor.signup.email'), value: form.signupFields.email, error: err(s, 'signupFields.email'), required: true, options: modes })}
+    ${selectField({ name: 'signupFields.phone', label: m(s, 'console.cardEditor.signup.phone'), value: form.signupFields.phone, error: err(s, 'signupFields.phone'), required: true, options: modes })}
   </div>
 </details>`;
 }
-
-const QUESTION_TYPE_LABELS: Record<string, string> = { text: 'Text', number: 'Number', email: 'Email', phone: 'Phone', select: 'Choice from a list', date: 'Date', checkbox: 'Yes / no' };
 
 function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
   const at = `questions[${i}]`;
@@ -250,61 +248,61 @@ function questionGroup(s: SectionContext, q: QuestionRow, i: number): Markup {
   const lockedValues = s.locked?.values.get(q.key);
   const advancedError = !!err(s, `${at}.key`) || q.options.some((_, j) => !!err(s, `${at}.options[${j}].value`));
   return html`<fieldset class="row-group question" id="question-${i}" aria-labelledby="question-${i}-legend">
-  <legend id="question-${i}-legend">Question ${i + 1}</legend>
+  <legend id="question-${i}-legend">${m(s, 'console.cardEditor.question.legend', { n: i + 1 })}</legend>
   ${groupError(s, at)}
-  ${inputField({ name: `${at}.label`, label: 'Question', value: q.label, error: err(s, `${at}.label`), required: true, maxlength: 200, hint: 'As customers read it, e.g. “Favourite drink”.', autofocus: focusOn(s, `${at}.label`) })}
-  ${selectField({ name: `${at}.type`, label: 'Answer type', value: q.type, error: err(s, `${at}.type`), required: true, options: QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t]! })) })}
+  ${inputField({ name: `${at}.label`, label: m(s, 'console.cardEditor.question.label'), value: q.label, error: err(s, `${at}.label`), required: true, maxlength: 200, hint: m(s, 'console.cardEditor.question.labelHint'), autofocus: focusOn(s, `${at}.label`) })}
+  ${selectField({ name: `${at}.type`, label: m(s, 'console.cardEditor.question.type'), value: q.type, error: err(s, `${at}.type`), required: true, options: QUESTION_TYPES.map((type) => ({ value: type, label: m(s, 'console.cardEditor.question.typeName', { type }) })) })}
   <div class="row-fields">
-    ${checkboxField({ name: `${at}.required`, label: 'Answer required', checked: q.required, error: err(s, `${at}.required`) })}
-    ${checkboxField({ name: `${at}.isIdentifier`, label: 'Identifies the customer', checked: q.isIdentifier, error: err(s, `${at}.isIdentifier`) })}
+    ${checkboxField({ name: `${at}.required`, label: m(s, 'console.cardEditor.question.required'), checked: q.required, error: err(s, `${at}.required`) })}
+    ${checkboxField({ name: `${at}.isIdentifier`, label: m(s, 'console.cardEditor.question.isIdentifier'), checked: q.isIdentifier, error: err(s, `${at}.isIdentifier`) })}
   </div>
   ${
     showOptions
-      ? html`<div class="options" aria-label="Choices of question ${i + 1}" role="group">
-    <p class="small-heading">Choices</p>
+      ? html`<div class="options" aria-label="${m(s, 'console.cardEditor.question.choicesOf', { n: i + 1 })}" role="group">
+    <p class="small-heading">${m(s, 'console.cardEditor.question.choices')}</p>
     ${groupError(s, `${at}.options`)}
     ${q.options.map((o, j) => {
       const ot = `${at}.options[${j}]`;
       return html`<fieldset class="row-group option" aria-labelledby="q${i}-o${j}-legend">
-      <legend id="q${i}-o${j}-legend">Choice ${j + 1}</legend>
-      ${inputField({ name: `${ot}.label`, label: 'Answer', value: o.label, error: err(s, `${ot}.label`), required: true, maxlength: 200, autofocus: focusOn(s, `${ot}.label`) })}
-      ${removeButton(s, `remove-option:${i}:${j}`, `question-${i}`, 'choice', `${j + 1} of question ${i + 1}`)}
+      <legend id="q${i}-o${j}-legend">${m(s, 'console.cardEditor.question.choiceLegend', { n: j + 1 })}</legend>
+      ${inputField({ name: `${ot}.label`, label: m(s, 'console.cardEditor.question.answer'), value: o.label, error: err(s, `${ot}.label`), required: true, maxlength: 200, autofocus: focusOn(s, `${ot}.label`) })}
+      ${removeButton(s, `remove-option:${i}:${j}`, `question-${i}`, 'choice', j + 1, i + 1)}
     </fieldset>`;
     })}
   </div>`
       : ''
   }
-  ${q.options.length < MAX_ROWS ? html`<span data-choices-of="${at}.type">${rowButton(s, `add-option:${i}`, `question-${i}`, html`Add a choice<span class="visually-hidden"> to question ${i + 1}</span>`)}</span>` : ''}
-  <details class="advanced"${advancedError ? html` open` : ''}><summary>Advanced: names in the API<span class="visually-hidden"> for question ${i + 1}</span></summary>
-    <p class="hint">For integrations. Made from the question and its choices when the card is saved, then kept as they are, since answers are stored under them.</p>
+  ${q.options.length < MAX_ROWS ? html`<span data-choices-of="${at}.type">${rowButton(s, `add-option:${i}`, `question-${i}`, html`${m(s, 'console.cardEditor.question.addChoice')}<span class="visually-hidden"> ${m(s, 'console.cardEditor.question.toQuestion', { n: i + 1 })}</span>`)}</span>` : ''}
+  <details class="advanced"${advancedError ? html` open` : ''}><summary>${m(s, 'console.cardEditor.question.advanced')}<span class="visually-hidden"> ${m(s, 'console.cardEditor.question.forQuestion', { n: i + 1 })}</span></summary>
+    <p class="hint">${m(s, 'console.cardEditor.question.advancedHint')}</p>
     ${inputField({
       name: `${at}.key`,
-      label: 'Key',
+      label: m(s, 'console.cardEditor.question.key'),
       value: q.key,
       error: err(s, `${at}.key`),
       maxlength: 64,
       autocomplete: 'off',
       readonly: keyLocked,
-      placeholder: q.key ? undefined : 'made from the question',
-      hint: keyLocked ? 'The card has customers, who may have answered under this key: it stays.' : undefined,
+      placeholder: q.key ? undefined : m(s, 'console.cardEditor.question.keyPlaceholder'),
+      hint: keyLocked ? m(s, 'console.cardEditor.question.keyLocked') : undefined,
     })}
     ${q.options.map((o, j) => {
       const ot = `${at}.options[${j}]`;
       const locked = o.value !== '' && (lockedValues?.has(o.value) ?? false);
-      return inputField({ name: `${ot}.value`, label: `Choice ${j + 1} stored as`, value: o.value, error: err(s, `${ot}.value`), maxlength: 200, autocomplete: 'off', readonly: locked, placeholder: o.value ? undefined : 'made from the answer' });
+      return inputField({ name: `${ot}.value`, label: m(s, 'console.cardEditor.question.value', { n: j + 1 }), value: o.value, error: err(s, `${ot}.value`), maxlength: 200, autocomplete: 'off', readonly: locked, placeholder: o.value ? undefined : m(s, 'console.cardEditor.question.valuePlaceholder') });
     })}
   </details>
-  <div class="row">${removeButton(s, `remove:questions:${i}`, 'questions', 'question', `${i + 1}`)}</div>
+  <div class="row">${removeButton(s, `remove:questions:${i}`, 'questions', 'question', i + 1)}</div>
 </fieldset>`;
 }
 
 export function questionsSection(s: SectionContext): Markup {
   const { form } = s;
-  return html`<details id="questions" class="section"${form.questions.length || anyError(s, 'questions') ? html` open` : ''}><summary>Questions <span class="muted small">asked at sign-up</span></summary>
-  <p class="hint">Extra questions for the sign-up form, e.g. a birthday or a favourite drink: write the question, pick the kind of answer, and for a choice list write its choices. At most one question identifies the customer: it must be required, and text, number, email or phone.</p>
+  return html`<details id="questions" class="section"${form.questions.length || anyError(s, 'questions') ? html` open` : ''}><summary>${m(s, 'console.cardEditor.questions.summary')} <span class="muted small">${m(s, 'console.cardEditor.questions.for')}</span></summary>
+  <p class="hint">${m(s, 'console.cardEditor.questions.hint')}</p>
   ${groupError(s, 'questions')}
   ${form.questions.map((q, i) => questionGroup(s, q, i))}
-  ${form.questions.length < MAX_ROWS ? rowButton(s, 'add:questions', 'questions', 'Add a question') : ''}
+  ${form.questions.length < MAX_ROWS ? rowButton(s, 'add:questions', 'questions', m(s, 'console.cardEditor.questions.add')) : ''}
 </details>`;
 }
 
@@ -313,12 +311,12 @@ export function questionsSection(s: SectionContext): Markup {
  * is hard to read on a phone in a bright shop. Said, not refused: the owner may know better. The
  * console's script keeps it up to date while colours are typed (card-editor.ts).
  */
-function contrastWarning(form: CardForm): Markup {
+function contrastWarning(s: SectionContext, form: CardForm): Markup {
   const colour = (text: string, fallback: string) => readColor(text)?.rgb ?? parseColor(fallback).rgb;
   const ratio = contrastRatio(colour(form.design.backgroundColor, DEFAULT_PASS_COLORS.background), colour(form.design.foregroundColor, DEFAULT_PASS_COLORS.foreground));
   const low = ratio < MIN_TEXT_CONTRAST;
   return html`<p class="notice warn contrast-warning" id="contrast-warning" role="status" data-min-contrast="${MIN_TEXT_CONTRAST}"${low ? '' : html` hidden`}>
-  <strong>The text is hard to read on this background</strong> (contrast <span data-contrast-ratio>${ratioText(ratio)}</span>; at least 4.5 : 1 reads well). Pick a darker or a lighter colour for one of them.</p>`;
+  <strong>${m(s, 'console.cardEditor.design.contrastTitle')}</strong> ${messageWith(s.lang, 'console.cardEditor.design.contrast', 'ratio', html`<span data-contrast-ratio>${ratioText(ratio)}</span>`)}</p>`;
 }
 
 export function designSection(s: SectionContext): Markup {
@@ -326,15 +324,15 @@ export function designSection(s: SectionContext): Markup {
   // The placeholder is the colour an empty field gives the pass.
   const colour = (name: 'backgroundColor' | 'foregroundColor' | 'labelColor', label: string, hint: string, fallback: string) =>
     inputField({ name: `design.${name}`, label, value: form.design[name], error: err(s, `design.${name}`), hint, placeholder: parseColor(fallback).hex, autocomplete: 'off' });
-  return html`<details id="design" class="section" open><summary>Pass design</summary>
+  return html`<details id="design" class="section" open><summary>${m(s, 'console.cardEditor.design.summary')}</summary>
   ${groupError(s, 'design')}
   <div class="row-fields three colours">
-    ${colour('backgroundColor', 'Background', 'The whole pass.', DEFAULT_PASS_COLORS.background)}
-    ${colour('foregroundColor', 'Text', 'Balance and values.', DEFAULT_PASS_COLORS.foreground)}
-    ${colour('labelColor', 'Labels', 'Small captions.', DEFAULT_PASS_COLORS.label)}
+    ${colour('backgroundColor', m(s, 'console.cardEditor.design.background'), m(s, 'console.cardEditor.design.backgroundHint'), DEFAULT_PASS_COLORS.background)}
+    ${colour('foregroundColor', m(s, 'console.cardEditor.design.foreground'), m(s, 'console.cardEditor.design.foregroundHint'), DEFAULT_PASS_COLORS.foreground)}
+    ${colour('labelColor', m(s, 'console.cardEditor.design.label'), m(s, 'console.cardEditor.design.labelHint'), DEFAULT_PASS_COLORS.label)}
   </div>
-  <p class="hint">Colours as #rrggbb, #rgb or rgb(r, g, b); an empty field keeps the colour shown in grey.</p>
-  ${contrastWarning(form)}
-  ${inputField({ name: 'design.logoText', label: 'Logo text', value: form.design.logoText, error: err(s, 'design.logoText'), maxlength: 60, hint: 'Beside the logo on the pass; the card name when empty (Apple Wallet).' })}
+  <p class="hint">${m(s, 'console.cardEditor.design.colourHint')}</p>
+  ${contrastWarning(s, form)}
+  ${inputField({ name: 'design.logoText', label: m(s, 'console.cardEditor.design.logoText'), value: form.design.logoText, error: err(s, 'design.logoText'), maxlength: 60, hint: m(s, 'console.cardEditor.design.logoTextHint') })}
 </details>`;
 }

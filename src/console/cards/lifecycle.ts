@@ -1,4 +1,4 @@
-// A card's life after it is made (decisions §9): archive it (closed to new members, passes kept up
+// A card's life after it is made: archive it (closed to new members, passes kept up
 // to date), restore it, or delete one that no live customer holds (the demo cards, a mistake).
 // Deleting asks first, on a page of its own that says what goes with the card.
 import type Router from '@koa/router';
@@ -11,13 +11,13 @@ import { humanMessage } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import { consoleOf, type ConsoleContext } from '../context';
 import { csrfField, sendConsolePage } from '../layout';
+import { consoleText } from '../message-markup';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 
-export const LIFECYCLE_NOTICES: Record<string, string> = {
-  archived: 'Archived. The card takes no new members and the counter no longer offers it; its customers keep their passes.',
-  restored: 'Restored. The card takes new members again.',
+export const LIFECYCLE_NOTICES: Record<string, ConsoleKey> = {
+  archived: 'console.cardEditor.notice.archived',
+  restored: 'console.cardEditor.notice.restored',
 };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The editor's panel: what the card's state is and what can be done with it. */
 export function lifecyclePanel(c: ConsoleContext, card: Card, customers: CardCustomerCounts): Markup {
@@ -25,38 +25,40 @@ export function lifecyclePanel(c: ConsoleContext, card: Card, customers: CardCus
   const archived = card.archivedAt !== null;
   // As deleteCard decides: erased live customers' ledger rows are the shop's books, and go with no card.
   const deletable = customers.live === 0 && customers.erased.live === 0;
+  const m = consoleText(c.lang);
   return html`<section class="panel lifecycle" id="card-status" aria-labelledby="card-status-heading">
-  <h2 id="card-status-heading">Archive or delete</h2>
+  <h2 id="card-status-heading">${m('console.lifecycle.heading')}</h2>
   ${
     archived
-      ? html`<p><span class="badge warn">Archived</span> This card takes no new members and the counter does not offer it. Its ${plural(customers.live, 'customer')} keep${customers.live === 1 ? 's' : ''} their pass${customers.live === 1 ? '' : 'es'}, which still update.</p>
-  <form method="post" action="${base}/restore">${csrfField(c)}<button type="submit" class="secondary">Restore ${card.name}</button></form>`
-      : html`<p>Archive a card you no longer offer: sign-up closes and the counter stops offering it, while its customers keep their passes and balances. You can restore it at any time.</p>
-  <form method="post" action="${base}/archive">${csrfField(c)}<button type="submit" class="secondary">Archive ${card.name}</button></form>`
+      ? html`<p><span class="badge warn">${m('console.cards.badge.archived')}</span> ${m('console.lifecycle.archivedText', { count: customers.live })}</p>
+  <form method="post" action="${base}/restore">${csrfField(c)}<button type="submit" class="secondary">${m('console.lifecycle.restore', { name: card.name })}</button></form>`
+      : html`<p>${m('console.lifecycle.archiveText')}</p>
+  <form method="post" action="${base}/archive">${csrfField(c)}<button type="submit" class="secondary">${m('console.lifecycle.archive', { name: card.name })}</button></form>`
   }
   ${
     deletable
-      ? html`<p class="small">No real customer has this card${customers.test ? ` (it has ${plural(customers.test, 'test customer')})` : ''}, so it can be deleted.</p>
-  <p><a class="button danger" href="${base}/delete">Delete ${card.name}…</a></p>`
+      ? html`<p class="small">${m('console.lifecycle.deletable', { test: customers.test })}</p>
+  <p><a class="button danger" href="${base}/delete">${m('console.lifecycle.deleteLink', { name: card.name })}</a></p>`
       : customers.live > 0
-        ? html`<p class="small muted">It cannot be deleted: ${plural(customers.live, 'customer')} hold${customers.live === 1 ? 's' : ''} it.</p>`
-        : html`<p class="small muted">It cannot be deleted: its history keeps ${plural(customers.erased.live, 'customer')} whose personal data was deleted, and your books need those rows.</p>`
+        ? html`<p class="small muted">${m('console.lifecycle.heldBy', { count: customers.live })}</p>`
+        : html`<p class="small muted">${m('console.lifecycle.keptErased', { count: customers.erased.live })}</p>`
   }
 </section>`;
 }
 
 function confirmBody(c: ConsoleContext, card: Card, customers: CardCustomerCounts, error?: string): Markup {
+  const m = consoleText(c.lang);
   return html`<p class="small"><a href="/console/cards/${card.id}">← ${card.name}</a></p>
-<div class="page-head"><h1>Delete ${card.name}?</h1></div>
+<div class="page-head"><h1>${m('console.lifecycle.confirmTitle', { name: card.name })}</h1></div>
 ${error ? html`<div class="notice error" role="alert"><p>${error}</p></div>` : ''}
 <section class="panel" aria-labelledby="delete-heading">
-  <h2 id="delete-heading" class="visually-hidden">What goes with it</h2>
-  <p>The card, its design, its logo and its sign-up form are deleted${customers.test ? html`, with its <strong>${plural(customers.test, 'test customer')}</strong> and their history` : ''}. This cannot be undone.</p>
-  <p class="muted">Posters already printed for it will lead nowhere.</p>
+  <h2 id="delete-heading" class="visually-hidden">${m('console.lifecycle.whatGoes')}</h2>
+  <p>${m('console.lifecycle.goes', { test: customers.test })}</p>
+  <p class="muted">${m('console.lifecycle.posters')}</p>
   <form method="post" action="/console/cards/${card.id}/delete" class="actions">
     ${csrfField(c)}
-    <button type="submit" class="danger">Delete ${card.name} for good</button>
-    <a href="/console/cards/${card.id}">Keep it</a>
+    <button type="submit" class="danger">${m('console.lifecycle.deleteForGood', { name: card.name })}</button>
+    <a href="/console/cards/${card.id}">${m('console.lifecycle.keep')}</a>
   </form>
 </section>`;
 }
@@ -77,7 +79,7 @@ export function bindCardLifecycle(router: Router, deps: AppDeps): void {
 
   const confirmPage = (ctx: Context, card: Card, status = 200, error?: string) => {
     const c = consoleOf(ctx);
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: `Delete ${card.name}`, status, body: confirmBody(c, card, cardCustomerCounts(deps, c.org.id)(card.id), error) });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: tConsole(c.lang, 'console.lifecycle.pageTitle', { name: card.name }), status, body: confirmBody(c, card, cardCustomerCounts(deps, c.org.id)(card.id), error) });
   };
 
   router.get('/console/cards/:cardId/delete', (ctx) => confirmPage(ctx, orgCard(ctx)));
@@ -88,7 +90,9 @@ export function bindCardLifecycle(router: Router, deps: AppDeps): void {
       deleteCard(deps, consoleOf(ctx).org.id, card.id);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return confirmPage(ctx, card, err.status, humanMessage(err));
+      const c = consoleOf(ctx);
+      const counts = cardCustomerCounts(deps, c.org.id)(card.id);
+      return confirmPage(ctx, card, err.status, err.code === 'CARD_HAS_CUSTOMERS' && c.lang !== 'en' ? tConsole(c.lang, 'console.lifecycle.hasCustomers', { name: card.name, count: counts.live }) : humanMessage(err));
     }
     seeOther(ctx, `/console/cards?deleted=${encodeURIComponent(card.name)}`);
   });

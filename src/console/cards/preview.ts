@@ -6,6 +6,8 @@ import { MAX_REWARDS, PASS_TYPES, takesRewards } from '../../cards/model';
 import { withRewards } from '../../cards/rewards';
 import { readColor } from '../../lib/colors';
 import { toHundredths } from '../../lib/money';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import type { PassHolder } from '../../wallet/pass-content';
 import type { CardForm } from './form';
 import { PREVIEW_PATH } from './preview-fields';
@@ -18,7 +20,8 @@ const amount = (text: string, passType: PassType): number | undefined => {
 };
 
 /** A card as far as the form already says it, with every unreadable part left out. */
-export function previewCard(form: CardForm, identity: { id: string; orgId: string }): Card {
+/** The sample's own words (a card not yet named, a level card's one level) are the admin's language's. */
+export function previewCard(form: CardForm, identity: { id: string; orgId: string }, lang: ConsoleLang = 'en'): Card {
   const passType = (PASS_TYPES as readonly string[]).includes(form.passType) ? (form.passType as PassType) : 'stamp_card';
   // The rewards as saving orders them: the readable ones, cheapest first.
   const rewards: Reward[] = [];
@@ -43,7 +46,7 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
   };
   return {
     ...identity,
-    name: form.name.trim().slice(0, 100) || 'Your card',
+    name: form.name.trim().slice(0, 100) || tConsole(lang, 'console.cardEditor.previewCardName'),
     passType,
     dataCollectionEnabled: false,
     signupFields: { name: 'off', email: 'off', phone: 'off' },
@@ -51,7 +54,7 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
     ...withRewards(rewards.slice(0, MAX_REWARDS)),
     flagAwardsPerDay: null,
     unitValueE4: null,
-    levels: levels.length ? levels : passType === 'level_card' ? [{ name: 'Member', minPoints: 0 }] : null,
+    levels: levels.length ? levels : passType === 'level_card' ? [{ name: tConsole(lang, 'console.cardEditor.previewLevel'), minPoints: 0 }] : null,
     accrual: null,
     earningLimits: null,
     archivedAt: null,
@@ -65,14 +68,14 @@ export function previewCard(form: CardForm, identity: { id: string; orgId: strin
 }
 
 /** A sample customer part of the way to the reward or the next level, so the progress shows. */
-export function sampleHolder(card: Card): PassHolder {
+export function sampleHolder(card: Card, lang: ConsoleLang = 'en'): PassHolder {
   let balance: number;
   if (card.passType === 'prepaid_card') balance = 1250;
   else if (card.passType === 'level_card') {
     const [first, second] = card.levels ?? [];
     balance = second ? Math.floor((first!.minPoints + second.minPoints) / 200) * 100 : 4200;
   } else balance = card.reward ? Math.max(100, Math.floor((card.reward.cost * 0.6) / 100) * 100) : 600;
-  return { balance, livemode: true, scanCode: 'SAMPLE-CODE', name: 'Sample customer' };
+  return { balance, livemode: true, scanCode: 'SAMPLE-CODE', name: tConsole(lang, 'console.cardEditor.previewCustomer') };
 }
 
 /** The preview's address for the form as it stands (the same query the console script builds). */

@@ -8,7 +8,7 @@ import type { Card, CardLogo } from '../../cards/model';
 import { cardCustomerCounts, cardLogoMeta, getOrgCard, listCards, removeCardLogo } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { field, humanMessage, noErrors, type FormErrors, type FormFields } from '../../web/forms';
+import { field, noErrors, type FormErrors, type FormFields } from '../../web/forms';
 import { html } from '../../web/html';
 import { sendPage } from '../../customer-pages/shell';
 import { cardCss, webPassBody } from '../../customer-pages/pass/views';
@@ -23,15 +23,16 @@ import { previewCard, previewUrl, sampleHolder } from './preview';
 import { PREVIEW_PATH } from './preview-fields';
 import { readCardUpload, readLogoUpload } from './upload';
 import { saveCardFromEditor, saveCardLogo } from './save';
-import { editorErrorsFrom, validateCardForm } from './validate';
+import { editorErrorsFrom, logoMessage, validateCardForm } from './validate';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import { cardListBody, editorBody, type EditorView } from './views';
 import { bindCardLifecycle, LIFECYCLE_NOTICES, lifecyclePanel } from './lifecycle';
 
-const NOTICES: Record<string, string> = {
-  created: 'Card created. Customers can join it now.',
-  saved: 'Saved. Passes already in customers\' wallets are being updated.',
-  logo: 'Logo uploaded. Passes already in customers\' wallets are being updated.',
-  'logo-removed': 'Logo removed.',
+const NOTICES: Record<string, ConsoleKey> = {
+  created: 'console.cardEditor.notice.created',
+  saved: 'console.cardEditor.notice.saved',
+  logo: 'console.cardEditor.notice.logo',
+  'logo-removed': 'console.cardEditor.notice.logoRemoved',
   ...LIFECYCLE_NOTICES,
 };
 
@@ -56,7 +57,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       ...(locked ? { locked } : {}),
       previewUrl: previewUrl(form, card?.id),
     };
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: card ? `Edit ${card.name}` : 'New card', status: options.status, scripts: ['console.js'], body: editorBody(c, view) });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: card ? tConsole(c.lang, 'console.cardEditor.heading', { name: card.name }) : tConsole(c.lang, 'console.cardEditor.newTitle'), status: options.status, scripts: ['console.js'], body: editorBody(c, view) });
   }
 
   /**
@@ -82,7 +83,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       return editorPage(ctx, card, applied, { focus: focusAfter(row, applied) });
     }
     if (action === 'preview') return editorPage(ctx, card, form);
-    const result = validateCardForm(form);
+    const result = validateCardForm(form, c.lang);
     if (!result.ok) return editorPage(ctx, card, form, { errors: result.errors, status: 400 });
     let logo: CardLogo | undefined;
     if (logoBytes) {
@@ -90,7 +91,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
         logo = prepareLogo(logoBytes);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        return editorPage(ctx, card, form, { status: err.status, logoError: humanMessage(err) });
+        return editorPage(ctx, card, form, { status: err.status, logoError: logoMessage(c.lang, err) });
       }
     }
     let saved: Card;
@@ -98,21 +99,24 @@ export function bindCards(router: Router, deps: AppDeps): void {
       saved = saveCardFromEditor(deps, c.org.id, card, result.config, logo);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return editorPage(ctx, card, form, { errors: editorErrorsFrom(err, result.rewardRows), status: err.status });
+      return editorPage(ctx, card, form, { errors: editorErrorsFrom(c.lang, err, result.rewardRows), status: err.status });
     }
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(saved.id)}?done=${card ? 'saved' : 'created'}`);
   }
 
   const orgCard = (ctx: Context) => getOrgCard(deps, consoleOf(ctx).org.id, ctx.params.cardId!);
-  const notice = (ctx: Context) => (typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined);
+  const notice = (ctx: Context) => {
+    const key = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
+    return key && tConsole(consoleOf(ctx).lang, key);
+  };
 
   router.get('/console/cards', (ctx) => {
     const c = consoleOf(ctx);
     const counts = cardCustomerCounts(deps, c.org.id);
     const rows = listCards(deps, c.org.id).map((card) => ({ card, customers: counts(card.id) }));
     const deleted = typeof ctx.query.deleted === 'string' ? ctx.query.deleted.slice(0, 100) : undefined;
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: 'Cards', body: cardListBody(c, rows, deleted) });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: tConsole(c.lang, 'console.cards.title'), body: cardListBody(c, rows, deleted) });
   });
 
   bindCardLifecycle(router, deps);
@@ -128,11 +132,11 @@ export function bindCards(router: Router, deps: AppDeps): void {
     const form = readCardForm(fieldsFromQuery(ctx.query));
     const cardId = typeof ctx.query.card === 'string' ? ctx.query.card : undefined;
     const stored = cardId ? listCards(deps, c.org.id).find((card) => card.id === cardId) : undefined;
-    const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id });
-    const content = passContent(card, sampleHolder(card), c.org.name, shopPassLocale(deps.db, card));
+    const card = previewCard(form, { id: stored?.id ?? 'card_preview', orgId: c.org.id }, c.lang);
+    const content = passContent(card, sampleHolder(card, c.lang), c.org.name, shopPassLocale(deps.db, card));
     const logoUrl = stored && passLogoUrl(stored, cardLogoMeta(deps, stored.id));
     // Compact: a smaller code and no note under the card, so the whole pass fits the preview's frame.
-    sendPage(ctx, 'Pass preview', html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });
+    sendPage(ctx, tConsole(c.lang, 'console.cardEditor.previewFrame'), html`${webPassBody(content, await qrSvg(content.scanCode), logoUrl, html``)}`, { private: true, css: `${cardCss(card)}.qr svg{max-width:9rem}main{padding:1rem .75rem}`, frameable: true });
   });
 
   router.get('/console/cards/:cardId', (ctx) => {
@@ -148,7 +152,7 @@ export function bindCards(router: Router, deps: AppDeps): void {
       saveCardLogo(deps, c.org.id, card.id, prepareLogo(await readLogoUpload(ctx)));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: humanMessage(err) });
+      return editorPage(ctx, card, cardToForm(card), { status: err.status, logoError: logoMessage(consoleOf(ctx).lang, err) });
     }
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(card.id)}?done=logo#logo`);

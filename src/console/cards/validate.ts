@@ -6,9 +6,12 @@
 import * as v from 'valibot';
 import { takesRewards, type PassType } from '../../cards/model';
 import { CardConfig, type CardConfigInput } from '../../cards/schemas';
+import { MAX_LOGO_RATIO, MAX_LOGO_SIDE, MIN_LOGO_SIDE } from '../../cards/logo';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import type { ApiError } from '../../lib/errors';
 import { toIssues } from '../../lib/validation';
-import { formErrorsFrom, type FormErrors } from '../../web/forms';
+import { formErrorsFrom, humanMessage, type FormErrors } from '../../web/forms';
 import type { CardForm } from './form';
 import { fillKeys } from './question-keys';
 
@@ -150,33 +153,78 @@ function fieldOf(issue: v.BaseIssue<unknown>, rows: RowMaps): string {
  * The program settings' allowed values in an owner's words, instead of the schema's "Expected
  * >=7" (the rule is the same: the schema judged it).
  */
-const RANGES: Record<string, string> = {
-  'expiry.months': 'A whole number of months from 1 to 60',
-  'expiry.inactiveDays': 'A whole number of days from 7 to 3650 (ten years)',
-  'expiry.remindDays': 'A whole number of days from 0 (no reminder) to 365',
-  'birthday.units': 'A whole number, at least 1',
-  flagAwardsPerDay: 'A whole number from 1 to 1000',
-  unitValue: 'An amount above 0 with at most 4 decimals, such as 0.25',
+const RANGES: Record<string, ConsoleKey> = {
+  'expiry.months': 'console.cardRule.expiryMonths',
+  'expiry.inactiveDays': 'console.cardRule.expiryInactiveDays',
+  'expiry.remindDays': 'console.cardRule.remindDays',
+  'birthday.units': 'console.cardRule.birthdayUnits',
+  flagAwardsPerDay: 'console.cardRule.flagAwards',
+  unitValue: 'console.cardRule.unitValue',
 };
 
 /** What a card type cannot have, said for the editor (the schema's words name API fields). */
-function typeMessage(issue: v.BaseIssue<unknown>, name: string, passType: string): string | undefined {
+function typeMessage(issue: v.BaseIssue<unknown>, name: string, passType: string): ConsoleKey | undefined {
   if (issue.type !== 'check') return undefined;
   const prepaid = passType === 'prepaid_card';
-  if (name === 'expiry') return prepaid ? 'Store credit is money and never expires: choose Never' : 'Stamps expire only after days without an award; months after each award is for point and level cards';
-  if (name === 'birthday' && prepaid) return 'Store credit has no birthday treat: choose No birthday treat';
-  if (name === 'unitValue' && prepaid) return 'Store credit is money already: leave this empty on a prepaid card';
-  if (name === 'rewards' && !takesRewards(passType as PassType)) return 'Only stamp and point cards have rewards: remove these, or choose a stamp or point card';
+  if (name === 'expiry') return prepaid ? 'console.cardRule.prepaidExpiry' : 'console.cardRule.stampExpiry';
+  if (name === 'birthday' && prepaid) return 'console.cardRule.prepaidBirthday';
+  if (name === 'unitValue' && prepaid) return 'console.cardRule.prepaidUnitValue';
+  if (name === 'rewards' && !takesRewards(passType as PassType)) return 'console.cardRule.noRewards';
   return undefined;
 }
 
+/** The schema's own rules, worded for the page in the admin's language (English keeps the API's words). */
+const SCHEMA_RULES: Record<string, ConsoleKey> = {
+  required: 'console.cardRule.required',
+  'must be a whole number': 'console.cardRule.whole',
+  'must be a whole number on this card type': 'console.cardRule.wholeOnType',
+  'must be greater than 0': 'console.cardRule.aboveZero',
+  'must be an ISO 4217 code such as EUR': 'console.cardRule.currency',
+  'item keys hold letters, digits, _ . - (at most 64)': 'console.cardRule.itemKey',
+  'must start with a letter and hold only letters, digits and _ (at most 64)': 'console.cardRule.key',
+  'a select question needs options; other types take none': 'console.cardRule.selectOptions',
+  'an identifier question must be required and of type number, text, email or phone': 'console.cardRule.identifier',
+  'at most one question may be the identifier': 'console.cardRule.oneIdentifier',
+  'option values must be unique': 'console.cardRule.optionsUnique',
+  'question keys must be unique (case-insensitively)': 'console.cardRule.keysUnique',
+  'reward names must be unique': 'console.cardRule.rewardsUnique',
+  'level names must be unique': 'console.cardRule.levelsUnique',
+  'minPoints must ascend': 'console.cardRule.levelsAscend',
+  'the first level must start at minPoints 0': 'console.cardRule.firstLevel',
+  'period and maxPerPeriod go together': 'console.cardRule.periodPair',
+};
+
+/**
+ * An issue in a language other than the API's English: the known rule's message, else one said
+ * from the issue's kind and its bound (at most 100 characters, at least 1); the API's words last.
+ */
+function ruleMessage(lang: ConsoleLang, issue: v.BaseIssue<unknown>, apiMessage: string): string {
+  const known = SCHEMA_RULES[apiMessage];
+  if (known) return tConsole(lang, known);
+  const decimals = /^at most (\d) decimals$/.exec(apiMessage);
+  if (decimals) return tConsole(lang, 'console.cardRule.decimals', { n: Number(decimals[1]) });
+  const rewards = /^at most (\d+) rewards$/.exec(apiMessage);
+  if (rewards) return tConsole(lang, 'console.cardRule.maxRewards', { max: Number(rewards[1]) });
+  if (apiMessage.startsWith('must be #')) return tConsole(lang, 'console.cardRule.colour');
+  if (apiMessage.startsWith('birthday') || /date question/.test(apiMessage)) return tConsole(lang, 'console.cardRule.birthdayQuestion');
+  const bound = (issue as { requirement?: unknown }).requirement;
+  if (issue.type === 'min_length' && bound === 1) return tConsole(lang, 'console.cardRule.required');
+  if (issue.type === 'max_length' && typeof bound === 'number') return tConsole(lang, 'console.cardRule.maxLength', { max: bound });
+  if (issue.type === 'min_value' && typeof bound === 'number') return tConsole(lang, 'console.cardRule.atLeast', { min: bound });
+  if (issue.type === 'max_value' && typeof bound === 'number') return tConsole(lang, 'console.cardRule.atMost', { max: bound });
+  if (issue.type === 'integer') return tConsole(lang, 'console.cardRule.whole');
+  if (issue.type === 'picklist') return tConsole(lang, 'console.cardRule.pick');
+  return apiMessage;
+}
+
 /** Messages as the API words them, capitalised for the page; a number field that got text says so. */
-function messageOf(issue: v.BaseIssue<unknown>, apiMessage: string, name: string, passType: string): string {
+function messageOf(lang: ConsoleLang, issue: v.BaseIssue<unknown>, apiMessage: string, name: string, passType: string): string {
   const typedText = issue.kind === 'schema' && issue.expected === 'number' && typeof issue.input === 'string';
   const required = typedText && (issue.input as string).trim() === '';
-  const text = typedText ? (required ? 'required' : 'must be a number') : apiMessage;
   const worded = required ? undefined : (typeMessage(issue, name, passType) ?? RANGES[name]);
-  const message = worded ?? text;
+  if (worded) return tConsole(lang, worded);
+  if (typedText) return tConsole(lang, required ? 'console.cardRule.required' : 'console.cardRule.number');
+  const message = lang === 'en' ? apiMessage : ruleMessage(lang, issue, apiMessage);
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
@@ -187,18 +235,18 @@ const SHOWN_FIELDS =
 export type CardFormResult = { ok: true; config: CardConfigInput; rewardRows: number[] } | { ok: false; errors: FormErrors };
 
 /** Validates the form with CardConfig: the configuration to save, or a message per field. */
-export function validateCardForm(typed: CardForm): CardFormResult {
+export function validateCardForm(typed: CardForm, lang: ConsoleLang = 'en'): CardFormResult {
   // Keys and choice values left blank are made from the labels (question-keys.ts).
   const form = { ...typed, questions: fillKeys(typed.questions) };
   const { input, rows, duplicates } = formToInput(form);
   const result = v.safeParse(CardConfig, input, { abortEarly: false });
   const errors: FormErrors = { fields: {} };
-  for (const row of duplicates) errors.fields[`accrual.items[${row}].key`] = 'This item is listed twice: give each item its own line';
+  for (const row of duplicates) errors.fields[`accrual.items[${row}].key`] = tConsole(lang, 'console.cardRule.duplicateItem');
   if (!result.success) {
     const api = toIssues(result.issues);
     result.issues.forEach((issue, i) => {
       const name = fieldOf(issue, rows);
-      const message = messageOf(issue, api[i]!.message, name, form.passType);
+      const message = messageOf(lang, issue, api[i]!.message, name, form.passType);
       if (SHOWN_FIELDS.test(name)) errors.fields[name] ??= message;
       else errors.form ??= name ? `${name}: ${message}` : message;
     });
@@ -207,20 +255,36 @@ export function validateCardForm(typed: CardForm): CardFormResult {
   return { ok: true, config: result.output, rewardRows: rows.rewards };
 }
 
-const STALE_REWARD = 'This reward is no longer on the card: it was changed elsewhere after this page was opened. Reload the page to see the card as it is now';
-
 /**
  * The cards service's refusal of a configuration the schema passed, as the editor shows it: at
  * its field, reward rows numbered as the form has them (`rewardRows`, from validateCardForm).
  */
-export function editorErrorsFrom(err: ApiError, rewardRows: readonly number[]): FormErrors {
+export function editorErrorsFrom(lang: ConsoleLang, err: ApiError, rewardRows: readonly number[]): FormErrors {
   const errors = formErrorsFrom(err);
+  if (lang !== 'en' && err.code === 'CARD_TYPE_LOCKED') errors.fields = Object.fromEntries(Object.keys(errors.fields).map((name) => [name, tConsole(lang, 'console.cardRule.typeLocked')]));
   const fields: Record<string, string> = {};
   for (const [name, message] of Object.entries(errors.fields)) {
     const reward = /^rewards\[(\d+)\](.*)$/.exec(name);
     const shown = reward ? `rewards[${rewardRows[Number(reward[1])] ?? reward[1]}]${reward[2]}` : name;
-    const text = reward?.[2] === '.id' ? STALE_REWARD : message;
+    const text = reward?.[2] === '.id' ? tConsole(lang, 'console.cardRule.staleReward') : message;
     fields[shown] ??= text.charAt(0).toUpperCase() + text.slice(1);
   }
   return { ...errors, fields };
+}
+
+const LOGO_MESSAGES: Record<string, ConsoleKey> = {
+  LOGO_MISSING: 'console.cardEditor.logo.error.missing',
+  LOGO_NOT_AN_IMAGE: 'console.cardEditor.logo.error.notImage',
+  LOGO_TOO_SMALL: 'console.cardEditor.logo.error.tooSmall',
+  LOGO_TOO_BIG: 'console.cardEditor.logo.error.tooBig',
+  LOGO_BAD_SHAPE: 'console.cardEditor.logo.error.shape',
+  LOGO_TOO_LARGE: 'console.cardEditor.logo.error.tooLarge',
+  UPLOAD_UNREADABLE: 'console.cardEditor.logo.error.unreadable',
+};
+
+/** Why a logo was refused, for the editor: the API's own words in English, the catalogue's otherwise. */
+export function logoMessage(lang: ConsoleLang, err: ApiError): string {
+  const key = LOGO_MESSAGES[err.code];
+  if (lang === 'en' || !key) return humanMessage(err);
+  return tConsole(lang, key, { min: MIN_LOGO_SIDE, max: MAX_LOGO_SIDE, ratio: MAX_LOGO_RATIO });
 }

@@ -8,6 +8,28 @@ import { contrastRatio, MIN_TEXT_CONTRAST, ratioText } from '../../lib/contrast'
 
 const DEBOUNCE_MS = 300;
 
+/**
+ * The script's few words, in the admin's language: the page renders them into a JSON block
+ * (editorTexts in cards/views.ts), so the console has one catalogue and the script none.
+ */
+interface EditorTexts {
+  /** The colour picker's name, per colour field (`design.backgroundColor` …). */
+  pickColour: Record<string, string>;
+  noBirthday: string;
+  /** `{key}` stands for the question's key. */
+  notDate: string;
+}
+
+function editorTexts(): EditorTexts {
+  const block = document.getElementById('card-editor-texts');
+  const fallback: EditorTexts = { pickColour: {}, noBirthday: '', notDate: '{key}' };
+  try {
+    return block?.textContent ? { ...fallback, ...(JSON.parse(block.textContent) as Partial<EditorTexts>) } : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 function previewAddress(form: HTMLFormElement): string {
   const query = new URLSearchParams();
   for (const [name, value] of new FormData(form)) {
@@ -31,12 +53,13 @@ function asHex(text: string): string | undefined {
 }
 
 function addColourPickers(form: HTMLFormElement): void {
+  const texts = editorTexts();
   for (const input of form.querySelectorAll<HTMLInputElement>('.colours input[type="text"]')) {
     const picker = document.createElement('input');
     picker.type = 'color';
     picker.className = 'colour-picker';
-    const label = input.labels?.[0]?.firstChild?.textContent?.trim() ?? 'colour';
-    picker.setAttribute('aria-label', `Pick the ${label.toLowerCase()} colour`);
+    const label = texts.pickColour[input.name] ?? input.labels?.[0]?.firstChild?.textContent?.trim();
+    if (label) picker.setAttribute('aria-label', label);
     picker.value = asHex(input.value) ?? asHex(input.placeholder) ?? '#000000';
     picker.addEventListener('input', () => {
       input.value = picker.value;
@@ -209,8 +232,9 @@ function startBirthday(): void {
       .map((i) => ({ key: value(`questions[${i}].key`), label: value(`questions[${i}].label`), type: value(`questions[${i}].type`), options: [] }));
     const dates = fillKeys(rows).filter((q) => q.type === 'date' && q.key !== '');
     const chosen = select.value;
-    const options = [{ value: '', label: select.options[0]?.textContent ?? 'No birthday treat' }, ...dates.map((q) => ({ value: q.key, label: q.label.trim() || q.key }))];
-    if (chosen && !dates.some((q) => q.key.toLowerCase() === chosen.toLowerCase())) options.push({ value: chosen, label: `${chosen} (not a date question of this card)` });
+    const texts = editorTexts();
+    const options = [{ value: '', label: select.options[0]?.textContent ?? texts.noBirthday }, ...dates.map((q) => ({ value: q.key, label: q.label.trim() || q.key }))];
+    if (chosen && !dates.some((q) => q.key.toLowerCase() === chosen.toLowerCase())) options.push({ value: chosen, label: texts.notDate.replace('{key}', chosen) });
     const same = options.length === select.options.length && options.every((o, i) => select.options[i]?.value === o.value && select.options[i]?.textContent === o.label);
     if (same) return;
     select.replaceChildren(...options.map((o) => new Option(o.label, o.value, false, o.value === chosen)));

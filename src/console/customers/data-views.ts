@@ -8,7 +8,10 @@ import type { FormErrors } from '../../web/forms';
 import { html, raw, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
 import { csrfField } from '../layout';
-import { customerLabel, formatTime } from '../format';
+import type { ConsoleLang, Lang } from '../../i18n/langs';
+import { t, tConsole } from '../../i18n/translate';
+import { consoleText, messageWith } from '../message-markup';
+import { labelOf, timeText } from './lang-format';
 
 // The customer page's share of the customer's own data: their card by email, their card's QR on
 // screen, correcting their details, downloading everything, and erasing them; with the emails sent
@@ -24,75 +27,79 @@ export interface CustomerDataView {
   mailBlocker: string | null;
 }
 
-const VIA: Record<MailSend['via'], string> = { signup: 'the customer (sign-up page)', console: 'the console', scan: 'the counter', import: 'the import', sweep: 'the loyalty programme (reminder, birthday)' };
-const MAIL_KINDS: Record<MailSend['kind'], string> = { card: 'Their card', test: 'Test', expiry_reminder: 'Expiry reminder', birthday: 'Birthday greeting' };
-const FIELD_WORDS: Record<string, string> = { name: 'Name', email: 'Email', phone: 'Phone' };
-
-export function dataNotice(view: CustomerDataView): Markup {
-  if (view.notice === 'sent') return html`<div class="notice ok" role="status"><p>The card is on its way by email. Its delivery shows under Emails below.</p></div>`;
-  if (view.notice === 'edited') return html`<div class="notice ok" role="status"><p>Details saved. The change is recorded under Changes below.</p></div>`;
-  if (view.notice === 'unchanged') return html`<div class="notice" role="status"><p>Nothing changed: the details were already as entered.</p></div>`;
+export function dataNotice(lang: ConsoleLang, view: CustomerDataView): Markup {
+  const m = consoleText(lang);
+  if (view.notice === 'sent') return html`<div class="notice ok" role="status"><p>${m('console.data.notice.sent')}</p></div>`;
+  if (view.notice === 'edited') return html`<div class="notice ok" role="status"><p>${m('console.data.notice.edited')}</p></div>`;
+  if (view.notice === 'unchanged') return html`<div class="notice" role="status"><p>${m('console.data.notice.unchanged')}</p></div>`;
   return html``;
 }
 
 /** "Card and data": the buttons that act on the customer's card and data. */
 export function cardAndDataPanel(c: ConsoleContext, customer: Customer, view: CustomerDataView): Markup {
   const base = `/console/customers/${customer.id}`;
+  const m = consoleText(c.lang);
   const mail = !view.mail
-    ? html`<p class="muted small" id="mail-off">Email is off on this server: the operator sets <code>SMTP_URL</code> and <code>MAIL_FROM</code> (see Settings → Email).</p>`
+    ? html`<p class="muted small" id="mail-off">${messageWith(c.lang, 'console.data.mailOff', 'smtp', html`<code>SMTP_URL</code>`, { from: 'MAIL_FROM' })}</p>`
     : view.mailBlocker
-      ? html`<p class="muted small">Sending the card by email needs an email address: add one with Edit details.</p>`
-      : html`<form method="post" action="${base}/send-card" class="inline-form">${csrfField(c)}<button type="submit">Send card by email</button></form>`;
+      ? html`<p class="muted small">${m('console.data.needsAddress')}</p>`
+      : html`<form method="post" action="${base}/send-card" class="inline-form">${csrfField(c)}<button type="submit">${m('console.data.sendCard')}</button></form>`;
   return html`<section class="panel" aria-labelledby="data-heading">
-  <h2 id="data-heading">Card and data</h2>
+  <h2 id="data-heading">${m('console.data.heading')}</h2>
   <div class="actions data-actions">
     ${mail}
-    <a class="button secondary" href="${base}/qr">Show card QR</a>
-    <a class="button secondary" href="${base}/edit">Edit details</a>
-    <a class="button secondary" href="${base}/data.json" download>Download data</a>
-    <a class="button danger" href="${base}/erase">Delete personal data</a>
+    <a class="button secondary" href="${base}/qr">${m('console.data.showQr')}</a>
+    <a class="button secondary" href="${base}/edit">${m('console.data.edit')}</a>
+    <a class="button secondary" href="${base}/data.json" download>${m('console.data.download')}</a>
+    <a class="button danger" href="${base}/erase">${m('console.data.erase')}</a>
   </div>
-  <p class="muted small">Download data gives the customer everything kept about them (JSON). Delete personal data erases their name, contact details and answers on request; their balance history stays for your books.</p>
+  <p class="muted small">${m('console.data.hint')}</p>
 </section>`;
 }
 
-function sendStatus(send: MailSend, timeZone: string): Markup {
-  if (send.status === 'sent') return html`<span class="badge ok">Sent</span>`;
-  if (send.status === 'failed') return html`<span class="badge danger">Failed</span>${send.error ? html` <span class="small">${send.error}</span>` : ''}`;
-  if (send.attempts === 0) return html`<span class="badge">Waiting to be sent</span>`;
-  return html`<span class="badge warn">Retrying</span> <span class="small">attempt ${send.attempts} failed: ${send.error ?? ''}${send.nextAttemptAt ? ` · next try ${formatTime(send.nextAttemptAt, timeZone)}` : ''}</span>`;
+function sendStatus(lang: ConsoleLang, send: MailSend, timeZone: string): Markup {
+  const m = consoleText(lang);
+  if (send.status === 'sent') return html`<span class="badge ok">${m('console.data.send.sent')}</span>`;
+  if (send.status === 'failed') return html`<span class="badge danger">${m('console.data.send.failed')}</span>${send.error ? html` <span class="small">${send.error}</span>` : ''}`;
+  if (send.attempts === 0) return html`<span class="badge">${m('console.data.send.waiting')}</span>`;
+  return html`<span class="badge warn">${m('console.data.send.retrying')}</span> <span class="small">${m('console.data.send.attempt', { attempts: send.attempts, error: send.error ?? '' })}${send.nextAttemptAt ? m('console.data.send.nextTry', { time: timeText(lang, send.nextAttemptAt, timeZone) }) : ''}</span>`;
 }
 
 /** Every email sent to the customer (or tried), newest first. */
-export function emailsPanel(view: CustomerDataView, timeZone: string): Markup {
+export function emailsPanel(lang: ConsoleLang, view: CustomerDataView, timeZone: string): Markup {
+  const m = consoleText(lang);
+  const col = { time: m('console.data.col.time'), email: m('console.data.col.email'), askedBy: m('console.data.col.askedBy'), to: m('console.data.col.to'), status: m('console.data.col.status') };
   const body = view.sends.length
     ? html`<div class="table-wrap"><table class="stacked">
-  <caption class="visually-hidden">Emails to this customer, newest first</caption>
-  <thead><tr><th scope="col">Time</th><th scope="col">Email</th><th scope="col">Asked by</th><th scope="col">To</th><th scope="col">Status</th></tr></thead>
+  <caption class="visually-hidden">${m('console.data.emailsCaption')}</caption>
+  <thead><tr><th scope="col">${col.time}</th><th scope="col">${col.email}</th><th scope="col">${col.askedBy}</th><th scope="col">${col.to}</th><th scope="col">${col.status}</th></tr></thead>
   <tbody>${view.sends.map(
-    (s) => html`<tr><td data-label="Time" class="nowrap">${formatTime(s.createdAt, timeZone)}</td><td data-label="Email">${MAIL_KINDS[s.kind]}</td><td data-label="Asked by">${VIA[s.via]}</td><td data-label="To">${s.recipient ?? html`<span class="muted">—</span>`}</td><td data-label="Status">${sendStatus(s, timeZone)}</td></tr>`,
+    (s) => html`<tr><td data-label="${col.time}" class="nowrap">${timeText(lang, s.createdAt, timeZone)}</td><td data-label="${col.email}">${m('console.data.mailKind', { kind: s.kind })}</td><td data-label="${col.askedBy}">${m('console.data.via', { via: s.via })}</td><td data-label="${col.to}">${s.recipient ?? html`<span class="muted">—</span>`}</td><td data-label="${col.status}">${sendStatus(lang, s, timeZone)}</td></tr>`,
   )}</tbody>
 </table></div>`
-    : html`<p class="empty">No email sent to this customer yet.</p>`;
-  return html`<section class="panel" aria-labelledby="emails-heading"><h2 id="emails-heading">Emails</h2>${body}</section>`;
+    : html`<p class="empty">${m('console.data.noEmails')}</p>`;
+  return html`<section class="panel" aria-labelledby="emails-heading"><h2 id="emails-heading">${m('console.data.emails')}</h2>${body}</section>`;
 }
 
-function changeText(change: CustomerChange): Markup {
-  if (change.kind === 'erase') return html`Personal data deleted${change.channel === 'api' ? ' (through the API)' : ''}`;
+function changeText(lang: ConsoleLang, change: CustomerChange): Markup {
+  const m = consoleText(lang);
+  if (change.kind === 'erase') return html`${m('console.data.erased', { api: change.channel === 'api' ? 'yes' : 'no' })}`;
   return html`${change.changes.map(
-    (f, i) => html`${i ? html`<br>` : ''}${FIELD_WORDS[f.field] ?? f.field}: ${'from' in f ? html`${f.from ?? '—'} → ${f.to ?? '—'}` : 'changed'}`,
+    (f, i) => html`${i ? html`<br>` : ''}${m('console.data.field', { field: f.field })}: ${'from' in f ? html`${f.from ?? '—'} → ${f.to ?? '—'}` : m('console.data.changed')}`,
   )}`;
 }
 
 /** Changes to the customer's details: what, who and when. */
-export function changesPanel(view: CustomerDataView, timeZone: string): Markup {
+export function changesPanel(lang: ConsoleLang, view: CustomerDataView, timeZone: string): Markup {
   if (!view.changes.length) return html``;
-  return html`<section class="panel" aria-labelledby="changes-heading"><h2 id="changes-heading">Changes to the details</h2>
+  const m = consoleText(lang);
+  const col = { time: m('console.data.col.time'), change: m('console.data.col.change'), by: m('console.data.col.by') };
+  return html`<section class="panel" aria-labelledby="changes-heading"><h2 id="changes-heading">${m('console.data.changes')}</h2>
 <div class="table-wrap"><table class="stacked">
-  <caption class="visually-hidden">Changes to the customer's details, newest first</caption>
-  <thead><tr><th scope="col">Time</th><th scope="col">Change</th><th scope="col">By</th></tr></thead>
+  <caption class="visually-hidden">${m('console.data.changesCaption')}</caption>
+  <thead><tr><th scope="col">${col.time}</th><th scope="col">${col.change}</th><th scope="col">${col.by}</th></tr></thead>
   <tbody>${view.changes.map(
-    (ch) => html`<tr><td data-label="Time" class="nowrap">${formatTime(ch.createdAt, timeZone)}</td><td data-label="Change">${changeText(ch)}</td><td data-label="By">${ch.adminEmail ?? (ch.channel === 'api' ? 'API' : '—')}</td></tr>`,
+    (ch) => html`<tr><td data-label="${col.time}" class="nowrap">${timeText(lang, ch.createdAt, timeZone)}</td><td data-label="${col.change}">${changeText(lang, ch)}</td><td data-label="${col.by}">${ch.adminEmail ?? (ch.channel === 'api' ? 'API' : '—')}</td></tr>`,
   )}</tbody>
 </table></div></section>`;
 }
@@ -108,56 +115,60 @@ export interface EditForm {
 export function editBody(c: ConsoleContext, customer: Customer, card: Card, form: EditForm, country: string | null): Markup {
   const errors = form.errors ?? { fields: {} };
   const req = (field: 'name' | 'email' | 'phone') => card.signupFields[field] === 'required' && customer[field] !== null;
-  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${customerLabel(customer)}</a></p>
-<div class="page-head"><h1>Edit details</h1></div>
+  const m = consoleText(c.lang);
+  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${labelOf(c.lang, customer)}</a></p>
+<div class="page-head"><h1>${m('console.data.editTitle')}</h1></div>
 <section class="panel narrow">
-  <p class="muted">The same rules as the sign-up form of ${card.name}. An email or phone number another customer of this card has cannot be used twice. The change is recorded with your login.</p>
+  <p class="muted">${m('console.data.editHint', { card: card.name })}</p>
   ${formError(errors.form)}
   <form method="post" action="/console/customers/${customer.id}/edit" class="form" novalidate>
     ${csrfField(c)}
-    ${inputField({ name: 'name', label: 'Name', value: form.name, error: errors.fields.name, required: req('name'), maxlength: 200, autocomplete: 'off' })}
-    ${inputField({ name: 'email', label: 'Email', type: 'email', value: form.email, error: errors.fields.email, required: req('email'), maxlength: 254, autocomplete: 'off' })}
-    ${inputField({ name: 'phone', label: 'Phone', type: 'tel', value: form.phone, error: errors.fields.phone, required: req('phone'), maxlength: 50, autocomplete: 'off', hint: phoneHint(country) })}
-    <div class="actions"><button type="submit">Save details</button><a href="/console/customers/${customer.id}">Cancel</a></div>
+    ${inputField({ name: 'name', label: m('console.data.name'), value: form.name, error: errors.fields.name, required: req('name'), maxlength: 200, autocomplete: 'off' })}
+    ${inputField({ name: 'email', label: m('console.data.email'), type: 'email', value: form.email, error: errors.fields.email, required: req('email'), maxlength: 254, autocomplete: 'off' })}
+    ${inputField({ name: 'phone', label: m('console.data.phone'), type: 'tel', value: form.phone, error: errors.fields.phone, required: req('phone'), maxlength: 50, autocomplete: 'off', hint: phoneHint(country) })}
+    <div class="actions"><button type="submit">${m('console.data.save')}</button><a href="/console/customers/${customer.id}">${m('console.data.cancel')}</a></div>
   </form>
 </section>`;
 }
 
 export function eraseBody(c: ConsoleContext, customer: Customer, card: Card): Markup {
-  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${customerLabel(customer)}</a></p>
-<div class="page-head"><h1>Delete personal data</h1></div>
+  const m = consoleText(c.lang);
+  const label = labelOf(c.lang, customer);
+  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${label}</a></p>
+<div class="page-head"><h1>${m('console.data.eraseTitle')}</h1></div>
 <section class="panel narrow" aria-labelledby="erase-heading">
-  <h2 id="erase-heading">Delete the personal data of ${customerLabel(customer)}?</h2>
-  <p>For a customer who asks to be forgotten. This cannot be undone:</p>
+  <h2 id="erase-heading">${m('console.data.eraseQuestion', { name: label })}</h2>
+  <p>${m('console.data.eraseIntro')}</p>
   <ul>
-    <li>Their name, email, phone, answers and external id are deleted, here and from the search.</li>
-    <li>Their card on ${card.name} stops working: the pass on their phone is marked void, the install link and the pass's code open nothing.</li>
-    <li>Their balance history stays for your books, without anything that says who they were.</li>
-    <li>Connected systems are told through the webhook <code>customer.deleted</code>.</li>
+    <li>${m('console.data.erase1')}</li>
+    <li>${m('console.data.erase2', { card: card.name })}</li>
+    <li>${m('console.data.erase3')}</li>
+    <li>${messageWith(c.lang, 'console.data.erase4', 'event', html`<code>customer.deleted</code>`)}</li>
   </ul>
-  <p class="muted small">Download their data first if they asked for a copy. Backups made before the deletion still hold the data until they are rotated out.</p>
+  <p class="muted small">${m('console.data.eraseCopy')}</p>
   <form method="post" action="/console/customers/${customer.id}/erase" class="form">
     ${csrfField(c)}
-    <div class="actions"><button type="submit" class="danger">Delete personal data</button><a class="button secondary" href="/console/customers/${customer.id}">Cancel</a></div>
+    <div class="actions"><button type="submit" class="danger">${m('console.data.erase')}</button><a class="button secondary" href="/console/customers/${customer.id}">${m('console.data.cancel')}</a></div>
   </form>
 </section>`;
 }
 
-export function erasedBody(passUserId: string): Markup {
-  return html`<div class="page-head"><h1>Personal data deleted</h1></div>
+export function erasedBody(lang: ConsoleLang, passUserId: string): Markup {
+  const m = consoleText(lang);
+  return html`<div class="page-head"><h1>${m('console.data.erasedTitle')}</h1></div>
 <section class="panel narrow">
-  <div class="notice ok" role="status"><p>The customer's personal data was deleted. Their pass is void and their balance history stays under <code>pu_${passUserId}</code>.</p></div>
-  <p><a class="button secondary" href="/console/customers">Back to the customers</a></p>
+  <div class="notice ok" role="status"><p>${messageWith(lang, 'console.data.erasedText', 'id', html`<code>pu_${passUserId}</code>`)}</p></div>
+  <p><a class="button secondary" href="/console/customers">${m('console.data.back')}</a></p>
 </section>`;
 }
 
-/** The card's install QR, large, for the customer to scan from this screen. */
-export function qrBody(customer: Customer, card: Card, qrSvg: string): Markup {
-  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${customerLabel(customer)}</a></p>
+/** The card's install QR, large, for the customer to scan from this screen: its words in the shop's language. */
+export function qrBody(lang: ConsoleLang, shopLang: Lang, customer: Customer, card: Card, qrSvg: string): Markup {
+  return html`<p class="crumbs"><a href="/console/customers/${customer.id}">← ${labelOf(lang, customer)}</a></p>
 <section class="panel card-qr-screen" aria-labelledby="qr-heading">
   <h1 id="qr-heading">${card.name}</h1>
-  <p class="lead">${customer.name ? html`${customer.name}, scan` : 'Scan'} this with your phone's camera to add your card to your phone.</p>
+  <p class="lead" lang="${shopLang}">${customer.name ? t(shopLang, 'poster.scanToAddNamed', { name: customer.name }) : t(shopLang, 'poster.scanToAdd')}</p>
   <div class="card-qr">${raw(qrSvg)}</div>
-  <p><a class="button secondary" href="/console/customers/${customer.id}">Done</a></p>
+  <p><a class="button secondary" href="/console/customers/${customer.id}">${tConsole(lang, 'console.data.done')}</a></p>
 </section>`;
 }

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { findCard, listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
+import { tConsole } from '../../i18n/translate';
 import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
 import { createdCustomerIds, findImport, findImportSummary, firstRefusedRows, keepsRefusedValues, recentImports, refusedRowBatches, reportBatches, storedDryRun, type ImportJob, type ReportRow } from '../../import/jobs';
@@ -22,7 +23,7 @@ import { readImportUpload } from './import-upload';
 import { jobBody, mappingBody, progressPanel, uploadBody, type EmailsView, type MappingView } from './import-views';
 import { queueCardEmails } from '../../mail/service';
 
-// Customers → Import (decisions §9). A file becomes a draft import (the file kept until the import
+// Customers → Import (docs/import.md). A file becomes a draft import (the file kept until the import
 // is done), its mapping is checked by a dry run that writes nothing, and the import then runs in
 // the server (import/runner.ts) whether or not this page stays open. Bound before the customer
 // page, whose /console/customers/:passUserId would otherwise take /console/customers/import.
@@ -55,7 +56,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
       timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
       ...view,
     });
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', status, body });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.import.title'), status, body });
   };
 
   router.get('/console/customers/import', (ctx) => uploadPage(ctx, { cardId: typeof ctx.query.card === 'string' ? ctx.query.card : '', errors: noErrors() }));
@@ -65,9 +66,9 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const upload = await readImportUpload(ctx);
     const errors = noErrors();
     const card = findCard(deps, upload.cardId);
-    if (!card || card.orgId !== c.org.id) errors.fields.card = 'Choose the card the customers join.';
-    if (upload.tooLarge) errors.fields.file = 'The file is larger than 10 MB: split it into smaller files.';
-    else if (!upload.fileName) errors.fields.file = 'Choose the CSV file to import.';
+    if (!card || card.orgId !== c.org.id) errors.fields.card = tConsole(c.lang, 'console.import.rule.card');
+    if (upload.tooLarge) errors.fields.file = tConsole(c.lang, 'console.import.rule.tooLarge');
+    else if (!upload.fileName) errors.fields.file = tConsole(c.lang, 'console.import.rule.file');
     if (Object.keys(errors.fields).length) return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
     try {
       const { job } = await createDraft(deps, c.namespace, { cardId: card!.id, fileName: upload.fileName, bytes: upload.bytes });
@@ -89,7 +90,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const chosen = view.chosen ?? (stored ?? suggestMapping(card, header)).map((t) => t ?? '');
     const dryRun = view.dryRun ?? (view.chosen ? null : storedCheck(job));
     const body = mappingBody(c, { job, card, header, samples, chosen, errors: view.errors ?? noErrors(), columnErrors: view.columnErrors ?? {}, ...(dryRun ? { dryRun } : {}) });
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', status, body });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.import.title'), status, body });
   };
 
   router.get('/console/customers/import/:id', async (ctx) => {
@@ -100,7 +101,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const refusals = job.status === 'done' ? firstRefusedRows(deps.db, job.id, 100) : [];
     const emails: EmailsView = { mailOn: deps.config.mail !== null, result: emailResult(ctx.query.emails) };
     const refusedCsv = job.header !== null && keepsRefusedValues(deps.db, job.id);
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Import customers', body: jobBody(c, job, findCard(deps, job.cardId), timeZone, refusals, emails, refusedCsv) });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.import.title'), body: jobBody(c, job, findCard(deps, job.cardId), timeZone, refusals, emails, refusedCsv) });
   });
 
   router.post('/console/customers/import/:id/email', async (ctx) => {
@@ -174,7 +175,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const job = findImportSummary(deps.db, c.namespace, ctx.params.id!);
     if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
-    sendFragment(ctx, 200, progressPanel(job, readOrgSettings(deps.db, c.org.id).timeZone));
+    sendFragment(ctx, 200, progressPanel(c.lang, job, readOrgSettings(deps.db, c.org.id).timeZone));
   });
 
   router.get('/console/customers/import/:id/report.csv', (ctx) => {

@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors';
 import { decodeCursor, ledgerPage } from '../../loyalty/history';
 import { readOrgSettings } from '../../orgs/settings';
 import { qrSvg } from '../../wallet/qr';
+import { tConsole } from '../../i18n/translate';
 import { sendFragment } from '../../web/errors';
 import { field } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
@@ -54,7 +55,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     // As the owner types, htmx asks for the results only.
     if (ctx.get('HX-Request') === 'true' && ctx.get('HX-Target') === 'results') return sendFragment(ctx, 200, listResults(c, view));
     const testCustomers = c.livemode ? 0 : countCustomers(deps.db, c.namespace);
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: 'Customers', body: customersBody(c, view, testCustomers) });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: tConsole(c.lang, 'console.customers.title'), body: customersBody(c, view, testCustomers) });
   });
 
   router.get('/console/customers/export.csv', (ctx) => {
@@ -87,7 +88,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       card,
       timeZone: readOrgSettings(deps.db, c.org.id).timeZone,
       installUrl: url,
-      installQr: await qrSvg(url, 'QR code of the install link'),
+      installQr: await qrSvg(url, tConsole(c.lang, 'console.customer.installQr')),
       history: { rows: history.rows, older: history.nextCursor, paged: Boolean(after) },
       correction,
       corrected: ctx.query.corrected === '1',
@@ -95,7 +96,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
       data: customerDataView(deps, customer, ctx.query),
       usesWebPass: webPassUsersAmong(deps.db, [customer.id]).size > 0,
     };
-    sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(customer), status, body: customerBody(c, view) });
+    sendConsolePage(ctx, deps, c, { section: 'customers', title: customerTitle(c.lang, customer), status, body: customerBody(c, view) });
   };
 
   bindCustomerData(router, deps);
@@ -110,7 +111,7 @@ export function bindCustomers(router: Router, deps: AppDeps): void {
     const customer = findCustomer(deps, c, ctx.params.passUserId!);
     const form = consoleForm(ctx);
     const typed: CorrectionForm = { action: field(form, 'action'), amount: field(form, 'amount').slice(0, 40), note: field(form, 'note').slice(0, 2000) };
-    const outcome = correctBalance(deps, customer, typed);
+    const outcome = correctBalance(deps, customer, typed, consoleOf(ctx).lang);
     if (!outcome.ok) return showCustomer(ctx, customer, { ...typed, errors: outcome.errors }, outcome.status);
     ctx.status = 303;
     ctx.redirect(`/console/customers/${customer.id}?corrected=1`);

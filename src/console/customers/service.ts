@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import type { Customer } from '../../customers/model';
 import type { AppDeps, WriteDeps } from '../../deps';
 import { findCustomer as findInNamespace, findCustomerAnywhere } from '../../customers/service';
@@ -34,13 +36,14 @@ function readAmount(text: string): number | null {
 
 export type CorrectionOutcome = { ok: true; result: BalanceChangeResult } | { ok: false; status: number; errors: FormErrors };
 
-export function correctBalance(deps: WriteDeps, customer: Customer, form: CorrectionForm): CorrectionOutcome {
+/** A correction as the owner typed it, checked and made; its messages in the admin's language. */
+export function correctBalance(deps: WriteDeps, customer: Customer, form: CorrectionForm, lang: ConsoleLang = 'en'): CorrectionOutcome {
   const errors = noErrors();
   const note = form.note.trim();
-  if (!note) errors.fields.note = 'Write down why you correct the balance: it is kept in the history.';
-  if (!['add', 'remove', 'set'].includes(form.action)) errors.fields.action = 'Choose whether to add, remove or set the balance.';
+  if (!note) errors.fields.note = tConsole(lang, 'console.customer.rule.note');
+  if (!['add', 'remove', 'set'].includes(form.action)) errors.fields.action = tConsole(lang, 'console.customer.rule.action');
   const amount = readAmount(form.amount);
-  if (amount === null) errors.fields.amount = form.amount.trim() ? 'Enter an amount such as 5 or 2.50.' : 'Enter the amount.';
+  if (amount === null) errors.fields.amount = tConsole(lang, form.amount.trim() ? 'console.customer.rule.amount' : 'console.customer.rule.amountMissing');
   if (Object.keys(errors.fields).length) return { ok: false, status: 400, errors };
 
   const body = form.action === 'set' ? { setPoints: amount!, note } : { balanceCorrection: form.action === 'remove' ? -amount! : amount!, note };

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
+import { tConsole } from '../../i18n/translate';
 import { cardColors, cardFaceVars } from '../../cards/face';
 import { field, type FormFields } from '../../web/forms';
 import { html, raw } from '../../web/html';
@@ -28,10 +29,10 @@ function sendDownload(ctx: Context, body: Buffer | string, type: string, fileNam
 export function bindPoster(router: Router, deps: AppDeps): void {
   router.get('/console/cards/:cardId/poster', async (ctx) => {
     const c = consoleOf(ctx);
-    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
+    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!, c.lang);
     const size = paperSize(ctx.query.size);
     const link = posterLink(deps.config, card);
-    const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link) : null;
+    const qrSvg = card.dataCollectionEnabled && card.archivedAt === null ? await posterQrSvg(link, c.lang) : null;
     const printed = {
       possible: printablePoster(link),
       done: readOrgSettings(deps.db, c.org.id).started.posterPrintedAt !== null,
@@ -40,30 +41,30 @@ export function bindPoster(router: Router, deps: AppDeps): void {
     };
     sendConsolePage(ctx, deps, c, {
       section: 'cards',
-      title: `Poster: ${card.name}`,
+      title: tConsole(c.lang, 'console.poster.title', { card: card.name }),
       // The card's colours and the paper's page box, generated here from parsed values: safe under the nonce.
       body: (nonce) => html`<style nonce="${nonce}">${raw(`.poster{${cardFaceVars(cardColors(deps.db, card))}}${posterPrintCss(size)}`)}</style>
-${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardLogoMeta(deps, card.id)), printed })}`,
+${posterBody({ card, orgName: c.org.name, link, size, qrSvg, livemode: c.livemode, logoUrl: passLogoUrl(card, cardLogoMeta(deps, card.id)), printed, lang: c.lang, shopLang: readOrgSettings(deps.db, c.org.id).language })}`,
     });
   });
 
   router.post('/console/cards/:cardId/poster/printed', (ctx) => {
     const c = consoleOf(ctx);
-    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!);
-    markPosterPrinted(deps, c.org.id, card);
+    const card = posterCard(deps.db, c.org.id, ctx.params.cardId!, c.lang);
+    markPosterPrinted(deps, c.org.id, card, c.lang);
     ctx.status = 303;
     ctx.redirect(`/console/cards/${encodeURIComponent(card.id)}/poster?size=${paperSize(field(ctx.state.form as FormFields, 'size'))}&done=printed`);
   });
 
   router.get('/console/cards/:cardId/poster/qr.svg', async (ctx) => {
-    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!);
-    assertSignupOpen(card);
+    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!, consoleOf(ctx).lang);
+    assertSignupOpen(card, consoleOf(ctx).lang);
     sendDownload(ctx, await downloadSvg(posterLink(deps.config, card)), 'image/svg+xml', downloadName(card, 'svg'));
   });
 
   router.get('/console/cards/:cardId/poster/qr.png', async (ctx) => {
-    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!);
-    assertSignupOpen(card);
+    const card = posterCard(deps.db, consoleOf(ctx).org.id, ctx.params.cardId!, consoleOf(ctx).lang);
+    assertSignupOpen(card, consoleOf(ctx).lang);
     sendDownload(ctx, await downloadPng(posterLink(deps.config, card)), 'image/png', downloadName(card, 'png'));
   });
 }

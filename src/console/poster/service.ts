@@ -3,6 +3,8 @@ import type { Card } from '../../cards/model';
 import { findCard } from '../../cards/service';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole } from '../../i18n/translate';
 import { ApiError } from '../../lib/errors';
 import { noteStarted } from '../../orgs/service';
 import type { AppDeps } from '../../deps';
@@ -17,16 +19,16 @@ import { addressProblem } from '../public-address';
 const OPTIONS = { errorCorrectionLevel: 'M' } as const;
 
 /** A card of this org (another org's card is "not found", never "forbidden": its existence is not ours to confirm). */
-export function posterCard(db: Db, orgId: string, cardId: string): Card {
+export function posterCard(db: Db, orgId: string, cardId: string, lang: ConsoleLang = 'en'): Card {
   const card = findCard({ db }, cardId);
-  if (!card || card.orgId !== orgId) throw new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: 'There is no such card in your business.' });
+  if (!card || card.orgId !== orgId) throw new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: tConsole(lang, 'console.poster.error.noCard') });
   return card;
 }
 
 /** Only a card with data collection has a sign-up form for the poster to lead to. */
-export function assertSignupOpen(card: Card): void {
+export function assertSignupOpen(card: Card, lang: ConsoleLang = 'en'): void {
   if (!card.dataCollectionEnabled) {
-    throw new ApiError(409, 'SIGNUP_OFF', { exactMessage: `Online sign-up is off for ${card.name}, so there is no sign-up link to print. Turn on data collection for the card first.` });
+    throw new ApiError(409, 'SIGNUP_OFF', { exactMessage: tConsole(lang, 'console.poster.error.signupOff', { card: card.name }) });
   }
 }
 
@@ -39,21 +41,20 @@ export const printablePoster = (link: string): boolean => addressProblem(link) !
  * The owner says the poster is printed: the start checklist's step. Only for a poster that works
  * on paper, one whose code leads phones to the sign-up form; opening the page is not printing it.
  */
-export function markPosterPrinted(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, orgId: string, card: Card): void {
-  assertSignupOpen(card);
-  if (card.archivedAt !== null) throw new ApiError(409, 'CARD_ARCHIVED', { exactMessage: `${card.name} is archived: it takes no new members, so there is no poster to print.` });
+export function markPosterPrinted(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, orgId: string, card: Card, lang: ConsoleLang = 'en'): void {
+  assertSignupOpen(card, lang);
+  if (card.archivedAt !== null) throw new ApiError(409, 'CARD_ARCHIVED', { exactMessage: tConsole(lang, 'console.poster.error.archived', { card: card.name }) });
   if (!printablePoster(posterLink(deps.config, card))) {
-    throw new ApiError(409, 'ADDRESS_NOT_PUBLIC', {
-      exactMessage: "This poster's code leads to this computer, so phones cannot follow it. Set PUBLIC_URL to the address customers' phones reach, print the poster again, then mark it printed.",
-    });
+    throw new ApiError(409, 'ADDRESS_NOT_PUBLIC', { exactMessage: tConsole(lang, 'console.poster.error.notPublic') });
   }
   noteStarted(deps, orgId, 'posterPrintedAt');
 }
 
 /** For the poster page: sized by its CSS, labelled for screen readers. */
-export async function posterQrSvg(url: string): Promise<string> {
+export async function posterQrSvg(url: string, lang: ConsoleLang = 'en'): Promise<string> {
   const svg = await QRCode.toString(url, { ...OPTIONS, type: 'svg', margin: 0 });
-  return svg.trim().replace('<svg ', '<svg role="img" aria-label="QR code of the sign-up link" ');
+  const label = tConsole(lang, 'console.poster.qrLabel').replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return svg.trim().replace('<svg ', `<svg role="img" aria-label="${label}" `);
 }
 
 export function downloadSvg(url: string): Promise<string> {

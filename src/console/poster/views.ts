@@ -1,6 +1,9 @@
 import type { Card } from '../../cards/model';
 import { rewardLine } from '../../cards/face';
+import type { ConsoleLang, Lang } from '../../i18n/langs';
+import { t } from '../../i18n/translate';
 import { html, raw, type Markup } from '../../web/html';
+import { consoleText, messageWith } from '../message-markup';
 import { qrAddressNote } from '../public-address';
 
 // The counter poster: on screen a preview with its tools, on paper only the poster, filling an A4,
@@ -46,71 +49,79 @@ export interface PosterView {
   logoUrl?: string;
   /** The start checklist's "print the poster": whether it can be ticked here, and whether it is. */
   printed: { possible: boolean; done: boolean; justNow: boolean; form: Markup };
+  /** The admin's language: the page around the poster. */
+  lang: ConsoleLang;
+  /** The shop's language: the poster itself, which customers read. */
+  shopLang: Lang;
 }
 
 /** After printing, the owner ticks the checklist's step; only a poster phones can follow counts. */
 function printedMark(view: PosterView): Markup {
   const { printed } = view;
-  if (printed.justNow) return html`<div class="notice ok" role="status"><p>Marked as printed: the dashboard's start checklist ticks it.</p></div>`;
-  if (printed.done) return html`<p class="small muted">✓ A poster is marked printed on the dashboard's start checklist.</p>`;
-  if (!printed.possible) return html`<p class="small muted">Once the public address is set, print the poster and mark it printed here: the dashboard's start checklist ticks it then.</p>`;
+  const m = consoleText(view.lang);
+  if (printed.justNow) return html`<div class="notice ok" role="status"><p>${m('console.poster.printedNow')}</p></div>`;
+  if (printed.done) return html`<p class="small muted">${m('console.poster.printedDone')}</p>`;
+  if (!printed.possible) return html`<p class="small muted">${m('console.poster.printedLater')}</p>`;
   return html`<form method="post" action="/console/cards/${view.card.id}/poster/printed" class="row printed-mark">
     ${printed.form}<input type="hidden" name="size" value="${view.size}">
-    <button type="submit" class="secondary">Printed — mark done</button>
-    <span class="small muted">Ticks “Print the poster” on the dashboard's start checklist.</span>
+    <button type="submit" class="secondary">${m('console.poster.markPrinted')}</button>
+    <span class="small muted">${m('console.poster.markPrintedHint')}</span>
   </form>`;
 }
 
 
 function tools(view: PosterView): Markup {
   const base = `/console/cards/${encodeURIComponent(view.card.id)}/poster`;
+  const m = consoleText(view.lang);
   return html`<section class="panel no-print poster-tools" aria-labelledby="poster-tools-heading">
-  <h2 id="poster-tools-heading" class="visually-hidden">Print and download</h2>
-  <nav class="row" aria-label="Paper size">
-    <span class="muted">Paper:</span>
+  <h2 id="poster-tools-heading" class="visually-hidden">${m('console.poster.tools')}</h2>
+  <nav class="row" aria-label="${m('console.poster.paperSize')}">
+    <span class="muted">${m('console.poster.paper')}</span>
     ${(Object.keys(PAPER_SIZES) as PaperSize[]).map(
       (size) => html`<a class="button secondary" href="${base}?size=${size}"${size === view.size ? html` aria-current="page"` : ''}>${PAPER_SIZES[size].label}</a>`,
     )}
   </nav>
-  <p>Print this page with your browser's Print command (Ctrl+P, or ⌘P on a Mac): only the poster is printed, on ${PAPER_SIZES[view.size].label} paper.</p>
+  <p>${m('console.poster.print', { size: PAPER_SIZES[view.size].label })}</p>
   ${printedMark(view)}
   <div class="row">
-    <a class="button secondary" href="${base}/qr.png" download>Download QR code (PNG)</a>
-    <a class="button secondary" href="${base}/qr.svg" download>Download QR code (SVG)</a>
+    <a class="button secondary" href="${base}/qr.png" download>${m('console.poster.downloadPng')}</a>
+    <a class="button secondary" href="${base}/qr.svg" download>${m('console.poster.downloadSvg')}</a>
   </div>
   ${qrAddressNote(view.link)}
-  <p class="small">The code opens <a href="${view.link}"><code>${view.link}</code></a>. ${
-    view.livemode ? '' : html`<strong>Customers who sign up there are real (live) customers</strong>, even while you look at test data here.`
+  <p class="small">${messageWith(view.lang, 'console.poster.opens', 'link', html`<a href="${view.link}"><code>${view.link}</code></a>`)} ${
+    view.livemode ? '' : html`<strong>${m('console.poster.liveSignups')}</strong>`
   }</p>
 </section>`;
 }
 
 export function posterBody(view: PosterView): Markup {
   const { card } = view;
-  const head = html`<div class="page-head no-print"><h1>Counter poster: ${card.name}</h1><a href="/console/cards">All cards</a></div>`;
+  const m = consoleText(view.lang);
+  const head = html`<div class="page-head no-print"><h1>${m('console.poster.heading', { card: card.name })}</h1><a href="/console/cards">${m('console.poster.allCards')}</a></div>`;
   if (!view.qrSvg && card.archivedAt !== null) {
     return html`${head}
-<div class="notice warn" role="status"><p><strong>${card.name} is archived.</strong> It takes no new members, so there is no poster to print. <a href="/console/cards/${card.id}#card-status">Restore it</a> to print one again.</p></div>`;
+<div class="notice warn" role="status"><p><strong>${m('console.poster.archived', { card: card.name })}</strong> ${m('console.poster.archivedText')} ${messageWith(view.lang, 'console.poster.restoreText', 'link', html`<a href="/console/cards/${card.id}#card-status">${m('console.poster.restore')}</a>`)}</p></div>`;
   }
   if (!view.qrSvg) {
     return html`${head}
 <div class="notice warn" role="status">
-  <p><strong>Online sign-up is off for this card.</strong> Without data collection the card has no sign-up form: its link tells customers to ask at the counter, so there is nothing for a poster to lead to.</p>
-  <p>Turn on data collection for ${card.name} in its card settings, then come back here to print the poster.</p>
+  <p><strong>${m('console.poster.signupOff')}</strong> ${m('console.poster.signupOffText')}</p>
+  <p>${m('console.poster.turnOn', { card: card.name })}</p>
 </div>`;
   }
-  const reward = rewardLine(card);
+  // The poster speaks to customers: the shop's language, like the sign-up page it leads to.
+  const reward = rewardLine(card, view.shopLang);
   return html`${head}
-<p class="muted no-print">Put it by the till: customers scan the code with their phone and join ${card.name} by themselves, in a minute.</p>
+<p class="muted no-print">${m('console.poster.intro', { card: card.name })}</p>
 ${tools(view)}
-<article class="poster poster-${view.size}" aria-label="Poster">
+<article class="poster poster-${view.size}" aria-label="${m('console.poster.poster')}" lang="${view.shopLang}">
   <div class="poster-inner">
     ${view.logoUrl ? html`<img class="poster-logo" src="${view.logoUrl}" alt="${view.orgName}">` : ''}
     <p class="poster-org">${view.orgName}</p>
     <h2 class="${titleClass(card.name)}">${card.name}</h2>
     ${reward ? html`<p class="poster-reward${[...reward].length > 40 ? ' long' : ''}">${reward}</p>` : ''}
     <div class="poster-qr">${raw(view.qrSvg)}</div>
-    <p class="poster-instructions">Scan with your phone's camera to get your loyalty card</p>
+    <p class="poster-instructions">${t(view.shopLang, 'poster.instructions')}</p>
     <p class="poster-url">${view.link}</p>
   </div>
 </article>`;

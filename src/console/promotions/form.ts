@@ -1,6 +1,10 @@
 // The promotion form as typed (every value text, so a refused form comes back as it was sent), and
 // its reading into the API's own body: the same valibot schema judges it, so the console refuses
 // exactly what POST /v1/cards/{cardId}/promotions refuses; each issue lands on its input.
+import type { UnitKind } from '../../i18n/format';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
+import { MAX_OPEN_PROMOTIONS } from '../../promotions/model';
 import * as v from 'valibot';
 import type { Promotion } from '../../promotions/model';
 import { CreatePromotionBody, type CreatePromotionInput } from '../../promotions/schemas';
@@ -81,25 +85,32 @@ function fieldOf(path: string, kind: string): string {
   return path;
 }
 
+const ASKED: Record<string, ConsoleKey> = {
+  name: 'console.promotions.rule.name',
+  startsAt: 'console.promotions.rule.startsAt',
+  endsAt: 'console.promotions.rule.endsAt',
+  kind: 'console.promotions.rule.kind',
+};
+
 /** The rules in an owner's words where the API's name its fields or a number's bounds (the rule is the schema's). */
-function worded(name: string, message: string, unit: string): string {
-  if (message === 'required') {
-    const asked: Record<string, string> = { name: 'Give the promotion a name', startsAt: 'Choose the first day', endsAt: 'Choose the last day', kind: 'Choose whether it multiplies or adds' };
-    return asked[name] ?? 'Required';
-  }
-  if (name === 'multiplier') return 'From 1.1 to 10, with at most one decimal (2 is double)';
-  if (name === 'bonus') return `A whole number of ${unit}, at least 1`;
-  if (name === 'endsAt' && /before startsAt/.test(message)) return 'The last day cannot be before the first day';
-  if (name === 'startsAt' && /after endsAt/.test(message)) return 'The first day cannot be after the last day';
-  if (name === 'hoursTo' && /after from/.test(message)) return 'Must be after the start time: a window does not run past midnight';
+function worded(lang: ConsoleLang, name: string, message: string, kind: UnitKind): string {
+  const m = (key: ConsoleKey, params?: MessageParams) => tConsole(lang, key, params);
+  if (message === 'required') return m(ASKED[name] ?? 'console.promotions.rule.required');
+  if (name === 'multiplier') return m('console.promotions.rule.multiplier');
+  if (name === 'bonus') return m('console.promotions.rule.bonus', { kind });
+  if (name === 'endsAt' && /before startsAt/.test(message)) return m('console.promotions.rule.endBeforeStart');
+  if (name === 'startsAt' && /after endsAt/.test(message)) return m('console.promotions.rule.startAfterEnd');
+  if (name === 'hoursTo' && /after from/.test(message)) return m('console.promotions.rule.hoursOrder');
+  if (lang !== 'en' && /^must be a time HH:MM/.test(message)) return m('console.promotions.rule.time');
+  if (lang !== 'en' && /promotions that have not ended/.test(message)) return m('console.promotions.rule.limit', { max: MAX_OPEN_PROMOTIONS });
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
-function toFormErrors(issues: readonly { path: string; message: string }[], form: PromotionForm, unit: string): FormErrors {
+function toFormErrors(lang: ConsoleLang, issues: readonly { path: string; message: string }[], form: PromotionForm, kind: UnitKind): FormErrors {
   const errors: FormErrors = { fields: {} };
   for (const issue of issues) {
     const name = fieldOf(issue.path, form.kind);
-    const message = worded(name, issue.message, unit);
+    const message = worded(lang, name, issue.message, kind);
     if (name === '') errors.form ??= message;
     else errors.fields[name] ??= message;
   }
@@ -108,9 +119,9 @@ function toFormErrors(issues: readonly { path: string; message: string }[], form
 
 /**
  * The API body the form describes, checked by the API's schema: the promotion to save, or a
- * message per input. `unit` ("stamps", "points") words the bonus's message.
+ * message per input in the admin's language. `kind` (stamp, point) words the bonus's message.
  */
-export function validatePromotionForm(form: PromotionForm, unit: string): { ok: true; body: CreatePromotionInput } | { ok: false; errors: FormErrors } {
+export function validatePromotionForm(lang: ConsoleLang, form: PromotionForm, kind: UnitKind): { ok: true; body: CreatePromotionInput } | { ok: false; errors: FormErrors } {
   const bothOrNeither = blank(form.hoursFrom) !== blank(form.hoursTo);
   const value = form.kind === 'multiplier' ? number(form.multiplier) : form.kind === 'bonus' ? number(form.bonus) : undefined;
   const input = {
@@ -123,15 +134,15 @@ export function validatePromotionForm(form: PromotionForm, unit: string): { ok: 
     hours: blank(form.hoursFrom) && blank(form.hoursTo) ? null : { from: time(form.hoursFrom), to: time(form.hoursTo) },
   };
   const result = v.safeParse(CreatePromotionBody, input, { abortEarly: false });
-  const errors = result.success ? { fields: {} as Record<string, string> } : toFormErrors(toIssues(result.issues), form, unit);
-  if (bothOrNeither) errors.fields[blank(form.hoursFrom) ? 'hoursFrom' : 'hoursTo'] = 'Give both times, or neither for all day';
+  const errors = result.success ? { fields: {} as Record<string, string> } : toFormErrors(lang, toIssues(result.issues), form, kind);
+  if (bothOrNeither) errors.fields[blank(form.hoursFrom) ? 'hoursFrom' : 'hoursTo'] = tConsole(lang, 'console.promotions.rule.bothTimes');
   if (!result.success || Object.keys(errors.fields).length) return { ok: false, errors };
   return { ok: true, body: result.output };
 }
 
 /** The promotions service's refusal (the limit of 10, a start after the end) at its input. */
-export function promotionErrorsFrom(err: ApiError, form: PromotionForm, unit: string): FormErrors {
+export function promotionErrorsFrom(lang: ConsoleLang, err: ApiError, form: PromotionForm, kind: UnitKind): FormErrors {
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (err.code === 'VALIDATION_FAILED' && issues) return toFormErrors(issues, form, unit);
+  if (err.code === 'VALIDATION_FAILED' && issues) return toFormErrors(lang, issues, form, kind);
   return formErrorsFrom(err);
 }

@@ -8,6 +8,7 @@ import { getOrgCard } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { createPromotion, deletePromotion, getPromotion, promotionsOverview, shopToday, updatePromotion } from '../../promotions/service';
+import { tConsole } from '../../i18n/translate';
 import { noErrors } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -29,7 +30,7 @@ export function bindPromotions(router: Router, deps: AppDeps): void {
     const overview = promotionsOverview(deps, c.org.id, ctx.params.cardId!, DAYS_AHEAD);
     const notice = typeof ctx.query.done === 'string' && NOTICES.has(ctx.query.done) ? ctx.query.done : undefined;
     const body = promotionsBody(c, overview, { ...(form ? { form } : {}), ...(notice ? { notice } : {}) });
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: `Promotions · ${overview.card.name}`, status, scripts: ['console.js'], body });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: tConsole(c.lang, 'console.promotions.title', { card: overview.card.name }), status, scripts: ['console.js'], body });
   };
 
   router.get('/console/cards/:cardId/promotions', (ctx) => {
@@ -42,14 +43,14 @@ export function bindPromotions(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const card = getOrgCard(deps, c.org.id, ctx.params.cardId!);
     const form = readPromotionForm(consoleForm(ctx));
-    const checked = validatePromotionForm(form, unitWord(card));
+    const checked = validatePromotionForm(c.lang, form, unitWord(card));
     if (!checked.ok) return listPage(ctx, { form, errors: checked.errors }, 400);
     try {
       createPromotion(deps, c.org.id, card.id, checked.body);
     } catch (err) {
       // A prepaid card's page has no form to show the refusal on: the error page says it.
       if (!(err instanceof ApiError) || err.status === 404 || err.status === 403 || err.code === 'UNSUPPORTED_FOR_CARD_TYPE') throw err;
-      return listPage(ctx, { form, errors: promotionErrorsFrom(err, form, unitWord(card)) }, err.status);
+      return listPage(ctx, { form, errors: promotionErrorsFrom(c.lang, err, form, unitWord(card)) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect(`${promotionsPath(card.id)}?done=created`);
@@ -61,7 +62,7 @@ export function bindPromotions(router: Router, deps: AppDeps): void {
     const card = getOrgCard(deps, c.org.id, ctx.params.cardId!);
     const promotion = getPromotion(deps, c.org.id, card.id, ctx.params.promotionId!);
     const shown = view ?? { form: promotionToForm(promotion), errors: noErrors() };
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: `Change ${promotion.name}`, status, scripts: ['console.js'], body: editBody(c, card, { ...shown, editing: promotion }) });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: tConsole(c.lang, 'console.promotions.changeTitle', { name: promotion.name }), status, scripts: ['console.js'], body: editBody(c, card, { ...shown, editing: promotion }) });
   };
 
   router.get('/console/cards/:cardId/promotions/:promotionId', (ctx) => editPage(ctx, undefined));
@@ -71,14 +72,14 @@ export function bindPromotions(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const card = getOrgCard(deps, c.org.id, ctx.params.cardId!);
     const form = readPromotionForm(consoleForm(ctx));
-    const checked = validatePromotionForm(form, unitWord(card));
+    const checked = validatePromotionForm(c.lang, form, unitWord(card));
     if (!checked.ok) return editPage(ctx, { form, errors: checked.errors }, 400);
     try {
       // The whole promotion as the form shows it: days or hours left empty are every day, all day.
       updatePromotion(deps, c.org.id, card.id, ctx.params.promotionId!, { ...checked.body, weekdays: checked.body.weekdays ?? null, hours: checked.body.hours ?? null });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status === 404 || err.status === 403) throw err;
-      return editPage(ctx, { form, errors: promotionErrorsFrom(err, form, unitWord(card)) }, err.status);
+      return editPage(ctx, { form, errors: promotionErrorsFrom(c.lang, err, form, unitWord(card)) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect(`${promotionsPath(card.id)}?done=saved`);
@@ -89,7 +90,7 @@ export function bindPromotions(router: Router, deps: AppDeps): void {
     const c = consoleOf(ctx);
     const card = getOrgCard(deps, c.org.id, ctx.params.cardId!);
     const promotion = getPromotion(deps, c.org.id, card.id, ctx.params.promotionId!);
-    sendConsolePage(ctx, deps, c, { section: 'cards', title: `Delete ${promotion.name}?`, body: deleteBody(c, card, promotion) });
+    sendConsolePage(ctx, deps, c, { section: 'cards', title: tConsole(c.lang, 'console.promotions.deleteTitle', { name: promotion.name }), body: deleteBody(c, card, promotion) });
   });
 
   router.post('/console/cards/:cardId/promotions/:promotionId/delete', (ctx) => {

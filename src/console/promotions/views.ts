@@ -1,7 +1,9 @@
 // A card's promotions page: what runs now, a day-by-day list of what runs next, every promotion
 // with its state, and the form that adds or changes one. Templates only. Dates and hours are the
 // shop's (its time zone), as the promotions service reads them.
-import { PASS_TYPE_NAMES, type Card } from '../../cards/model';
+import type { Card } from '../../cards/model';
+import { formatNumber } from '../../i18n/format';
+import { localeOf, type ConsoleLang } from '../../i18n/langs';
 import { fromHundredths } from '../../lib/money';
 import { hasEnded } from '../../promotions/active';
 import { MAX_OPEN_PROMOTIONS, MULTIPLIER_SCALE, type Promotion } from '../../promotions/model';
@@ -10,8 +12,8 @@ import { checkboxField, formError, inputField } from '../../web/fields';
 import type { FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import type { ConsoleContext } from '../context';
-import { formatDate, formatDay } from '../format';
 import { csrfField } from '../layout';
+import { consoleText } from '../message-markup';
 import { choiceGroup, doneNotice } from '../widgets';
 import type { PromotionForm } from './form';
 
@@ -20,70 +22,89 @@ export const DAYS_AHEAD = 14;
 
 export const promotionsPath = (cardId: string) => `/console/cards/${encodeURIComponent(cardId)}/promotions`;
 
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+/** What the card counts, for "+2 stamps": the `kind` of the catalogue's messages. */
+export const unitWord = (card: Pick<Card, 'passType'>) => (card.passType === 'stamp_card' ? 'stamp' : 'point');
 
-/** What the card counts, for "+2 stamps". */
-export const unitWord = (card: Pick<Card, 'passType'>) => (card.passType === 'stamp_card' ? 'stamps' : 'points');
-
-/** A calendar date `YYYY-MM-DD` as "14 May 2026". */
-const dateText = (date: string) => {
+// Dates as the admin's language writes them ("14 May 2026", "14. Mai 2026"); calendar dates are
+// the shop's days already, so they are formatted in UTC.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(lang: ConsoleLang, style: 'date' | 'day' | 'weekday'): Intl.DateTimeFormat {
+  const key = `${lang} ${style}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      style === 'date' ? { day: 'numeric', month: 'short', year: 'numeric' } : style === 'day' ? { weekday: 'short', day: 'numeric', month: 'short' } : { weekday: 'long' };
+    dateFormats.set(key, (f = new Intl.DateTimeFormat(localeOf(lang), { timeZone: 'UTC', ...options })));
+  }
+  return f;
+}
+const utcOf = (date: string) => {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return formatDate(Date.UTC(y, m - 1, d), 'UTC');
+  return Date.UTC(y, m - 1, d);
 };
 
-/** "×2", "×1.5", "+2 stamps": what the promotion does to an award. */
-export function effectText(card: Card, p: Promotion): string {
-  if (p.kind === 'multiplier') return `×${p.value / MULTIPLIER_SCALE}`;
-  const n = fromHundredths(p.value);
-  return `+${n} ${n === 1 ? unitWord(card).slice(0, -1) : unitWord(card)} per award`;
+/** A calendar date `YYYY-MM-DD` as "14 May 2026". */
+const dateText = (lang: ConsoleLang, date: string) => dateFormat(lang, 'date').format(utcOf(date));
+/** A calendar date as "Thu 14 May". */
+const dayText = (lang: ConsoleLang, date: string) => dateFormat(lang, 'day').format(utcOf(date));
+/** ISO weekday 1 (Monday) … 7 in words; 1 January 2024 was a Monday. */
+const weekdayName = (lang: ConsoleLang, day: number) => dateFormat(lang, 'weekday').format(Date.UTC(2024, 0, day));
+
+/** "×2", "×1.5", "+2 stamps per award": what the promotion does to an award. */
+export function effectText(lang: ConsoleLang, card: Card, p: Promotion): string {
+  if (p.kind === 'multiplier') return `×${formatNumber(lang, p.value / MULTIPLIER_SCALE)}`;
+  return consoleText(lang)('console.promotions.effect', { count: fromHundredths(p.value), kind: unitWord(card) });
 }
 
-function effectLong(card: Card, p: Promotion): string {
-  if (p.kind === 'bonus') return effectText(card, p);
+function effectLong(lang: ConsoleLang, card: Card, p: Promotion): string {
+  if (p.kind === 'bonus') return effectText(lang, card, p);
   const factor = p.value / MULTIPLIER_SCALE;
-  const named: Record<number, string> = { 2: 'double', 3: 'triple' };
-  return `×${factor}${named[factor] ? ` (${named[factor]} ${unitWord(card)})` : ` ${unitWord(card)}`}`;
+  const named = factor === 2 ? 'double' : factor === 3 ? 'triple' : 'other';
+  return consoleText(lang)('console.promotions.effectLong', { factor: formatNumber(lang, factor), named, kind: unitWord(card) });
 }
 
-/** "Tuesdays and Thursdays, 14:00–17:00" / "Every day, all day". */
-export function whenText(p: Promotion): string {
-  const days = p.weekdays === null || p.weekdays.length === 7 ? 'Every day' : p.weekdays.map((d) => WEEKDAYS[d - 1]).join(', ');
-  const hours = p.hours ? `${p.hours.from}–${p.hours.to}` : 'all day';
-  return `${days}, ${hours}`;
+const hoursText = (lang: ConsoleLang, p: Promotion) => (p.hours ? `${p.hours.from}–${p.hours.to}` : consoleText(lang)('console.promotions.allDay'));
+
+/** "Tuesday, Thursday, 14:00–17:00" / "Every day, all day". */
+export function whenText(lang: ConsoleLang, p: Promotion): string {
+  const m = consoleText(lang);
+  const days = p.weekdays === null || p.weekdays.length === 7 ? m('console.promotions.everyDay') : p.weekdays.map((d) => weekdayName(lang, d)).join(', ');
+  return m('console.promotions.when', { days, hours: hoursText(lang, p) });
 }
 
-const hoursText = (p: Promotion) => (p.hours ? `${p.hours.from}–${p.hours.to}` : 'all day');
-
-function stateBadge(o: PromotionsOverview, p: Promotion): Markup {
-  if (o.running.some((r) => r.id === p.id)) return html`<span class="badge ok">Running now</span>`;
-  if (hasEnded(p, o.now.date)) return html`<span class="badge">Ended</span>`;
-  if (p.startsOn > o.now.date) return html`<span class="badge warn">Starts ${formatDay(p.startsOn)}</span>`;
-  return html`<span class="badge warn">Scheduled</span>`;
+function stateBadge(lang: ConsoleLang, o: PromotionsOverview, p: Promotion): Markup {
+  const m = consoleText(lang);
+  if (o.running.some((r) => r.id === p.id)) return html`<span class="badge ok">${m('console.promotions.state.running')}</span>`;
+  if (hasEnded(p, o.now.date)) return html`<span class="badge">${m('console.promotions.state.ended')}</span>`;
+  if (p.startsOn > o.now.date) return html`<span class="badge warn">${m('console.promotions.state.starts', { day: dayText(lang, p.startsOn) })}</span>`;
+  return html`<span class="badge warn">${m('console.promotions.state.scheduled')}</span>`;
 }
 
-function nowPanel(o: PromotionsOverview): Markup {
+function nowPanel(lang: ConsoleLang, o: PromotionsOverview): Markup {
+  const m = consoleText(lang);
   return html`<section class="panel promo-now" aria-labelledby="now-heading">
-  <h2 id="now-heading">Now <span class="muted small">${formatDay(o.now.date)}, ${o.now.time}</span></h2>
+  <h2 id="now-heading">${m('console.promotions.now')} <span class="muted small">${dayText(lang, o.now.date)}, ${o.now.time}</span></h2>
   ${
     o.running.length
-      ? html`<ul class="promo-list">${o.running.map((p) => html`<li><strong>${p.name}</strong> <span class="promo-effect">${effectLong(o.card, p)}</span> <span class="muted small">${p.hours ? `until ${p.hours.to}` : 'all day'}</span></li>`)}</ul>
-  <p class="muted small">Every award made now at the counter or through your till gets this${o.running.length > 1 ? ' (multipliers multiply, extras add)' : ''}.</p>`
-      : html`<p class="muted">No promotion is running now.</p>`
+      ? html`<ul class="promo-list">${o.running.map((p) => html`<li><strong>${p.name}</strong> <span class="promo-effect">${effectLong(lang, o.card, p)}</span> <span class="muted small">${p.hours ? m('console.promotions.until', { time: p.hours.to }) : m('console.promotions.allDay')}</span></li>`)}</ul>
+  <p class="muted small">${m('console.promotions.nowNote', { several: o.running.length > 1 ? 'yes' : 'no' })}</p>`
+      : html`<p class="muted">${m('console.promotions.noneRunning')}</p>`
   }
 </section>`;
 }
 
-function calendar(o: PromotionsOverview): Markup {
+function calendar(lang: ConsoleLang, o: PromotionsOverview): Markup {
+  const m = consoleText(lang);
   return html`<section class="panel" aria-labelledby="days-heading">
-  <h2 id="days-heading">The next ${DAYS_AHEAD} days</h2>
+  <h2 id="days-heading">${m('console.promotions.nextDays', { days: DAYS_AHEAD })}</h2>
   <ol class="promo-days">
     ${o.days.map(
       (day, i) => html`<li${day.promotions.length ? '' : html` class="quiet"`}>
-      <span class="promo-day">${formatDay(day.date)}${i === 0 ? html` <span class="badge">Today</span>` : ''}</span>
+      <span class="promo-day">${dayText(lang, day.date)}${i === 0 ? html` <span class="badge">${m('console.promotions.today')}</span>` : ''}</span>
       ${
         day.promotions.length
-          ? html`<ul class="promo-list">${day.promotions.map((p) => html`<li>${p.name} <span class="promo-effect">${effectText(o.card, p)}</span> <span class="muted small">${hoursText(p)}</span></li>`)}</ul>`
-          : html`<span class="muted small">No promotion</span>`
+          ? html`<ul class="promo-list">${day.promotions.map((p) => html`<li>${p.name} <span class="promo-effect">${effectText(lang, o.card, p)}</span> <span class="muted small">${hoursText(lang, p)}</span></li>`)}</ul>`
+          : html`<span class="muted small">${m('console.promotions.noPromotion')}</span>`
       }
     </li>`,
     )}
@@ -92,17 +113,18 @@ function calendar(o: PromotionsOverview): Markup {
 }
 
 function table(c: ConsoleContext, o: PromotionsOverview): Markup {
-  if (o.promotions.length === 0) return html`<p class="empty panel">No promotions yet.${c.livemode ? ' Add the first one below.' : ''}</p>`;
+  const m = consoleText(c.lang);
+  if (o.promotions.length === 0) return html`<p class="empty panel">${m('console.promotions.none', { live: c.livemode ? 'yes' : 'no' })}</p>`;
   return html`<div class="table-wrap"><table class="stack-narrow promo-table">
-  <thead><tr><th scope="col">Promotion</th><th scope="col">Gives</th><th scope="col">Dates</th><th scope="col">When</th><th scope="col">State</th>${c.livemode ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''}</tr></thead>
+  <thead><tr><th scope="col">${m('console.promotions.col.promotion')}</th><th scope="col">${m('console.promotions.col.gives')}</th><th scope="col">${m('console.promotions.col.dates')}</th><th scope="col">${m('console.promotions.col.when')}</th><th scope="col">${m('console.promotions.col.state')}</th>${c.livemode ? html`<th scope="col"><span class="visually-hidden">${m('console.promotions.col.actions')}</span></th>` : ''}</tr></thead>
   <tbody>${o.promotions.map(
     (p) => html`<tr>
-    <td data-label="Name"><strong>${p.name}</strong></td>
-    <td data-label="Gives">${effectText(o.card, p)}</td>
-    <td data-label="Dates" class="nowrap">${p.startsOn === p.endsOn ? dateText(p.startsOn) : `${dateText(p.startsOn)} – ${dateText(p.endsOn)}`}</td>
-    <td data-label="When">${whenText(p)}</td>
-    <td data-label="State">${stateBadge(o, p)}</td>
-    ${c.livemode ? html`<td data-label=""><a href="${promotionsPath(o.card.id)}/${p.id}" aria-label="Edit ${p.name}">Edit</a> · <a href="${promotionsPath(o.card.id)}/${p.id}/delete" aria-label="Delete ${p.name}" class="danger-link">Delete</a></td>` : ''}
+    <td data-label="${m('console.promotions.col.name')}"><strong>${p.name}</strong></td>
+    <td data-label="${m('console.promotions.col.gives')}">${effectText(c.lang, o.card, p)}</td>
+    <td data-label="${m('console.promotions.col.dates')}" class="nowrap">${p.startsOn === p.endsOn ? dateText(c.lang, p.startsOn) : `${dateText(c.lang, p.startsOn)} – ${dateText(c.lang, p.endsOn)}`}</td>
+    <td data-label="${m('console.promotions.col.when')}">${whenText(c.lang, p)}</td>
+    <td data-label="${m('console.promotions.col.state')}">${stateBadge(c.lang, o, p)}</td>
+    ${c.livemode ? html`<td data-label=""><a href="${promotionsPath(o.card.id)}/${p.id}" aria-label="${m('console.promotions.editNamed', { name: p.name })}">${m('console.promotions.edit')}</a> · <a href="${promotionsPath(o.card.id)}/${p.id}/delete" aria-label="${m('console.promotions.deleteNamed', { name: p.name })}" class="danger-link">${m('console.promotions.delete')}</a></td>` : ''}
   </tr>`,
   )}</tbody>
 </table></div>`;
@@ -120,101 +142,107 @@ export function promotionForm(c: ConsoleContext, card: Card, view: FormView): Ma
   const { form, errors } = view;
   const err = (name: string) => errors.fields[name];
   const action = view.editing ? `${promotionsPath(card.id)}/${view.editing.id}` : promotionsPath(card.id);
-  const units = unitWord(card);
+  const kind = unitWord(card);
+  const m = consoleText(c.lang);
   return html`<form method="post" action="${action}" class="promo-form" novalidate data-promotion-form>
   ${csrfField(c)}
-  ${formError(errors.form ?? (Object.keys(errors.fields).length ? 'Nothing was saved: please correct the fields marked below.' : undefined))}
-  ${inputField({ name: 'name', label: 'Name', value: form.name, error: err('name'), required: true, maxlength: 100, hint: 'Staff see it at the counter, e.g. "Double stamps on Tuesday afternoons".' })}
+  ${formError(errors.form ?? (Object.keys(errors.fields).length ? m('console.promotions.nothingSaved') : undefined))}
+  ${inputField({ name: 'name', label: m('console.promotions.name'), value: form.name, error: err('name'), required: true, maxlength: 100, hint: m('console.promotions.nameHint') })}
   ${choiceGroup({
     name: 'kind',
-    legend: 'What it gives',
+    legend: m('console.promotions.kind'),
     type: 'radio',
     choices: [
-      { value: 'multiplier', label: `Multiplies the ${units} of each award`, hint: 'e.g. double' },
-      { value: 'bonus', label: `Adds extra ${units} to each award`, hint: 'e.g. two more per visit' },
+      { value: 'multiplier', label: m('console.promotions.kindMultiplier', { kind }), hint: m('console.promotions.kindMultiplierHint') },
+      { value: 'bonus', label: m('console.promotions.kindBonus', { kind }), hint: m('console.promotions.kindBonusHint') },
     ],
     checked: [form.kind],
     ...(err('kind') ? { error: err('kind') } : {}),
   })}
-  <div data-kind="multiplier">${inputField({ name: 'multiplier', label: 'Multiply by', value: form.multiplier, error: err('multiplier'), required: true, inputmode: 'decimal', autocomplete: 'off', hint: '1.1 to 10: 2 is double, 1.5 half as much again. The extra is rounded down to whole ' + units + '.' })}</div>
-  <div data-kind="bonus">${inputField({ name: 'bonus', label: `Extra ${units} per award`, value: form.bonus, error: err('bonus'), required: true, inputmode: 'numeric', autocomplete: 'off', hint: 'A whole number, e.g. 2.' })}</div>
+  <div data-kind="multiplier">${inputField({ name: 'multiplier', label: m('console.promotions.multiplier'), value: form.multiplier, error: err('multiplier'), required: true, inputmode: 'decimal', autocomplete: 'off', hint: m('console.promotions.multiplierHint', { kind }) })}</div>
+  <div data-kind="bonus">${inputField({ name: 'bonus', label: m('console.promotions.bonus', { kind }), value: form.bonus, error: err('bonus'), required: true, inputmode: 'numeric', autocomplete: 'off', hint: m('console.promotions.bonusHint') })}</div>
   <div class="row-fields">
-    ${inputField({ name: 'startsAt', label: 'First day', type: 'date', value: form.startsAt, error: err('startsAt'), required: true })}
-    ${inputField({ name: 'endsAt', label: 'Last day', type: 'date', value: form.endsAt, error: err('endsAt'), required: true })}
+    ${inputField({ name: 'startsAt', label: m('console.promotions.firstDay'), type: 'date', value: form.startsAt, error: err('startsAt'), required: true })}
+    ${inputField({ name: 'endsAt', label: m('console.promotions.lastDay'), type: 'date', value: form.endsAt, error: err('endsAt'), required: true })}
   </div>
   <fieldset class="choices weekdays" id="f-weekdays"${err('weekdays') ? html` aria-invalid="true" aria-describedby="f-weekdays-hint f-weekdays-error"` : html` aria-describedby="f-weekdays-hint"`}>
-    <legend>Days of the week</legend>
-    <p class="hint muted small" id="f-weekdays-hint">None ticked: every day.</p>
-    <div class="weekday-boxes">${WEEKDAYS.map((day, i) => checkboxField({ name: 'weekdays', id: `f-weekdays-${i + 1}`, value: String(i + 1), label: day, checked: form.weekdays.includes(String(i + 1)) }))}</div>
+    <legend>${m('console.promotions.weekdays')}</legend>
+    <p class="hint muted small" id="f-weekdays-hint">${m('console.promotions.weekdaysHint')}</p>
+    <div class="weekday-boxes">${[1, 2, 3, 4, 5, 6, 7].map((day) => checkboxField({ name: 'weekdays', id: `f-weekdays-${day}`, value: String(day), label: weekdayName(c.lang, day), checked: form.weekdays.includes(String(day)) }))}</div>
     ${err('weekdays') ? html`<p class="error" id="f-weekdays-error">${err('weekdays')}</p>` : ''}
   </fieldset>
   <div class="row-fields">
-    ${inputField({ name: 'hoursFrom', label: 'From', value: form.hoursFrom, error: err('hoursFrom'), inputmode: 'numeric', autocomplete: 'off', placeholder: '14:00' })}
-    ${inputField({ name: 'hoursTo', label: 'Until', value: form.hoursTo, error: err('hoursTo'), inputmode: 'numeric', autocomplete: 'off', placeholder: '17:00' })}
+    ${inputField({ name: 'hoursFrom', label: m('console.promotions.from'), value: form.hoursFrom, error: err('hoursFrom'), inputmode: 'numeric', autocomplete: 'off', placeholder: '14:00' })}
+    ${inputField({ name: 'hoursTo', label: m('console.promotions.until.label'), value: form.hoursTo, error: err('hoursTo'), inputmode: 'numeric', autocomplete: 'off', placeholder: '17:00' })}
   </div>
-  <p class="hint muted small">Times of day as 14:00, both empty for all day; until 24:00 is midnight. A window cannot run past midnight: make 22:00–02:00 two promotions.</p>
+  <p class="hint muted small">${m('console.promotions.hoursHint')}</p>
   <div class="actions">
-    <button type="submit">${view.editing ? 'Save changes' : 'Add promotion'}</button>
-    ${view.editing ? html`<a href="${promotionsPath(card.id)}">Cancel</a>` : ''}
+    <button type="submit">${view.editing ? m('console.promotions.saveChanges') : m('console.promotions.add')}</button>
+    ${view.editing ? html`<a href="${promotionsPath(card.id)}">${m('console.promotions.cancel')}</a>` : ''}
   </div>
 </form>`;
 }
 
-const NOTICES: Record<string, string> = {
-  created: 'Promotion added. Awards get it on its days and hours.',
-  saved: 'Promotion saved.',
-  deleted: 'Promotion deleted. Awards made from now on no longer get it; earlier ones keep what they got.',
-};
+const NOTICES = {
+  created: 'console.promotions.notice.created',
+  saved: 'console.promotions.notice.saved',
+  deleted: 'console.promotions.notice.deleted',
+} as const;
 
-function head(card: Card, title: string): Markup {
-  return html`<p class="crumbs small"><a href="/console/cards">Cards</a> › <a href="/console/cards/${card.id}">${card.name}</a></p>
+function head(lang: ConsoleLang, card: Card, title: string): Markup {
+  return html`<p class="crumbs small"><a href="/console/cards">${consoleText(lang)('console.promotions.crumbCards')}</a> › <a href="/console/cards/${card.id}">${card.name}</a></p>
 <div class="page-head"><h1>${title}</h1></div>`;
 }
 
 /** The card's promotions page; `form` is the add form (live data only, while fewer than 10 have not ended). */
 export function promotionsBody(c: ConsoleContext, o: PromotionsOverview, view: { form?: FormView; notice?: string }): Markup {
   const card = o.card;
+  const m = consoleText(c.lang);
+  const title = m('console.promotions.title', { card: card.name });
   if (card.passType === 'prepaid_card') {
-    return html`${head(card, `Promotions · ${card.name}`)}
-<p class="empty panel">A ${PASS_TYPE_NAMES[card.passType]} has no promotions: store credit is money, which no promotion multiplies.</p>`;
+    return html`${head(c.lang, card, title)}
+<p class="empty panel">${m('console.promotions.prepaid')}</p>`;
   }
   const full = o.open >= MAX_OPEN_PROMOTIONS;
-  return html`${head(card, `Promotions · ${card.name}`)}
-${doneNotice(view.notice ? NOTICES[view.notice] : undefined)}
-<p class="muted small">Extra ${unitWord(card)} on the days and hours you choose, for every award at the counter and through your till (not for corrections, redemptions or imports). Days and times are your shop's: ${o.timeZone.replace(/_/g, ' ')} (Settings). Promotions belong to the card: they run for live and test customers alike.</p>
-${c.livemode ? '' : html`<div class="notice warn" role="note"><p>You are looking at test data, but promotions run for your real customers too. Switch to live data to add, change or delete one.</p></div>`}
+  const notice = view.notice && view.notice in NOTICES ? m(NOTICES[view.notice as keyof typeof NOTICES]) : undefined;
+  return html`${head(c.lang, card, title)}
+${doneNotice(notice)}
+<p class="muted small">${m('console.promotions.intro', { kind: unitWord(card), zone: o.timeZone.replace(/_/g, ' ') })}</p>
+${c.livemode ? '' : html`<div class="notice warn" role="note"><p>${m('console.promotions.testData')}</p></div>`}
 <div class="grid promo-grid">
-${nowPanel(o)}
-${calendar(o)}
+${nowPanel(c.lang, o)}
+${calendar(c.lang, o)}
 </div>
 <section class="promo-all" aria-labelledby="all-heading">
-  <h2 id="all-heading">All promotions <span class="muted small">${o.open} of ${MAX_OPEN_PROMOTIONS} not ended</span></h2>
+  <h2 id="all-heading">${m('console.promotions.all')} <span class="muted small">${m('console.promotions.openCount', { open: o.open, max: MAX_OPEN_PROMOTIONS })}</span></h2>
   ${table(c, o)}
 </section>
 ${
   c.livemode && view.form
     ? html`<section class="panel" id="add" aria-labelledby="add-heading">
-  <h2 id="add-heading">Add a promotion</h2>
-  ${full && !view.form.errors.form ? html`<p>This card has ${MAX_OPEN_PROMOTIONS} promotions that have not ended, the most it can have: delete one, or wait until one has ended, to add another.</p>` : promotionForm(c, card, view.form)}
+  <h2 id="add-heading">${m('console.promotions.addHeading')}</h2>
+  ${full && !view.form.errors.form ? html`<p>${m('console.promotions.full', { max: MAX_OPEN_PROMOTIONS })}</p>` : promotionForm(c, card, view.form)}
 </section>`
     : ''
 }`;
 }
 
 export function editBody(c: ConsoleContext, card: Card, view: FormView & { editing: Promotion }): Markup {
-  return html`${head(card, `Change ${view.editing.name}`)}
+  const m = consoleText(c.lang);
+  return html`${head(c.lang, card, m('console.promotions.changeTitle', { name: view.editing.name }))}
 <section class="panel">${promotionForm(c, card, view)}</section>
-<p><a href="${promotionsPath(card.id)}/${view.editing.id}/delete" class="danger-link">Delete this promotion</a></p>`;
+<p><a href="${promotionsPath(card.id)}/${view.editing.id}/delete" class="danger-link">${m('console.promotions.deleteThis')}</a></p>`;
 }
 
 export function deleteBody(c: ConsoleContext, card: Card, p: Promotion): Markup {
-  return html`${head(card, `Delete ${p.name}?`)}
+  const m = consoleText(c.lang);
+  return html`${head(c.lang, card, m('console.promotions.deleteTitle', { name: p.name }))}
 <section class="panel confirm">
-  <p><strong>Delete the promotion ${p.name} (${effectText(card, p)}, ${whenText(p)})?</strong> Awards made from now on no longer get it; earlier awards keep what they got.</p>
+  <p><strong>${m('console.promotions.deleteQuestion', { name: p.name, effect: effectText(c.lang, card, p), when: whenText(c.lang, p) })}</strong> ${m('console.promotions.deleteText')}</p>
   <form method="post" action="${promotionsPath(card.id)}/${p.id}/delete" class="actions">
     ${csrfField(c)}
-    <button type="submit" class="danger">Delete promotion</button>
-    <a class="button secondary" href="${promotionsPath(card.id)}">Cancel</a>
+    <button type="submit" class="danger">${m('console.promotions.deleteButton')}</button>
+    <a class="button secondary" href="${promotionsPath(card.id)}">${m('console.promotions.cancel')}</a>
   </form>
 </section>`;
 }

@@ -384,6 +384,10 @@ const de = {
   'counter.offline.heading': 'Die Kasse erreicht den Server nicht',
   'counter.offline.body': 'Buchungen, die schon auf diesem Gerät gespeichert sind, warten dort und werden nach dem nächsten Entsperren gesendet.',
   'counter.offline.retry': 'Noch einmal versuchen',
+  // --- poster ---
+  'poster.instructions': 'Scannen Sie den Code mit der Kamera Ihres Smartphones – so bekommen Sie Ihre Treuekarte',
+  'poster.scanToAdd': 'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um Ihre Karte auf Ihr Smartphone zu holen.',
+  'poster.scanToAddNamed': '{name}, scannen Sie diesen Code mit der Kamera Ihres Smartphones, um Ihre Karte auf Ihr Smartphone zu holen.',
 } satisfies Record<MessageKey, string>;
 
 export default de;

@@ -385,6 +385,10 @@ const en = {
   'counter.offline.heading': 'The counter cannot reach the server',
   'counter.offline.body': 'Awards already saved on this device wait there and are sent after the next unlock.',
   'counter.offline.retry': 'Try again',
+  // --- poster ---
+  'poster.instructions': 'Scan with your phone\'s camera to get your loyalty card',
+  'poster.scanToAdd': 'Scan this with your phone’s camera to add your card to your phone.',
+  'poster.scanToAddNamed': '{name}, scan this with your phone’s camera to add your card to your phone.',
 };
 
 export default en;

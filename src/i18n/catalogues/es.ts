@@ -383,6 +383,10 @@ const es = {
   'counter.offline.heading': 'La caja no puede contactar con el servidor',
   'counter.offline.body': 'Las sumas ya guardadas en este dispositivo esperan ahí y se envían tras el próximo desbloqueo.',
   'counter.offline.retry': 'Volver a intentarlo',
+  // --- poster ---
+  'poster.instructions': 'Escanea el código con la cámara de tu móvil y consigue tu tarjeta de fidelidad',
+  'poster.scanToAdd': 'Escanea este código con la cámara de tu móvil para añadir tu tarjeta al móvil.',
+  'poster.scanToAddNamed': '{name}, escanea este código con la cámara de tu móvil para añadir tu tarjeta al móvil.',
 } satisfies Record<MessageKey, string>;
 
 export default es;

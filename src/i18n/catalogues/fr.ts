@@ -383,6 +383,10 @@ const fr = {
   'counter.offline.heading': 'La caisse n’arrive pas à joindre le serveur',
   'counter.offline.body': 'Les ajouts déjà gardés sur cet appareil y attendent et seront envoyés après le prochain déverrouillage.',
   'counter.offline.retry': 'Réessayer',
+  // --- poster ---
+  'poster.instructions': 'Scannez le code avec l’appareil photo de votre téléphone pour obtenir votre carte de fidélité',
+  'poster.scanToAdd': 'Scannez ce code avec l’appareil photo de votre téléphone pour y ajouter votre carte.',
+  'poster.scanToAddNamed': '{name}, scannez ce code avec l’appareil photo de votre téléphone pour y ajouter votre carte.',
 } satisfies Record<MessageKey, string>;
 
 export default fr;

@@ -383,6 +383,10 @@ const it = {
   'counter.offline.heading': 'La cassa non riesce a raggiungere il server',
   'counter.offline.body': 'Gli accrediti già salvati su questo dispositivo restano lì e vengono inviati dopo il prossimo sblocco.',
   'counter.offline.retry': 'Riprova',
+  // --- poster ---
+  'poster.instructions': 'Inquadra il codice con la fotocamera del telefono e ricevi la tua carta fedeltà',
+  'poster.scanToAdd': 'Inquadra questo codice con la fotocamera del telefono per aggiungere la tua carta al telefono.',
+  'poster.scanToAddNamed': '{name}, inquadra questo codice con la fotocamera del telefono per aggiungere la tua carta al telefono.',
 } satisfies Record<MessageKey, string>;
 
 export default it;

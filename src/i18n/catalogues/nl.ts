@@ -383,6 +383,10 @@ const nl = {
   'counter.offline.heading': 'De kassa kan de server niet bereiken',
   'counter.offline.body': 'Boekingen die al op dit apparaat bewaard zijn, wachten daar en worden na de volgende ontgrendeling verstuurd.',
   'counter.offline.retry': 'Opnieuw proberen',
+  // --- poster ---
+  'poster.instructions': 'Scan de code met de camera van je telefoon en ontvang je spaarkaart',
+  'poster.scanToAdd': 'Scan deze code met de camera van je telefoon om je kaart aan je telefoon toe te voegen.',
+  'poster.scanToAddNamed': '{name}, scan deze code met de camera van je telefoon om je kaart aan je telefoon toe te voegen.',
 } satisfies Record<MessageKey, string>;
 
 export default nl;
