@@ -16,8 +16,7 @@ export type QuestionType = (typeof QUESTION_TYPES)[number];
 /** Question types that can serve as a stable customer identifier (the question must also be required). */
 export const IDENTIFIER_TYPES: readonly QuestionType[] = ['number', 'text', 'email', 'phone'];
 
-/** customFields keys that are never settable, in any case; no question may use them either. */
-export const RESERVED_KEYS = ['name', 'email', 'phone', 'status', 'custom'] as const;
+export { RESERVED_KEYS } from './reserved-keys';
 
 /**
  * A card's customers in each mode. `live` and `test` count people; `erased` counts customers whose

@@ -1,4 +1,4 @@
-import { RESERVED_KEYS } from '../../cards/model';
+import { RESERVED_KEYS } from '../../cards/reserved-keys';
 
 // A question's key and a choice's stored value, made from what the owner wrote (the question, the
 // choice's label), so the owner never has to invent an identifier: "Favourite drink" → favouriteDrink,
