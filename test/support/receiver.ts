@@ -84,7 +84,7 @@ export async function startReceiver(path = '/hook', tls?: { key: string; cert: s
 }
 
 /**
- * A receiver's signature check, written as the README shows it (node:crypto only): HMAC-SHA256
+ * A receiver's signature check, written as docs/webhooks.md shows it (node:crypto only): HMAC-SHA256
  * of `t.body` with the secret, compared in constant time, timestamp within 300 s of now.
  */
 export function verifySignature(secret: string, header: string, rawBody: string, nowSeconds: number): boolean {
