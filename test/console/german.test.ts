@@ -31,8 +31,8 @@ async function signedIn(org: ConsoleOrg): Promise<ConsoleClient> {
   return client;
 }
 
-const NAV_DE = ['Übersicht', 'Karten', 'Kunden', 'API-Schlüssel', 'Webhooks', 'Team', 'Einstellungen', 'Hilfe'];
-const NAV_EN = ['Dashboard', 'Cards', 'Customers', 'API keys', 'Webhooks', 'Staff', 'Settings', 'Help'];
+const NAV_DE = ['Übersicht', 'Karten', 'Kunden', 'Nachrichten', 'Bericht', 'Beobachtungsliste', 'API-Schlüssel', 'Webhooks', 'Team', 'Einstellungen', 'Hilfe'];
+const NAV_EN = ['Dashboard', 'Cards', 'Customers', 'Messages', 'Report', 'Watch list', 'API keys', 'Webhooks', 'Staff', 'Settings', 'Help'];
 const navOf = (page: string) => [...(/<nav class="nav"[^>]*><ul>([\s\S]*?)<\/ul><\/nav>/.exec(page)?.[1] ?? '').matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((m) => m[1]);
 
 describe('the console in German over HTTP', () => {
