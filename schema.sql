@@ -227,6 +227,10 @@ CREATE INDEX transactions_staff ON transactions (staff_id, created_at) WHERE sta
 -- (the customer's), so fewer, fuller pages are fewer to write. An index ends in the rowid, so
 -- (customer_id, created_at) walked backwards is exactly the order the reads ask for.
 CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
+-- The books (a card's month) and the watch list (the awards of a period) read every row of an org
+-- in a time range; without this index each read scanned the whole ledger. One page more per
+-- balance change, the price of reading a month in a few milliseconds at 100,000 customers.
+CREATE INDEX transactions_org_time ON transactions (org_id, livemode, created_at);
 -- An undone row (the counter's reversal) counts for nothing on the dashboard: the reversal takes the
 -- row's own sums back out of the quarter hour, channel, staff member and card they were added to,
 -- and the test-customer sweep takes out only what still counts.
@@ -840,4 +844,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 31;
+PRAGMA user_version = 32;

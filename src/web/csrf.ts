@@ -35,10 +35,13 @@ export function checkToken(ctx: Context, expected: string, formValue: string | u
 
 /** The pre-session token for a public form: the cookie's value, set when the page is first shown. */
 export function preSessionToken(ctx: Context, config: Pick<Config, 'publicUrl'>, path: string): string {
-  const existing = readCookie(ctx, FORM_COOKIE);
+  const existing = readCookie(ctx, FORM_COOKIE) ?? (ctx.state.preSessionToken as string | undefined);
   if (existing && existing.length >= 32) return existing;
   const token = randomToken(32);
   setCookie(ctx, config, FORM_COOKIE, token, { path });
+  // A page with two forms (the language switcher and "Email me my card") sets one cookie, not two
+  // of which the browser keeps only the last: every form of the response carries the same token.
+  ctx.state.preSessionToken = token;
   return token;
 }
 
