@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import { embeddedAsset, type AssetName as EmbeddedName } from '../lib/embedded-assets';
 
-// Static files of the merchant pages, served by this process from the bundle (no CDN, decisions
-// §8; lib/embedded-assets.ts carries them). Each is addressed by its content hash
+// Static files of the merchant pages, served by this process from the bundle (no CDN: the pages
+// need no other host; lib/embedded-assets.ts carries them). Each is addressed by its content hash
 // (`/assets/app.3f9a0c1e2b7d4a60.css`), so browsers keep it for a year and a new release can
 // never meet a stale copy. Only the names listed here are served: the schema is embedded too.
 

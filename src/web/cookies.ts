@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Config } from '../config';
 
-// Cookies of the merchant pages (decisions §8): HttpOnly, SameSite=Strict, Secure when PUBLIC_URL is
+// Cookies of the merchant pages: HttpOnly, SameSite=Strict, Secure when PUBLIC_URL is
 // https. Written by hand rather than through Koa's cookies: Koa refuses a Secure cookie on a request
 // it sees as plain http, which is exactly the case behind a TLS-terminating proxy. A request that
 // came over HTTPS is marked too: directly, or through a proxy trusted with TRUST_PROXY, whose

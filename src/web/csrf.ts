@@ -5,7 +5,7 @@ import { randomToken } from '../lib/ids';
 import { sameLengthTextEqual } from '../lib/secrets';
 import { readCookie, setCookie } from './cookies';
 
-// Every state-changing request of the merchant pages passes two checks (decisions §8):
+// Every state-changing request of the merchant pages passes two checks:
 // 1. Origin: the browser's own statement of which page sent it must be this server (PUBLIC_URL, or
 //    the address the request came to). A missing Origin is refused: every browser this serves sends
 //    one on a POST (pages set Referrer-Policy same-origin, under which it is never `null`).

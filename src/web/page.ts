@@ -5,7 +5,7 @@ import { html, jsonForScript, raw, type Markup } from './html';
 
 // Every HTML page of the merchant side (console, counter, sign-up) goes out through sendDocument:
 // one set of security headers, a fresh CSP nonce per response, the shared style sheet and only
-// scripts this server serves itself (no CDN, decisions §8).
+// scripts this server serves itself (no CDN: the pages work without reaching another host).
 
 export interface DocumentOptions {
   title: string;

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock';
 import { randomToken } from '../lib/ids';
 import { sessionsRepo, type SessionKind, type SessionRow } from './sessions-repo';
 
-// Browser sessions of the console (admins) and the counter (staff), stored in SQLite (decisions §8).
+// Browser sessions of the console (admins) and the counter (staff), stored in SQLite.
 // The cookie carries a random token; the database keeps only its SHA-256, so neither a backup nor
 // a log line can be turned into a session. Each session has its own CSRF token.
 
@@ -22,7 +22,7 @@ export interface SessionPolicy {
 
 const HOUR = 3_600_000;
 
-/** decisions §8: idle 12 h, absolute 7 days. */
+/** A console session ends after 12 hours without use, and 7 days after sign-in in any case. */
 export const CONSOLE_SESSIONS: SessionPolicy = { kind: 'console', cookie: 'wl_console', path: '/console', idleMs: 12 * HOUR, absoluteMs: 7 * 24 * HOUR };
 
 /**

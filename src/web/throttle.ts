@@ -5,7 +5,7 @@ import { throttleRepo } from './throttle-repo';
 
 // Failed sign-ins (console) and wrong PINs (counter) are counted per bucket — a client address, an
 // account, a device, an org — and a bucket that fails too often in its window is locked for a
-// while (decisions §8). Kept in the database: a restart must not hand out a fresh budget.
+// while. Kept in the database: a restart must not hand out a fresh budget.
 //
 // A check that takes time (a password's scrypt) is counted when it starts (reserveAttempt), not
 // when its verdict is known: attempts sent side by side then each see the ones before them, and
