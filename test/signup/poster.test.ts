@@ -1,4 +1,4 @@
-// The counter poster (issue 12) in real headless Chromium: it renders on screen and on A4 and A6
+// The counter poster in real headless Chromium: it renders on screen and on A4 and A6
 // paper, and its QR code — on the poster, printed, and as PNG and SVG downloads — decodes to the
 // card's sign-up link. Also the settings panel for the form's consent text and privacy link.
 import { DEFAULT_CONSENT_TEXT } from '../../src/orgs/settings';
