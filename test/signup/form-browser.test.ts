@@ -1,4 +1,4 @@
-// The sign-up form in real headless Chromium (issue 12 "done when"), controls found by role and
+// The sign-up form in real headless Chromium, controls found by role and
 // label as a customer finds them: the standard stamps card asks all seven question types.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
