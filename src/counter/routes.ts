@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
 import { embeddedAsset } from '../lib/embedded-assets';
 import { acceptedLang } from '../i18n/negotiate';
@@ -33,7 +33,14 @@ const modeOf = (value: unknown): 'live' | 'test' => (value === 'test' ? 'test' :
 
 export function counterRouter(deps: AppDeps): Router {
   const router = new Router();
-  const pages = pageErrors(deps.log);
+  const boundary = pageErrors(deps.log);
+  /** The counter pages' error boundary: an error page (an expired form, a refused unlock) speaks the shop's language. */
+  const pages = (ctx: Context, next: Next) =>
+    boundary(ctx, async () => {
+      const org = orgsRepo(deps.db).findOrg(ctx.params.orgId!);
+      if (org) ctx.state.lang = readOrgSettings(deps.db, org.id).language;
+      await next();
+    });
 
   // The service worker: a stable address, never cached by the browser's HTTP cache, so a new
   // release's worker is picked up at the next visit.

@@ -69,6 +69,8 @@ export function counterSession(ctx: Context, deps: AppDeps, orgId: string): Coun
   const org = orgsRepo(deps.db).findOrg(orgId);
   if (!org) return undefined;
   const settings = readOrgSettings(deps.db, org.id);
+  // An error page sent while serving the counter is in the shop's language, like the counter.
+  ctx.state.lang = settings.language;
   const session = findSession(deps, counterPolicy(settings.counter.lockAfterMinutes), readCookie(ctx, COUNTER_COOKIE));
   if (!session || session.orgId !== org.id || !session.staffId) return undefined;
   const staff = staffRepo(deps.db).find(org.id, session.staffId);

@@ -74,6 +74,13 @@ describe('counter: in a German shop', () => {
     const none = await sam.unlock('');
     assert.equal(none.status, 400);
     assert.match(none.text, /Bitte geben Sie Ihre PIN ein\./);
+
+    // A form whose token went stale is refused by the error page, in the shop's language too.
+    const stale = await sam.request('POST', `/counter/${org.orgId}/unlock`, { form: { _csrf: 'stale-token-of-another-page-load', pin: '1234', mode: 'live' } });
+    assert.equal(stale.status, 403);
+    assert.match(stale.text, /<html lang="de">/);
+    assert.match(stale.text, /<h1>Nicht erlaubt<\/h1>/);
+    assert.match(stale.text, /Dieses Formular ist abgelaufen/);
   });
 
   it('shows the counter in German and hands its script German texts, with German plurals', async () => {
