@@ -2,50 +2,62 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { assertIntact, DatabaseFileError, sealDatabaseCopy } from '../db/file-check';
 
-// SQLite's integrity_check reads every page of the file: seconds for a database of 100,000
-// customers, during which the server would answer no request. It runs in a worker thread with its
-// own read-only connection instead. The worker's code is given as a string (`eval`), so it runs the
-// same from the sources (tsx) and from the one bundled script, where no module of ours exists as a
-// file of its own; it loads better-sqlite3 from where this module resolves it.
+// A backup of a shop of 100,000 customers copies and reads about 100 MB: seconds during which the
+// server would answer no request. Both run in a worker thread with its own connections instead:
+// `VACUUM INTO` from a read-only connection to the live database (one consistent snapshot, taken
+// while the server goes on writing, and no freed pages that could still hold an erased customer),
+// then SQLite's integrity_check of the copy. The worker's code is given as a string (`eval`), so it
+// runs the same from the sources (tsx) and from the one bundled script, where no module of ours
+// exists as a file of its own; it loads better-sqlite3 from where this module resolves it.
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
-const CHECK = `
+const WORK = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
+let step = 'copy';
 try {
+  if (workerData.source) {
+    db = new Database(workerData.source, { readonly: true, fileMustExist: true, timeout: 5000 });
+    db.prepare('VACUUM INTO ?').run(workerData.file);
+    db.close();
+  }
+  step = 'check';
   db = new Database(workerData.file, { readonly: true, fileMustExist: true, timeout: 0 });
   const rows = db.pragma('integrity_check');
   parentPort.postMessage({ first: rows[0] && rows[0].integrity_check, count: rows.length });
 } catch (err) {
-  parentPort.postMessage({ error: String((err && err.message) || err) });
+  parentPort.postMessage({ step, error: String((err && err.message) || err) });
 } finally {
-  if (db) db.close();
+  if (db && db.open) db.close();
 }
 `;
 
-/** integrity_check of `file` on another thread: its first answer and how many lines it gave. */
-export function integrityCheckOffThread(file: string): Promise<{ first: string | undefined; count: number }> {
+/** On another thread: `source` copied into `file` (when given), then integrity_check of `file`: its first answer and how many lines it gave. */
+function offThread(workerData: { source?: string; file: string }): Promise<{ first: string | undefined; count: number }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CHECK, { eval: true, workerData: { driver, file } });
-    let answer: { first?: string; count?: number; error?: string } | undefined;
+    const worker = new Worker(WORK, { eval: true, workerData: { driver, ...workerData } });
+    let answer: { first?: string; count?: number; step?: string; error?: string } | undefined;
     worker.once('message', (message: typeof answer) => (answer = message));
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (answer?.error !== undefined) reject(new DatabaseFileError(`fails SQLite's integrity check (${answer.error})`));
+      if (answer?.step === 'copy') reject(new Error(`could not copy the database (${answer.error})`));
+      else if (answer?.error !== undefined) reject(new DatabaseFileError(`fails SQLite's integrity check (${answer.error})`));
       else if (answer) resolve({ first: answer.first, count: answer.count ?? 0 });
-      else reject(new Error(`the integrity check's thread ended (code ${code}) without an answer`));
+      else reject(new Error(`the backup's thread ended (code ${code}) without an answer`));
     });
   });
 }
 
+/** integrity_check of `file` on another thread: its first answer and how many lines it gave. */
+export const integrityCheckOffThread = (file: string) => offThread({ file });
+
 /**
- * sealDatabaseCopy with the integrity check on another thread: the copy is first made one
- * self-contained file (the quick part, here), then checked whole (there).
+ * A consistent copy of the database file `source` at `file` (an empty file, or none), made and
+ * checked whole on another thread, then sealed here (schema version, one self-contained file).
  */
-export async function sealDatabaseCopyOffThread(file: string): Promise<{ schemaVersion: number }> {
-  const sealed = sealDatabaseCopy(file, { integrity: 'elsewhere' });
-  assertIntact(await integrityCheckOffThread(file));
-  return sealed;
+export async function copyDatabaseOffThread(source: string, file: string): Promise<{ schemaVersion: number }> {
+  assertIntact(await offThread({ source, file }));
+  return sealDatabaseCopy(file, { integrity: 'elsewhere' });
 }

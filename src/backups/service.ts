@@ -5,7 +5,7 @@ import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
 import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
-import { sealDatabaseCopyOffThread } from './integrity-worker';
+import { copyDatabaseOffThread } from './integrity-worker';
 import { BACKUP_NAME, BEFORE_SCHEMA_NAME, backupName, keepNewest, KEPT_COPIES, REPLACED_NAME } from '../db/file-names';
 import { createPrivateFile, privateDir } from '../lib/private-files';
 import { backupRunsRepo, type BackupRun, type StartedBy } from './repo';
@@ -67,15 +67,13 @@ async function makeBackup(deps: BackupDeps, startedBy: StartedBy): Promise<Backu
 
 /**
  * A consistent copy of the live database at `target`, integrity-checked and self-contained, written
- * through `partial` and renamed into place: the target is never a half-written file. SQLite's online
- * backup copies in steps between requests, and a write made meanwhile is copied too.
+ * through `partial` and renamed into place: the target is never a half-written file. The copy is a
+ * snapshot of the moment it starts; the server goes on answering and writing meanwhile.
  */
 export async function writeCheckedCopy(db: Db, partial: string, target: string): Promise<void> {
   // Readable by the server's user only, as the database is (SQLite would create it 644).
   createPrivateFile(partial);
-  await db.backup(partial);
-  // Checked on another thread: reading every page of a large database takes seconds.
-  await sealDatabaseCopyOffThread(partial);
+  await copyDatabaseOffThread(db.name, partial);
   renameSync(partial, target);
 }
 
