@@ -178,7 +178,7 @@ async function main() {
           return { answered, merged };
         });
         const merged = erase.result.merged;
-        await measured(`erasure ${i + 1} (answered in ${ms(erase.result.answered)} ms) + index merge${merged ? ` (${merged.steps} steps; in the server the longest step ${merged.longestStepMs} ms, checkpoint ${merged.longestCheckpointMs} ms)` : ' (no merge logged)'}`, erase);
+        await measured(`erasure ${i + 1} (answered in ${ms(erase.result.answered)} ms) + index merge${merged ? ` (${merged.steps} steps; in the server the longest step ${merged.longestStepMs} ms)` : ' (no merge logged)'}`, erase);
       }
     } finally {
       await app.stop();

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from './config';
+import { checkpointOffThread } from './db/checkpoints';
 import { openDatabase, type Db } from './db/open';
 import { createApp, createHttpServer } from './http/app';
 import type { AppDeps, AfterCommitHooks, ChangeHooks } from './deps';
@@ -64,6 +65,8 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
   const moved = movedDataWarning(config, process.cwd());
   if (moved) log.warn(moved);
   const db = openDatabase(config.dbFile, { synchronous: config.dbSynchronous, backupDir: config.backups.dir, log, clock });
+  // Bulk work's checkpoints (imports, the search index's merge, the sweeps) off the event loop.
+  const closeCheckpoints = checkpointOffThread(db, log);
   const webhooks = createDeliveryWorker({ db, clock, log, config });
   // One APNs connection and one Google token for the pass updates and the shop's messages.
   const senders = createWalletSenders({ db, clock, log, config, wallet });
@@ -89,6 +92,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
       s.once('error', reject);
     });
   } catch (err) {
+    await closeCheckpoints();
     db.close();
     throw err;
   }
@@ -128,6 +132,7 @@ export async function startServer(config: Readonly<Config>, options: { clock?: C
         await Promise.all([webhooks.stop(), passUpdates.stop(), messages.stop(), mail.stop(), importRunner(deps).stop()]);
         // The wallet connections outlive the two queues that send through them.
         await senders.close();
+        await closeCheckpoints();
         db.close();
       })();
       return stopping;

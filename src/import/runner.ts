@@ -55,8 +55,7 @@ export function importRunner(deps: Pick<AppDeps, 'db' | 'clock' | 'log' | 'confi
         return open;
       }
       await yieldToEventLoop();
-      checkpointAfterChunk(deps.db);
-      await yieldToEventLoop();
+      await checkpointAfterChunk(deps.db);
       return loading;
     },
     record(id, outcome) {

@@ -5,6 +5,7 @@ import type { Namespace } from '../customers/model';
 import { customersRepo } from '../customers/repo';
 import { TEST_CUSTOMER_LIMIT } from '../customers/test-mode';
 import { inTransaction } from '../db/transaction';
+import { checkpoint } from '../db/checkpoints';
 import type { Db } from '../db/connection';
 import { ApiError } from '../lib/errors';
 import { importsRepo, type ImportJob, type ReportRow } from './repo';
@@ -215,12 +216,10 @@ export function failImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string
  * Between two chunks, outside any transaction. An import writes pages faster than anything else:
  * left to SQLite's autocheckpoint, every thousandth page would make one chunk's commit copy 4 MB
  * into the database file and sync it, holding the event loop several times a chunk's length. A
- * passive checkpoint after each chunk copies only that chunk's pages, in its own turn of the event
- * loop. Passive: it never waits for a reader, nor for Litestream's hold, and stops where they are.
+ * checkpoint after each chunk copies only that chunk's pages, off the event loop in the server
+ * (db/checkpoints.ts), before the next chunk begins.
  */
-export function checkpointAfterChunk(db: Db): void {
-  if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
-}
+export const checkpointAfterChunk = (db: Db): Promise<void> => checkpoint(db);
 
 /**
  * Runs a started import to its end (or until `stop()` says so), one chunk at a time: the CLI's
@@ -232,8 +231,7 @@ export async function runImport(deps: EnrollDeps, jobId: string, stop: () => boo
   if (!open) return;
   while (!stop() && deps.db.open && continueImport(deps, open)) {
     await pause();
-    checkpointAfterChunk(deps.db);
-    await pause();
+    await checkpointAfterChunk(deps.db);
   }
 }
 
@@ -261,3 +259,4 @@ export function sweepImportDrafts(deps: Pick<EnrollDeps, 'db' | 'clock'>): numbe
   inTransaction(deps.db, () => importsRepo(deps.db).forgetRefusedCells(deps.clock.now() - REFUSED_VALUES_DAYS * 24 * 3_600_000));
   return ids.length;
 }
+

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { checkpoint } from '../db/checkpoints';
 import type { Db } from '../db/connection';
 import type { Logger } from '../lib/log';
 import { eraseRepo } from './erase-repo';
@@ -42,33 +43,31 @@ async function mergeInSteps(deps: SearchMergeDeps): Promise<void> {
   const startedAt = deps.clock.now();
   const repo = eraseRepo(deps.db);
   let steps = 0;
-  // The longest turn of the event loop a step and a checkpoint took, for the log.
-  const longest = { step: 0, checkpoint: 0 };
-  const timed = <T>(what: keyof typeof longest, work: () => T): T => {
+  // The longest turn of the event loop a step took, for the log.
+  let longestStep = 0;
+  const timedStep = () => {
     const t = performance.now();
     try {
-      return work();
+      return repo.mergeSearchStep(PAGES_PER_STEP);
     } finally {
-      longest[what] = Math.max(longest[what], performance.now() - t);
+      longestStep = Math.max(longestStep, performance.now() - t);
     }
   };
   const tenths = (ms: number) => Math.round(ms * 10) / 10;
   try {
     while (deps.db.open) {
       steps++;
-      if (!timed('step', () => repo.mergeSearchStep(PAGES_PER_STEP))) {
+      if (!timedStep()) {
         mergedAt.set(deps.db, startedAt);
-        deps.log.info('search index merged', { steps, ms: Math.round(performance.now() - started), longestStepMs: tenths(longest.step), longestCheckpointMs: tenths(longest.checkpoint) });
+        deps.log.info('search index merged', { steps, ms: Math.round(performance.now() - started), longestStepMs: tenths(longestStep) });
         return;
       }
       await nextTurn();
       if (!deps.db.open) return;
       // A merge writes pages as fast as an import does: left to the autocheckpoint, one step's
-      // commit would copy 4 MB into the file and sync it. A passive checkpoint after each step
-      // copies only that step's pages, in a turn of its own, and never waits for a reader (or
-      // Litestream's hold).
-      timed('checkpoint', () => deps.db.pragma('wal_checkpoint(PASSIVE)'));
-      await nextTurn();
+      // commit would copy 4 MB into the file and sync it. A checkpoint after each step copies only
+      // that step's pages, off the event loop (db/checkpoints.ts).
+      await checkpoint(deps.db);
     }
   } catch (err) {
     deps.log.error('search index merge failed; the next start or the nightly run merges it', { err, steps });
