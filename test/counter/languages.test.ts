@@ -178,6 +178,25 @@ describe('counter: in a German shop', () => {
     assert.match(words(club), /Bronze · noch 88 Punkte bis Silver/);
   });
 
+  it('hands the service worker the offline page’s words in the shop’s language', async () => {
+    const worker = await sam.request('GET', `/counter/sw.js?org=${org.orgId}`);
+    assert.equal(worker.status, 200);
+    const texts = /^self\.counterOfflineTexts = (\{.*?\});\n/.exec(worker.text);
+    assert.ok(texts, 'the worker starts with its texts');
+    assert.deepEqual(JSON.parse(texts[1]!), {
+      lang: 'de',
+      title: 'Kasse offline',
+      heading: 'Die Kasse erreicht den Server nicht',
+      body: 'Buchungen, die schon auf diesem Gerät gespeichert sind, warten dort und werden nach dem nächsten Entsperren gesendet.',
+      retry: 'Noch einmal versuchen',
+    });
+    assert.doesNotMatch(worker.text, /The counter cannot reach the server/);
+    // No shop named: the browser's language, if it is one of ours.
+    const unnamed = await sam.request('GET', '/counter/sw.js', { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    assert.match(unnamed.text, /^self\.counterOfflineTexts = \{"lang":"fr",.*"heading":"La caisse n’arrive pas à joindre le serveur"/);
+    assert.equal(unnamed.headers.get('vary'), 'Accept-Language');
+  });
+
   it('shows the enroll form and its field messages in German', async () => {
     const form = words((await sam.get(`/enroll?card=${org.cards.stamps}`)).text);
     for (const said of ['Neuer Kunde', 'Karte', 'Telefon (optional)', 'Anmelden', 'Abbrechen', 'Bitte wählen …']) assert.ok(form.includes(said), `${said} in ${form}`);
