@@ -1,5 +1,5 @@
 import { MAX_UNITS } from '../lib/money';
-import { ApiError } from '../lib/errors';
+import { ApiError, inWords, isInWords } from '../lib/errors';
 import type { Lang } from '../i18n/langs';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate';
 import { TEST_CUSTOMER_LIMIT, TEST_CUSTOMER_LIFETIME_MS } from '../customers/test-mode';
@@ -11,13 +11,8 @@ import { humanMessage, FORM_LIMIT_BYTES } from '../web/forms';
 // reader) in the API's English, and is worded here from its code, in one table. A code the table
 // does not know (a future one) still reads in the shop's language, naming the code.
 
-const SAID = new WeakSet<ApiError>();
-
 /** Marks a refusal whose message is already in the shop's language. */
-export function said<E extends ApiError>(err: E): E {
-  SAID.add(err);
-  return err;
-}
+export const said = inWords;
 
 type Wording = (err: ApiError) => [MessageKey, MessageParams?];
 
@@ -99,7 +94,7 @@ export function sentence(text: string): string {
 /** A refusal as the counter shows it, in the shop's language: never the API's English. */
 export function counterMessage(lang: Lang, err: ApiError): string {
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (SAID.has(err)) {
+  if (isInWords(err)) {
     // The counter's own amounts refuse with path-less issues in the shop's words.
     if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => sentence(i.message)).join(' ');
     return sentence(humanMessage(err));
@@ -116,7 +111,7 @@ export function counterMessage(lang: Lang, err: ApiError): string {
  * store keeps for a tap's key, so a replay says the same words without the API's English.
  */
 export function inShopWords(lang: Lang, err: ApiError): ApiError {
-  if (SAID.has(err)) return err;
+  if (isInWords(err)) return err;
   const { issues: _issues, ...extra } = err.extra;
   return said(new ApiError(err.status, err.code, { detail: counterMessage(lang, err), extra, headers: err.headers }));
 }

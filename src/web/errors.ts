@@ -36,7 +36,9 @@ export function errorLang(ctx: Context): Lang {
 }
 
 /** A refusal in words a person reads: the ones every page shares are in the page's language; a service's own refusal is its message. */
-function messageOf(err: ApiError, lang: Lang): string {
+function messageOf(err: ApiError, lang: Lang, word?: PageWording): string {
+  const worded = word?.(lang, err);
+  if (worded !== undefined) return worded;
   switch (err.code) {
     case 'CSRF_CHECK_FAILED':
       return t(lang, 'errors.csrf');
@@ -49,7 +51,10 @@ function messageOf(err: ApiError, lang: Lang): string {
   }
 }
 
-export function pageErrors(log: Logger) {
+/** An area's own wording of a service's refusal (the console's, in the admin's language); undefined: the shared wording. */
+export type PageWording = (lang: Lang, err: ApiError) => string | undefined;
+
+export function pageErrors(log: Logger, word?: PageWording) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -60,7 +65,7 @@ export function pageErrors(log: Logger) {
       let message = t(lang, 'errors.unexpected', { reference: requestId ?? new Date().toISOString() });
       if (err instanceof ApiError) {
         status = err.status;
-        message = messageOf(err, lang);
+        message = messageOf(err, lang, word);
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       } else if (isClientError(err)) {
         status = (err as { status: number }).status;
