@@ -46,8 +46,8 @@ const digits = (text: string) => Number(text.replace(/[^\d]/g, ''));
 
 /** English messages of the services (validation issues, import rows) by their wording, values read back out. */
 const BY_WORDING: readonly (readonly [RegExp, (m: RegExpExecArray) => Wording])[] = [
-  [/^Invalid length: Expected <=(\d+) but received \d+$/, (m) => ['console.refusal.tooLong', { max: Number(m[1]) }]],
-  [/points to a private, loopback or otherwise internal address/, () => ['console.refusal.privateAddress']],
+  [/^invalid length: Expected <=(\d+) but received \d+\.?$/, (m) => ['console.refusal.tooLong', { max: Number(m[1]) }]],
+  [/^points to a private, loopback or otherwise internal address/, () => ['console.refusal.privateAddress']],
   [/^is longer than (\d+) characters$/, (m) => ['console.refusal.row.tooLong', { max: Number(m[1]) }]],
   [/^is not an email address/, () => ['console.refusal.row.notEmail']],
   [/^is not a phone number \(such as (.+) or (\+.+)\)$/, (m) => ['console.refusal.row.notPhone', { national: m[1]!, international: m[2]! }]],
@@ -79,18 +79,23 @@ const say = (lang: ConsoleLang, [key, params]: Wording) => tConsole(lang, key, p
  */
 export function serviceWords(lang: ConsoleLang, message: string): string | undefined {
   if (lang === 'en') return undefined;
+  // A form may have put a capital at the start ("Points to a private …").
+  const plain = message.charAt(0).toLowerCase() + message.slice(1);
   for (const [pattern, wording] of BY_WORDING) {
-    const m = pattern.exec(message);
+    const m = pattern.exec(plain);
     if (m) return say(lang, wording(m));
   }
-  // "CODE: English reason", as an import row keeps a refusal of enroll's.
-  const code = /^([A-Z][A-Z0-9_]+)(: |$)/.exec(message)?.[1];
-  if (code) return refusalText(lang, new ApiError(400, code, { exactMessage: message }));
   return undefined;
 }
 
-/** An import report's message (a refused or matched row) as the admin reads it. */
-export const rowMessage = (lang: ConsoleLang, message: string | null): string => (message === null ? '' : (serviceWords(lang, message) ?? message));
+/** An import report's message (a refused or matched row) as the admin reads it; enroll's refusals are kept as "CODE: English reason". */
+export function rowMessage(lang: ConsoleLang, message: string | null): string {
+  if (message === null) return '';
+  const words = serviceWords(lang, message);
+  if (words !== undefined || lang === 'en') return words ?? message;
+  const code = /^([A-Z][A-Z0-9_]+)(: |$)/.exec(message)?.[1];
+  return code ? refusalText(lang, new ApiError(400, code, { exactMessage: message })) : message;
+}
 
 /** A whole refusal (not a form field's) as the admin reads it. */
 export function refusalText(lang: ConsoleLang, err: ApiError): string {
