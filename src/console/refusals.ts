@@ -3,7 +3,7 @@ import { tConsole, type ConsoleKey, type MessageParams } from '../i18n/translate
 import { ApiError, isInWords } from '../lib/errors';
 import { MAX_FILE_BYTES } from '../import/csv-file';
 import { REFUSED_VALUES_DAYS } from '../import/service';
-import { humanMessage } from '../web/forms';
+import { formErrorsFrom, humanMessage, type FormErrors } from '../web/forms';
 import type { PageWording } from '../web/errors';
 
 // The services below the console (customers, cards, webhooks, the import) refuse in the API's
@@ -36,9 +36,26 @@ const BY_CODE: Readonly<Record<string, (err: ApiError) => Wording>> = {
   MAIL_OFF: () => ['console.refusal.mailOff'],
   UPLOAD_UNREADABLE: () => ['console.refusal.uploadUnreadable'],
   FILE_TOO_LARGE: () => ['console.refusal.fileTooLarge', { mb: MAX_FILE_BYTES / 1024 / 1024 }],
+  INSUFFICIENT_BALANCE: (err) => valuesOf(err, /the balance is ([\d.]+); this needs ([\d.]+)$/, (m) => ['console.refusal.balanceLow', { balance: Number(m[1]), needed: Number(m[2]) }]),
+  AWARD_WAIT_ACTIVE: (err) => valuesOf(err, /once every (\d+) s; retry after (\d+) s$/, (m) => ['console.refusal.limitWait', { wait: Number(m[1]), retry: Number(m[2]) }]),
+  AWARD_MAX_PER_AWARD: (err) => valuesOf(err, /at most ([\d.]+) at a time; this award is ([\d.]+)$/, (m) => ['console.refusal.limitMax', { max: Number(m[1]), amount: Number(m[2]) }]),
+  AWARD_PERIOD_LIMIT: (err) =>
+    valuesOf(err, /at most ([\d.]+) per (day|week|month) \(rolling\); ([\d.]+) awarded in that window, this award is ([\d.]+)$/, (m) => [
+      'console.refusal.limitPeriod',
+      { max: Number(m[1]), period: m[2]!, awarded: Number(m[3]), amount: Number(m[4]) },
+    ]),
+  UNSUPPORTED_FOR_CARD_TYPE: () => ['console.refusal.notOnCard'],
+  INVALID_EMAIL: () => ['console.refusal.invalidEmail'],
+  NOT_AVAILABLE_IN_TEST_MODE: () => ['console.refusal.liveOnly'],
   EXTERNAL_ID_TAKEN: () => ['console.refusal.taken', { field: 'externalId' }],
   CONTACT_TAKEN: (err) => ['console.refusal.taken', { field: err.extra.field === 'phone' ? 'phone' : 'email' }],
 };
+
+/** The values an English reason carries, read back out; a reason of another shape names its code. */
+function valuesOf(err: ApiError, pattern: RegExp, wording: (m: RegExpExecArray) => Wording): Wording {
+  const m = pattern.exec(err.message);
+  return m ? wording(m) : ['console.refusal.other', { code: err.code }];
+}
 
 const SAME: Readonly<Record<string, string>> = { email: 'email', phone: 'phone', 'external id': 'externalId' };
 const KINDS: Readonly<Record<string, string>> = { 'a whole number of stamps': 'stamps', 'a whole number of points': 'points', 'an amount of money': 'money' };
@@ -48,6 +65,9 @@ const digits = (text: string) => Number(text.replace(/[^\d]/g, ''));
 const BY_WORDING: readonly (readonly [RegExp, (m: RegExpExecArray) => Wording])[] = [
   [/^invalid length: Expected <=(\d+) but received \d+\.?$/, (m) => ['console.refusal.tooLong', { max: Number(m[1]) }]],
   [/^points to a private, loopback or otherwise internal address/, () => ['console.refusal.privateAddress']],
+  [/^must be at most (\d+)$/, (m) => ['console.refusal.tooMuch', { max: Number(m[1]) }]],
+  [/^must be a whole number on a \w+$/, () => ['console.refusal.wholeOnly']],
+  [/^the balance would pass (\d+) \(it is ([\d.]+)\)$/, (m) => ['console.refusal.balanceCap', { max: Number(m[1]), balance: Number(m[2]) }]],
   [/^is longer than (\d+) characters$/, (m) => ['console.refusal.row.tooLong', { max: Number(m[1]) }]],
   [/^is not an email address/, () => ['console.refusal.row.notEmail']],
   [/^is not a phone number \(such as (.+) or (\+.+)\)$/, (m) => ['console.refusal.row.notPhone', { national: m[1]!, international: m[2]! }]],
@@ -114,3 +134,20 @@ const SHARED = new Set(['CSRF_CHECK_FAILED', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED'
 
 /** The console's error pages: a service's refusal in the admin's language. */
 export const consolePageWording: PageWording = (lang, err) => (isConsoleLang(lang) && lang !== 'en' && !SHARED.has(err.code) ? refusalText(lang, err) : undefined);
+
+/**
+ * A service's refusal as a console form shows it (formErrorsFrom), in the admin's language: a
+ * validation issue's message by its wording, any other refusal by its code, where it lands.
+ */
+export function consoleFormErrors(lang: ConsoleLang, err: ApiError, fieldNames?: readonly string[]): FormErrors {
+  const errors = formErrorsFrom(err, fieldNames);
+  if (lang === 'en' || isInWords(err)) return errors;
+  if (err.code !== 'VALIDATION_FAILED') {
+    const text = refusalText(lang, err);
+    return typeof err.extra.field === 'string' ? { fields: { [err.extra.field]: text } } : { fields: {}, form: text };
+  }
+  const fields = Object.fromEntries(Object.entries(errors.fields).map(([name, message]) => [name, serviceWords(lang, message) ?? message]));
+  // A field the form does not show: "path: message".
+  const form = errors.form === undefined ? undefined : (serviceWords(lang, errors.form.replace(/^[\w.[\]-]+: /, '')) ?? errors.form);
+  return { ...errors, fields, ...(form === undefined ? {} : { form }) };
+}

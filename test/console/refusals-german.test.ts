@@ -56,6 +56,20 @@ describe('service refusals in the German console', () => {
     assert.equal(refusalText('en', new ApiError(409, 'SOMETHING_NEW', { detail: 'an English reason' })), 'An English reason');
   });
 
+  it('refuses a balance correction the balance or the card’s limits do not allow, in German on the form', async () => {
+    const res = await app.request('POST', '/api/v1/customers', { key: org.keys.live, body: { externalCustomerId: 'crm-correct', cardId: org.cards.points, name: 'Karl Korrektur', initialPoints: 3 } });
+    assert.equal(res.status, 201, res.text);
+    const path = `/console/customers/${res.body.passUserId}`;
+    const csrf = await client.csrfFrom(path);
+    const removed = await client.request('POST', `${path}/correct`, { form: { _csrf: csrf, action: 'remove', amount: '50', note: 'Falsch gebucht' } });
+    assert.equal(removed.status, 400);
+    assert.ok(removed.text.includes('Der Stand ist 3; dafür braucht es 50.'), 'the balance refusal, in German');
+    const over = await client.request('POST', `${path}/correct`, { form: { _csrf: csrf, action: 'set', amount: '2000000000', note: 'Zu viel' } });
+    assert.equal(over.status, 400);
+    assert.ok(over.text.includes('Höchstens 1.000.000.000.'), 'the cap, in German');
+    for (const page of [removed.text, over.text]) assert.doesNotMatch(page, /the balance is|must be at most/);
+  });
+
   it('says why import rows are refused in German: on the page, in the refused-rows CSV and in the report CSV', async () => {
     const { upload, check, runToEnd } = importSteps(app, client);
     const file = 'Name,Email,Points\nAnna Gut,anna@example.com,12\nBert Schlecht,kein-at-zeichen,3\nClara Doppelt,anna@example.com,5\n';
