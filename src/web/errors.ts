@@ -3,7 +3,7 @@ import type { Logger } from '../lib/log';
 import { isLang, type Lang } from '../i18n/langs';
 import { pageLang } from '../i18n/negotiate';
 import { t, type MessageKey } from '../i18n/translate';
-import { ApiError } from '../lib/errors';
+import { ApiError, isInWords } from '../lib/errors';
 import { humanMessage } from './forms';
 import { html } from './html';
 import { sendDocument } from './page';
@@ -35,7 +35,7 @@ export function errorLang(ctx: Context): Lang {
   return isLang(chosen) ? chosen : pageLang({ acceptLanguage: ctx.get('Accept-Language'), orgLang: 'en' });
 }
 
-/** A refusal in words a person reads: the ones every page shares are in the page's language; a service's own refusal is its message. */
+/** A refusal in words a person reads, in the page's language: the ones every page shares by their code; a service's own refusal is its message in English, its code otherwise. */
 function messageOf(err: ApiError, lang: Lang, word?: PageWording): string {
   const worded = word?.(lang, err);
   if (worded !== undefined) return worded;
@@ -46,8 +46,13 @@ function messageOf(err: ApiError, lang: Lang, word?: PageWording): string {
       return t(lang, 'errors.tooLarge');
     case 'RATE_LIMITED':
       return t(lang, 'errors.rateLimited', { seconds: Math.max(1, Number(err.headers['Retry-After']) || 1) });
+    case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'BAD_REQUEST':
+    case 'INVALID_JSON':
+      return lang === 'en' ? humanMessage(err) : t(lang, 'errors.unreadable');
     default:
-      return humanMessage(err);
+      // A service's reason is the API's English: another language names the code instead.
+      return lang === 'en' || isInWords(err) ? humanMessage(err) : t(lang, 'errors.refused', { code: err.code });
   }
 }
 

@@ -82,6 +82,17 @@ describe('service refusals in the German console', () => {
     assert.ok(checked.text.includes('gleiche E-Mail-Adresse wie Zeile 2'), 'the repeated address, in German');
     assert.doesNotMatch(checked.text, ENGLISH);
 
+    const unmapped = await check(path, ['', '', 'balance']);
+    assert.equal(unmapped.status, 400);
+    assert.ok(unmapped.text.includes('Wählen Sie eine Spalte für mindestens eines von Name, E-Mail, Telefon oder externer ID'), 'the mapping refusal, in German');
+    const twice = await check(path, ['name', 'name', 'balance']);
+    assert.ok(twice.text.includes('„Name“ geht schon dorthin: Wählen Sie für jedes Feld eine Spalte.'), 'the column refusal, in German');
+    const empty = await upload({ name: 'leer.csv', bytes: '' }, org.cards.points);
+    assert.equal(empty.status, 400);
+    assert.ok(empty.text.includes('Die Datei ist leer.'), 'the file refusal, in German');
+    for (const page of [unmapped.text, twice.text, empty.text]) assert.doesNotMatch(page, /Choose a column|already goes there|The file is empty/);
+    await check(path, ['name', 'email', 'balance']);
+
     const refusedCsv = await client.request('GET', `${path}/check.csv`);
     const refused = parse(refusedCsv.text.replace(/^\uFEFF/, '')) as string[][];
     assert.deepEqual(refused, [

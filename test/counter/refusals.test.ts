@@ -69,6 +69,15 @@ describe('counter refusals from the layers below, in a German shop', () => {
     refusedWith(nokey, 400, 'VALIDATION_FAILED', 'Diese Seite ist abgelaufen. Bitte neu laden und noch einmal versuchen.');
   });
 
+  it('words a refusal on the counter’s error pages in German too', async () => {
+    const res = await fetch(`${app.url}/counter/${org.orgId}/unlock`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.url }, body: '{"pin":"2468"}' });
+    const page = await res.text();
+    assert.equal(res.status, 415);
+    assert.match(page, /<html lang="de">/);
+    assert.match(page, /Die Anfrage konnte nicht gelesen werden\./);
+    assert.doesNotMatch(page, /application\/x-www-form-urlencoded/);
+  });
+
   it('words the form reader’s and the card service’s refusals in German', async () => {
     const huge = await staff.act('earn', { customer: 'x', what: 'flat', amount: '1', note: 'x'.repeat(70_000) });
     refusedWith(huge, 413, 'PAYLOAD_TOO_LARGE', 'Das ist mehr, als ein Formular senden kann (höchstens 64 KB). Bitte kürzen und noch einmal versuchen.');

@@ -5,7 +5,7 @@ import { findCard, listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import type { ConsoleLang } from '../../i18n/langs';
-import { rowMessage } from '../refusals';
+import { rowMessage, serviceWords } from '../refusals';
 import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
 import { createdCustomerIds, findImport, findImportSummary, firstRefusedRows, keepsRefusedValues, recentImports, refusedRowBatches, reportBatches, storedDryRun, type ImportJob, type ReportRow } from '../../import/jobs';
@@ -80,7 +80,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
       ctx.redirect(`/console/customers/import/${job.id}`);
     } catch (err) {
       if (!(err instanceof ImportFileError)) throw err;
-      errors.fields.file = err.message;
+      errors.fields.file = serviceWords(c.lang, err.message) ?? err.message;
       return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
     }
   });
@@ -128,7 +128,11 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const table = await parseCsvText(job.csv!);
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
     const checked = checkMapping(card, table.header, chosen);
-    if (!checked.mapping) return draftPage(ctx, job, { chosen, columnErrors: checked.columnErrors, errors: { fields: {}, form: checked.formError } }, 400);
+    if (!checked.mapping) {
+      const say = (message: string) => serviceWords(c.lang, message) ?? message;
+      const columnErrors = Object.fromEntries(Object.entries(checked.columnErrors).map(([i, message]) => [i, say(message)]));
+      return draftPage(ctx, job, { chosen, columnErrors, errors: { fields: {}, form: checked.formError === undefined ? undefined : say(checked.formError) } }, 400);
+    }
     const report = await dryRun(deps.db, c.namespace, await readSource(deps.db, { card, table, mapping: checked.mapping, fileSha256: job.fileSha256 }));
     // The refused rows as the owner downloads them, made once with the dry run.
     const csv = refusedCsvHeader(c.lang, table.header) + report.refusedRows.map((r) => refusedCsvLine(c.lang, r, checked.mapping)).join('');

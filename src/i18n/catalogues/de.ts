@@ -77,6 +77,7 @@ const de = {
   'errors.csrf': 'Dieses Formular ist abgelaufen oder wurde von einer anderen Website gesendet. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'errors.tooLarge': 'Formulare dürfen höchstens 64 KiB groß sein. Kürzen Sie Ihre Eingaben und versuchen Sie es noch einmal.',
   'errors.unreadable': 'Die Anfrage konnte nicht gelesen werden.',
+  'errors.refused': 'Das hat nicht geklappt (Code {code}).',
   'errors.rateLimited': 'Zu viele Anfragen von Ihrer Verbindung. Bitte warten Sie {seconds, plural, one {# Sekunde} other {# Sekunden}} und versuchen Sie es dann noch einmal.',
   'signup.title': 'Mitmachen',
   'signup.title.refused': 'Bitte Angaben prüfen',

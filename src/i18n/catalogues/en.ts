@@ -80,6 +80,7 @@ const en = {
   'errors.csrf': 'This form has expired or was sent from another site. Go back, reload the page and try again.',
   'errors.tooLarge': 'Forms are limited to 64 KiB. Shorten what you typed and try again.',
   'errors.unreadable': 'The request could not be read.',
+  'errors.refused': 'That did not work (code {code}).',
   'errors.rateLimited': 'Too many requests from your connection. Please wait {seconds, plural, one {# second} other {# seconds}} and try again.',
   'signup.title': 'Join',
   'signup.title.refused': 'Check your answers',

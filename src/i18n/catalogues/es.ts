@@ -76,6 +76,7 @@ const es = {
   'errors.csrf': 'Este formulario ha caducado o se envió desde otro sitio. Vuelve atrás, recarga la página e inténtalo de nuevo.',
   'errors.tooLarge': 'Los formularios no pueden superar los 64 KiB. Acorta lo que has escrito e inténtalo de nuevo.',
   'errors.unreadable': 'No se ha podido leer la solicitud.',
+  'errors.refused': 'No ha funcionado (código {code}).',
   'errors.rateLimited': 'Demasiadas solicitudes desde tu conexión. Espera {seconds, plural, one {# segundo} other {# segundos}} y vuelve a intentarlo.',
   'signup.title': 'Únete',
   'signup.title.refused': 'Revisa tus respuestas',

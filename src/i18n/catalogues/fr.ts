@@ -76,6 +76,7 @@ const fr = {
   'errors.csrf': 'Ce formulaire a expiré ou a été envoyé depuis un autre site. Revenez en arrière, rechargez la page et réessayez.',
   'errors.tooLarge': 'Un formulaire ne peut pas dépasser 64 Kio. Raccourcissez votre saisie et réessayez.',
   'errors.unreadable': 'La demande n’a pas pu être lue.',
+  'errors.refused': 'Cela n’a pas fonctionné (code {code}).',
   'errors.rateLimited': 'Trop de demandes depuis votre connexion. Patientez {seconds, plural, one {# seconde} other {# secondes}}, puis réessayez.',
   'signup.title': 'Inscription',
   'signup.title.refused': 'Vérifiez vos réponses',

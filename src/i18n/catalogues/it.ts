@@ -76,6 +76,7 @@ const it = {
   'errors.csrf': 'Questo modulo è scaduto o è stato inviato da un altro sito. Torna indietro, ricarica la pagina e riprova.',
   'errors.tooLarge': 'I moduli possono essere al massimo di 64 KiB. Accorcia quello che hai scritto e riprova.',
   'errors.unreadable': 'Non è stato possibile leggere la richiesta.',
+  'errors.refused': 'Non ha funzionato (codice {code}).',
   'errors.rateLimited': 'Troppe richieste dalla tua connessione. Aspetta {seconds, plural, one {# secondo} other {# secondi}} e riprova.',
   'signup.title': 'Iscriviti',
   'signup.title.refused': 'Controlla le risposte',

@@ -76,6 +76,7 @@ const nl = {
   'errors.csrf': 'Dit formulier is verlopen of is vanaf een andere website verstuurd. Ga terug, laad de pagina opnieuw en probeer het nog eens.',
   'errors.tooLarge': 'Formulieren mogen maximaal 64 KiB zijn. Maak je invoer korter en probeer het nog eens.',
   'errors.unreadable': 'Het verzoek kon niet worden gelezen.',
+  'errors.refused': 'Dat lukte niet (code {code}).',
   'errors.rateLimited': 'Te veel verzoeken vanaf je verbinding. Wacht {seconds, plural, one {# seconde} other {# seconden}} en probeer het dan opnieuw.',
   'signup.title': 'Doe mee',
   'signup.title.refused': 'Controleer je antwoorden',
