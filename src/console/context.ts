@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { Namespace } from '../customers/model';
 import type { ConsoleLang } from '../i18n/langs';
 import { tConsole } from '../i18n/translate';
-import { ApiError } from '../lib/errors';
+import { ApiError, inWords } from '../lib/errors';
 import type { AdminRow, OrgRow } from '../orgs/service';
 import type { FormFields } from '../web/forms';
 import type { SessionRow } from '../web/sessions';
@@ -28,7 +28,7 @@ export function consoleOf(ctx: Context): ConsoleContext {
 }
 
 /** Every console form is a web form: what a request that sent another kind of body is told, in the admin's language. */
-export const unsupportedBody = (lang: ConsoleLang = 'en') => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: tConsole(lang, 'console.errors.unsupportedBody') });
+export const unsupportedBody = (lang: ConsoleLang = 'en') => inWords(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', { detail: tConsole(lang, 'console.errors.unsupportedBody') }));
 
 /**
  * The url-encoded form the guard read and checked. A request that sent another body (a file

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { pageErrors } from '../web/errors';
+import { consolePageWording } from './refusals';
 import type { WalletServices } from '../wallet/services';
 import { bindAccount, bindSignIn } from './auth/routes';
 import { bindCards } from './cards/routes';
@@ -29,11 +30,11 @@ import { bindWatchList } from './watchlist/routes';
 
 export function consoleRouters(deps: AppDeps, wallet: WalletServices): Router[] {
   const open = new Router();
-  open.use(pageErrors(deps.log));
+  open.use(pageErrors(deps.log, consolePageWording));
   bindSignIn(open, deps);
 
   const guarded = new Router();
-  guarded.use(pageErrors(deps.log), consoleGuard(deps));
+  guarded.use(pageErrors(deps.log, consolePageWording), consoleGuard(deps));
   guarded.get('/console', (ctx) => ctx.redirect('/console/dashboard'));
   bindAccount(guarded, deps);
   bindCards(guarded, deps);

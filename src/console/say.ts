@@ -1,6 +1,7 @@
 import type { ConsoleLang } from '../i18n/langs';
 import { tConsole, type ConsoleKey, type MessageParams } from '../i18n/translate';
 import { html, Markup } from '../web/html';
+import { serviceWords } from './refusals';
 
 // A console sentence with markup inside it ("Set <code>PUBLIC_URL</code> first: <a>how to go
 // live</a>."): the whole sentence is one catalogue message, so each language orders its words
@@ -26,7 +27,8 @@ export function sayMarkup(lang: ConsoleLang, key: ConsoleKey, params: Readonly<R
 
 /**
  * Form errors from a schema shared with the API (whose messages are English) in the admin's
- * language: each known message is looked up in `table`; one the table lacks is shown as it is.
+ * language: each known message is looked up in `table`, then among the services' own (refusals.ts);
+ * one neither knows is shown as it is (it may be the console's own words).
  */
 export function errorsInLang<E extends { fields: Record<string, string>; form?: string }>(
   errors: E,
@@ -36,7 +38,7 @@ export function errorsInLang<E extends { fields: Record<string, string>; form?: 
   if (lang === 'en') return errors;
   const say = (message: string) => {
     const entry = table[message];
-    if (!entry) return message;
+    if (!entry) return serviceWords(lang, message) ?? message;
     return typeof entry === 'string' ? tConsole(lang, entry) : tConsole(lang, entry[0], entry[1]);
   };
   const fields: Record<string, string> = {};

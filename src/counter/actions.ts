@@ -20,7 +20,7 @@ import { installUrl } from '../customers/install-url';
 import { maskEmail } from '../lib/contact';
 import { cardEmailBlocker, mailSetup, queueCardEmail } from '../mail/service';
 import { CSRF_FIELD } from '../web/csrf';
-import { field, formErrorsFrom, hasErrors, humanMessage, readForm, type FormFields } from '../web/forms';
+import { field, formErrorsFrom, hasErrors, readForm, type FormFields } from '../web/forms';
 import { html, type Markup } from '../web/html';
 import { runningPromotions } from '../promotions/service';
 import { customerNow, previewAward, type AwardPreview } from './offers';
@@ -31,6 +31,7 @@ import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, t
 import { awardChange, confirmAboveFor, largeAwardPanel } from './large-award';
 import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, promotionNamesOf, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
 import { checkCounterRequest, counterSession, type CounterContext } from './session';
+import { counterMessage, inShopWords, said } from './refusals';
 
 // The requests the counter page's script makes: look a customer up, act on them, enroll one.
 // Answers are HTML fragments the page swaps in; a refusal is JSON { code, message } in words the
@@ -66,37 +67,6 @@ function sendRefusal(ctx: Context, status: number, code: string, message: string
   ctx.body = JSON.stringify({ code, message });
 }
 
-/** "enter a whole number, such as 3" → "Enter a whole number, such as 3.": staff read sentences. */
-export function sentence(text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed) return trimmed;
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
-}
-
-/**
- * The refusals the counter words itself, in the shop's language (service.ts, enroll, the amounts
- * here). Any other comes from a layer below in the API's English: outside English shops it is
- * introduced in the shop's language, so staff see that something was refused and why.
- */
-const SAID_BY_THE_COUNTER = new Set([
-  'CODE_MISSING', 'CARD_REMOVED', 'UNKNOWN_CODE', 'OTHER_MODE', 'CUSTOMER_NOT_FOUND', 'SEARCH_TOO_SHORT', 'MODE_MISSING', 'UNKNOWN_ACTION',
-  'STAFF_DAILY_AWARD_CAP', 'CUSTOMER_DAILY_AWARD_CAP', 'AWARD_WAIT_ACTIVE', 'AWARD_MAX_PER_AWARD', 'AWARD_PERIOD_LIMIT',
-  'REWARD_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'TRANSACTION_NOT_FOUND', 'NOT_YOUR_ENTRY', 'UNDO_TOO_LATE', 'ALREADY_REVERSED', 'NOT_REVERSIBLE',
-  'NO_EMAIL_ADDRESS', 'NO_CARDS', 'CARD_ARCHIVED',
-]);
-
-function counterMessage(lang: Lang, err: ApiError): string {
-  if (err.code === 'CSRF_CHECK_FAILED' || err.code === 'IDEMPOTENCY_KEY_REUSED') return t(lang, 'counter.error.expired');
-  if (err.code === 'COUNTER_LOCKED') return t(lang, 'counter.error.locked');
-  if (err.code === 'IDEMPOTENCY_KEY_IN_USE') return t(lang, 'counter.error.busy');
-  const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  // The amounts' own messages have no path; a path names a field of the API's.
-  const ours = err.code === 'VALIDATION_FAILED' ? issues?.every((i) => !i.path) === true : SAID_BY_THE_COUNTER.has(err.code);
-  const text = err.code === 'VALIDATION_FAILED' && issues?.length ? issues.map((i) => sentence(`${i.path ? `${i.path}: ` : ''}${i.message}`)).join(' ') : sentence(humanMessage(err));
-  return ours || lang === 'en' ? text : t(lang, 'counter.error.refused', { detail: text });
-}
-
 function sendHtml(ctx: Context, status: number, body: Markup): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
@@ -107,7 +77,7 @@ function sendHtml(ctx: Context, status: number, body: Markup): void {
 function readMode(lang: Lang, value: unknown): boolean {
   if (value === 'live') return true;
   if (value === 'test') return false;
-  throw badRequest('MODE_MISSING', t(lang, 'counter.error.mode'));
+  throw said(badRequest('MODE_MISSING', t(lang, 'counter.error.mode')));
 }
 
 interface CounterRequest {
@@ -137,7 +107,7 @@ function typedAmount(lang: Lang, text: string, card: Card, what: string): number
   const value = Number(cleaned);
   if (!ok || value <= 0 || value > MAX_UNITS) {
     const example = formatNumber(lang, 4.5, { decimals: 2, fixed: true });
-    throw validationFailed([{ path: '', message: whole ? t(lang, 'counter.error.wholeNumber') : t(lang, 'counter.error.amount', { example }) }]);
+    throw said(validationFailed([{ path: '', message: whole ? t(lang, 'counter.error.wholeNumber') : t(lang, 'counter.error.amount', { example }) }]));
   }
   return toHundredths(value);
 }
@@ -148,10 +118,10 @@ function earnBasis(lang: Lang, card: Card, form: FormFields): EarnBasis {
   if (what === 'spend') return { from: 'spend', amount: typedAmount(lang, field(form, 'amount'), card, what), currency: card.accrual?.spend?.currency ?? '' };
   if (what === 'items') {
     const quantity = field(form, 'quantity').trim();
-    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw validationFailed([{ path: '', message: t(lang, 'counter.error.quantity') }]);
+    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw said(validationFailed([{ path: '', message: t(lang, 'counter.error.quantity') }]));
     return { from: 'items', items: [{ key: field(form, 'item'), quantity: Number(quantity) }] };
   }
-  throw badRequest('UNKNOWN_ACTION', t(lang, 'counter.error.unknownAction'));
+  throw said(badRequest('UNKNOWN_ACTION', t(lang, 'counter.error.unknownAction')));
 }
 
 interface ActionOutcome {
@@ -172,12 +142,21 @@ const fingerprinted = (form: FormFields) => Object.fromEntries(Object.entries(fo
  * Runs `act` once per key: the reply is stored with the change in one transaction, and a repeat
  * gets the stored reply (a stored refusal too). Returns the reply's status and parsed body.
  */
-function once<T>(deps: AppDeps, ctx: Context, n: Namespace, route: string, key: string, form: FormFields, act: () => T): { status: number; body: T | Record<string, unknown>; replayed: boolean } {
+function once<T>(deps: AppDeps, ctx: Context, req: CounterRequest, route: string, key: string, form: FormFields, act: () => T): { status: number; body: T | Record<string, unknown>; replayed: boolean } {
+  const n = req.actor.namespace;
   checkIdempotencyKey(key);
   const scope = { orgId: n.orgId, livemode: n.livemode, method: 'POST', route: `counter:${route}`, key };
   const release = claimIdempotencyKey(scope);
+  // A refusal is kept in the shop's words: its replay shows them too.
+  const inWords = (): T => {
+    try {
+      return act();
+    } catch (err) {
+      throw err instanceof ApiError ? inShopWords(req.lang, err) : err;
+    }
+  };
   try {
-    const reply = runIdempotent(deps, scope, { path: ctx.path, body: fingerprinted(form) }, release !== null, () => ({ status: 201, body: act() }));
+    const reply = runIdempotent(deps, scope, { path: ctx.path, body: fingerprinted(form) }, release !== null, () => ({ status: 201, body: inWords() }));
     if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
     return { status: reply.status, body: JSON.parse(reply.body) as T, replayed: reply.replayed };
   } finally {
@@ -185,11 +164,11 @@ function once<T>(deps: AppDeps, ctx: Context, n: Namespace, route: string, key: 
   }
 }
 
-/** A stored refusal replayed: the same words as when it was first refused. */
+/** A stored refusal replayed: the same words, in the shop's language, as when it was first refused. */
 function replayedRefusal(status: number, body: Record<string, unknown>): ApiError {
   const message = typeof body.message === 'string' ? body.message : 'refused';
   const code = /^([A-Z][A-Z0-9_]*)(: |$)/.exec(message)?.[1] ?? 'REFUSED';
-  return new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) });
+  return said(new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) }));
 }
 
 /**
@@ -267,7 +246,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
       const question = ask?.(req, customerById(deps, req.actor.namespace, req.lang, field(form, 'customer')), form);
       if (question) return sendHtml(ctx, 200, question);
       const key = field(form, 'key');
-      const reply = once(deps, ctx, req.actor.namespace, route, key, form, () => outcome(deps, req.voice, act(req, customerById(deps, req.actor.namespace, req.lang, field(form, 'customer')), form, key)));
+      const reply = once(deps, ctx, req, route, key, form, () => outcome(deps, req.voice, act(req, customerById(deps, req.actor.namespace, req.lang, field(form, 'customer')), form, key)));
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
       const done = reply.body as ActionOutcome;
       panel(ctx, req, customerById(deps, req.actor.namespace, req.lang, done.passUserId), { done: done.done });
@@ -309,9 +288,9 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const form = await readForm(ctx);
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
-    const reply = once(deps, ctx, req.actor.namespace, 'send-card', field(form, 'key'), form, () => {
+    const reply = once(deps, ctx, req, 'send-card', field(form, 'key'), form, () => {
       const customer = customerById(deps, req.actor.namespace, req.lang, field(form, 'customer'));
-      if (cardEmailBlocker(customer)) throw badRequest('NO_EMAIL_ADDRESS', t(req.lang, 'counter.error.noEmail'));
+      if (cardEmailBlocker(customer)) throw said(badRequest('NO_EMAIL_ADDRESS', t(req.lang, 'counter.error.noEmail')));
       const sent = queueCardEmail(deps, customer, 'scan');
       return { passUserId: customer.id, done: t(req.lang, 'counter.entry.emailed', { email: maskEmail(sent.to) }) };
     });
@@ -323,7 +302,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
     const cards = cardsByUse(deps, req.actor.namespace);
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
-    if (!card) throw badRequest('NO_CARDS', t(req.lang, 'counter.error.noCards'));
+    if (!card) throw said(badRequest('NO_CARDS', t(req.lang, 'counter.error.noCards')));
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
     sendHtml(ctx, view.status ?? 200, enrollPanel(req.voice, { cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID(), country: shopCountry(req.counter.settings) }));
   };
@@ -338,21 +317,21 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
-    if (card.archivedAt !== null) throw badRequest('CARD_ARCHIVED', t(req.lang, 'counter.error.cardArchived', { card: card.name }));
+    if (card.archivedAt !== null) throw said(badRequest('CARD_ARCHIVED', t(req.lang, 'counter.error.cardArchived', { card: card.name })));
     const values = enrollValues(card, form);
     const country = shopCountry(req.counter.settings);
     const errors = checkEnrollValues(req.lang, card, values, country);
     if (hasErrors(errors)) return enrollForm(ctx, req, card.id, { status: 400, form, errors });
     let reply;
     try {
-      reply = once(deps, ctx, req.actor.namespace, 'enroll', field(form, 'key'), form, () => {
+      reply = once(deps, ctx, req, 'enroll', field(form, 'key'), form, () => {
         const result = enrollAtCounter(deps, req.actor, card, values, field(form, 'key'), country);
         return { passUserId: result.passUserId, matched: result.result === 'matched', installUrl: result.installUrl };
       });
       if (reply.status >= 400) throw replayedRefusal(reply.status, reply.body as Record<string, unknown>);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code === 'COUNTER_LOCKED' || err.code === 'CSRF_CHECK_FAILED') throw err;
-      return enrollForm(ctx, req, card.id, { status: err.status, form, errors: formErrorsFrom(err, ['name', 'email', 'phone']) });
+      return enrollForm(ctx, req, card.id, { status: err.status, form, errors: formErrorsFrom(inShopWords(req.lang, err), ['name', 'email', 'phone']) });
     }
     const done = reply.body as { passUserId: string; matched: boolean; installUrl: string };
     const customer = customerById(deps, req.actor.namespace, req.lang, done.passUserId);

@@ -43,12 +43,17 @@ export function counterRouter(deps: AppDeps): Router {
     });
 
   // The service worker: a stable address, never cached by the browser's HTTP cache, so a new
-  // release's worker is picked up at the next visit.
+  // release's worker is picked up at the next visit. The counter page names its shop (`?org=`):
+  // the worker's own offline page is then in the shop's language (without a shop, the browser's).
   router.get(`${COUNTER_PATH}/sw.js`, (ctx) => {
+    const org = typeof ctx.query.org === 'string' ? orgsRepo(deps.db).findOrg(ctx.query.org) : undefined;
+    const lang = org ? langOf(org) : (acceptedLang(ctx.get('Accept-Language')) ?? 'en');
+    const texts = { lang, title: t(lang, 'counter.offline.title'), heading: t(lang, 'counter.offline.heading'), body: t(lang, 'counter.offline.body'), retry: t(lang, 'counter.offline.retry') };
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    if (!org) ctx.set('Vary', 'Accept-Language');
     ctx.type = 'text/javascript; charset=utf-8';
-    ctx.body = embeddedAsset('counter-sw.js').bytes;
+    ctx.body = Buffer.concat([Buffer.from(`self.counterOfflineTexts = ${JSON.stringify(texts).replace(/</g, '\\u003c')};\n`), embeddedAsset('counter-sw.js').bytes]);
   });
 
   const findOrg = (ctx: Context): OrgRow | undefined => {

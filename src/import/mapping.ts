@@ -18,7 +18,8 @@ const CONTACT: readonly Target[] = ['name', 'firstName', 'lastName', 'email', 'p
 const squeeze = (header: string) => header.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
- * Header spellings per target: this server's export (Name, Email, Phone, External id, Balance) and
+ * Header spellings per target: this server's export in either console language (Name, Email,
+ * Phone, External id, Balance; Name, E-Mail, Telefon, Externe ID, Kontostand) and
  * what other apps write (Stamped: first_name, last_name, points; LoyLap: Stamp_Balance,
  * Cash_Balance; Stamp Me: Stamps, Active Stamps), plus the usual German and French words.
  */
@@ -28,7 +29,7 @@ const HEADER_WORDS: Record<Exclude<Target, `q:${string}`>, string[]> = {
   lastName: ['lastname', 'last', 'surname', 'familyname', 'nachname', 'nom', 'nomdefamille'],
   email: ['email', 'emailaddress', 'mail', 'emailadresse', 'courriel', 'adresseemail'],
   phone: ['phone', 'mobile', 'mobilephone', 'mobilenumber', 'phonenumber', 'cell', 'cellphone', 'telephone', 'tel', 'handy', 'telefon', 'mobil', 'portable'],
-  externalId: ['externalid', 'externalcustomerid', 'memberid', 'customernumber', 'membernumber', 'kundennummer'],
+  externalId: ['externalid', 'externalcustomerid', 'memberid', 'customernumber', 'membernumber', 'kundennummer', 'externeid'],
   balance: ['balance', 'currentbalance', 'kontostand'],
 };
 

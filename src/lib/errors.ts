@@ -51,3 +51,13 @@ export function validationFailed(issues: ValidationIssue[]): ApiError {
 export const notFound = (code: string, detail?: string) => new ApiError(404, code, { detail });
 export const badRequest = (code: string, detail?: string, extra?: Record<string, unknown>) => new ApiError(400, code, { detail, extra });
 export const conflict = (code: string, detail?: string, extra?: Record<string, unknown>) => new ApiError(409, code, { detail, extra });
+
+const IN_WORDS = new WeakSet<ApiError>();
+
+/** Marks a refusal whose message is already in the reader's language (a catalogue's words), so no page words it again. */
+export function inWords<E extends ApiError>(err: E): E {
+  IN_WORDS.add(err);
+  return err;
+}
+
+export const isInWords = (err: ApiError): boolean => IN_WORDS.has(err);

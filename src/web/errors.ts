@@ -3,7 +3,7 @@ import type { Logger } from '../lib/log';
 import { isLang, type Lang } from '../i18n/langs';
 import { pageLang } from '../i18n/negotiate';
 import { t, type MessageKey } from '../i18n/translate';
-import { ApiError } from '../lib/errors';
+import { ApiError, isInWords } from '../lib/errors';
 import { humanMessage } from './forms';
 import { html } from './html';
 import { sendDocument } from './page';
@@ -35,8 +35,10 @@ export function errorLang(ctx: Context): Lang {
   return isLang(chosen) ? chosen : pageLang({ acceptLanguage: ctx.get('Accept-Language'), orgLang: 'en' });
 }
 
-/** A refusal in words a person reads: the ones every page shares are in the page's language; a service's own refusal is its message. */
-function messageOf(err: ApiError, lang: Lang): string {
+/** A refusal in words a person reads, in the page's language: the ones every page shares by their code; a service's own refusal is its message in English, its code otherwise. */
+function messageOf(err: ApiError, lang: Lang, word?: PageWording): string {
+  const worded = word?.(lang, err);
+  if (worded !== undefined) return worded;
   switch (err.code) {
     case 'CSRF_CHECK_FAILED':
       return t(lang, 'errors.csrf');
@@ -44,12 +46,20 @@ function messageOf(err: ApiError, lang: Lang): string {
       return t(lang, 'errors.tooLarge');
     case 'RATE_LIMITED':
       return t(lang, 'errors.rateLimited', { seconds: Math.max(1, Number(err.headers['Retry-After']) || 1) });
+    case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'BAD_REQUEST':
+    case 'INVALID_JSON':
+      return lang === 'en' ? humanMessage(err) : t(lang, 'errors.unreadable');
     default:
-      return humanMessage(err);
+      // A service's reason is the API's English: another language names the code instead.
+      return lang === 'en' || isInWords(err) ? humanMessage(err) : t(lang, 'errors.refused', { code: err.code });
   }
 }
 
-export function pageErrors(log: Logger) {
+/** An area's own wording of a service's refusal (the console's, in the admin's language); undefined: the shared wording. */
+export type PageWording = (lang: Lang, err: ApiError) => string | undefined;
+
+export function pageErrors(log: Logger, word?: PageWording) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -60,7 +70,7 @@ export function pageErrors(log: Logger) {
       let message = t(lang, 'errors.unexpected', { reference: requestId ?? new Date().toISOString() });
       if (err instanceof ApiError) {
         status = err.status;
-        message = messageOf(err, lang);
+        message = messageOf(err, lang, word);
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       } else if (isClientError(err)) {
         status = (err as { status: number }).status;

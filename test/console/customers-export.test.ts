@@ -139,7 +139,7 @@ describe('CSV export of the customer list', () => {
 
   it('is written batch by batch: each batch is one keyset read, and all of them together are the whole list', () => {
     const cards = new Map(cardsRepo(app.db).listForOrg(org.orgId).map((c) => [c.id, c]));
-    const consoleContext = { livemode: true, namespace: { orgId: org.orgId, livemode: true } } as Parameters<typeof exportLines>[1];
+    const consoleContext = { lang: 'en', livemode: true, namespace: { orgId: org.orgId, livemode: true } } as Parameters<typeof exportLines>[1];
     const chunks = [...exportLines(app.db, consoleContext, { q: '', cardId: null }, cards, 'UTC', 7)];
     assert.equal(chunks.length, 1 + Math.ceil(64 / 7), 'the header, then one chunk per batch of 7');
     const text = chunks.join('');

@@ -95,6 +95,14 @@ describe('counter in German in the browser', () => {
     await page.evaluate("caches.delete('counter-shell-v1')");
     await page.reload();
     await page.getByRole('heading', { name: 'Die Kasse erreicht den Server nicht' }).waitFor();
+    // Nor the shop's offline page (it was never stored on this device): the worker's own page, in German too.
+    await page.evaluate("caches.delete('counter-offline-v1')");
+    await page.reload();
+    await page.getByRole('heading', { name: 'Die Kasse erreicht den Server nicht' }).waitFor();
+    assert.equal(await page.title(), 'Kasse offline');
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
+    await page.getByRole('link', { name: 'Noch einmal versuchen' }).waitFor();
+    assert.equal(await page.evaluate("caches.has('counter-offline-v1')"), false, 'the page came from the worker itself');
     await server.start();
     await context.close();
   });

@@ -151,10 +151,10 @@ describe('counter: in a German shop', () => {
     assert.equal((await sam.act('earn', { customer: paul.passUserId, what: 'flat', amount: '5' })).status, 200);
     const soon = await sam.act('earn', { customer: paul.passUserId, what: 'flat', amount: '5' });
     assert.deepEqual(messageOf(soon), { code: 'AWARD_WAIT_ACTIVE', message: 'Diese Karte bucht höchstens einmal alle 600 s; wieder möglich in 600 s.' });
-    // A refusal the API words (not the counter) is introduced in German, its reason kept.
+    // A refusal the API words (not the counter) is said in German too, from its code.
     const foreign = await sam.act('redeem', { customer: ben.passUserId, what: 'points', amount: '1' });
     assert.equal(foreign.status, 400);
-    assert.match(messageOf(foreign).message, /^Das hat nicht geklappt: /);
+    assert.equal(messageOf(foreign).message, 'Das geht mit dieser Karte nicht (vielleicht hat der Inhaber sie geändert). Bitte die Seite neu laden.');
   });
 
   it('asks in German before a large award, shows store credit in euros and the expiry line in German', async () => {
@@ -176,6 +176,25 @@ describe('counter: in a German shop', () => {
     const club = (await sam.scan(hugo.scanCode)).text;
     assert.match(club, /<p class="cx-expiring" id="cx-expiring">12 Punkte verfallen am 3\. Apr\.<\/p>/);
     assert.match(words(club), /Bronze · noch 88 Punkte bis Silver/);
+  });
+
+  it('hands the service worker the offline page’s words in the shop’s language', async () => {
+    const worker = await sam.request('GET', `/counter/sw.js?org=${org.orgId}`);
+    assert.equal(worker.status, 200);
+    const texts = /^self\.counterOfflineTexts = (\{.*?\});\n/.exec(worker.text);
+    assert.ok(texts, 'the worker starts with its texts');
+    assert.deepEqual(JSON.parse(texts[1]!), {
+      lang: 'de',
+      title: 'Kasse offline',
+      heading: 'Die Kasse erreicht den Server nicht',
+      body: 'Buchungen, die schon auf diesem Gerät gespeichert sind, warten dort und werden nach dem nächsten Entsperren gesendet.',
+      retry: 'Noch einmal versuchen',
+    });
+    assert.doesNotMatch(worker.text, /The counter cannot reach the server/);
+    // No shop named: the browser's language, if it is one of ours.
+    const unnamed = await sam.request('GET', '/counter/sw.js', { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    assert.match(unnamed.text, /^self\.counterOfflineTexts = \{"lang":"fr",.*"heading":"La caisse n’arrive pas à joindre le serveur"/);
+    assert.equal(unnamed.headers.get('vary'), 'Accept-Language');
   });
 
   it('shows the enroll form and its field messages in German', async () => {

@@ -46,7 +46,7 @@ export function importSteps(app: TestApp, client: ConsoleClient): ImportSteps {
       assert.equal(start.status, 303);
       for (let i = 0; i < 10_000; i++) {
         const progress = await client.request('GET', `${path}/progress`, { headers: { 'HX-Request': 'true' } });
-        if (progress.text.includes('Import finished')) return progress.text;
+        if (progress.text.includes('Import finished') || progress.text.includes('Import abgeschlossen')) return progress.text;
         await tick();
       }
       throw new Error('the import did not finish');

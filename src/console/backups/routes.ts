@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { BACKUP_NAME, listBackups } from '../../db/file-names';
 import { runBackup } from '../../backups/service';
 import { backupState } from '../../backups/state';
-import { ApiError } from '../../lib/errors';
+import { ApiError, inWords } from '../../lib/errors';
 import { countOrgs } from '../../orgs/service';
 import { readOrgSettings } from '../../orgs/settings';
 import { consoleOf } from '../context';
@@ -46,7 +46,7 @@ export function bindBackups(router: Router, deps: AppDeps): void {
   router.get(`${BACKUPS_PATH}/:name`, (ctx) => {
     const name = ctx.params.name!;
     const file = path.join(deps.config.backups.dir, name);
-    if (!singleOrg()) throw new ApiError(403, 'FORBIDDEN', { detail: tConsole(consoleOf(ctx).lang, 'console.backups.noDownload') });
+    if (!singleOrg()) throw inWords(new ApiError(403, 'FORBIDDEN', { detail: tConsole(consoleOf(ctx).lang, 'console.backups.noDownload') }));
     // Only a backup's own name: never a path out of the folder, never the live database.
     if (!BACKUP_NAME.test(name) || !existsSync(file)) throw new ApiError(404, 'BACKUP_NOT_FOUND', { detail: name });
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);

@@ -7,7 +7,7 @@ import type { Card, CardCustomerCounts } from '../../cards/model';
 import { cardCustomerCounts, deleteCard, getOrgCard, setCardArchived } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
-import { humanMessage } from '../../web/forms';
+import { refusalText } from '../refusals';
 import { html, type Markup } from '../../web/html';
 import { consoleOf, type ConsoleContext } from '../context';
 import { csrfField, sendConsolePage } from '../layout';
@@ -92,7 +92,7 @@ export function bindCardLifecycle(router: Router, deps: AppDeps): void {
       if (!(err instanceof ApiError)) throw err;
       const c = consoleOf(ctx);
       const counts = cardCustomerCounts(deps, c.org.id)(card.id);
-      return confirmPage(ctx, card, err.status, err.code === 'CARD_HAS_CUSTOMERS' && c.lang !== 'en' ? tConsole(c.lang, 'console.lifecycle.hasCustomers', { name: card.name, count: counts.live }) : humanMessage(err));
+      return confirmPage(ctx, card, err.status, err.code === 'CARD_HAS_CUSTOMERS' && c.lang !== 'en' ? tConsole(c.lang, 'console.lifecycle.hasCustomers', { name: card.name, count: counts.live }) : refusalText(c.lang, err));
     }
     seeOther(ctx, `/console/cards?deleted=${encodeURIComponent(card.name)}`);
   });

@@ -11,9 +11,10 @@ import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import type { ApiError } from '../../lib/errors';
 import { toIssues } from '../../lib/validation';
-import { formErrorsFrom, humanMessage, type FormErrors } from '../../web/forms';
+import { humanMessage, type FormErrors } from '../../web/forms';
 import type { CardForm } from './form';
 import { fillKeys } from './question-keys';
+import { consoleFormErrors, refusalText } from '../refusals';
 
 interface RowMaps {
   /** The reward rows in saving order (by cost): each one's row in the form. */
@@ -260,7 +261,7 @@ export function validateCardForm(typed: CardForm, lang: ConsoleLang = 'en'): Car
  * its field, reward rows numbered as the form has them (`rewardRows`, from validateCardForm).
  */
 export function editorErrorsFrom(lang: ConsoleLang, err: ApiError, rewardRows: readonly number[]): FormErrors {
-  const errors = formErrorsFrom(err);
+  const errors = consoleFormErrors(lang, err);
   if (lang !== 'en' && err.code === 'CARD_TYPE_LOCKED') errors.fields = Object.fromEntries(Object.keys(errors.fields).map((name) => [name, tConsole(lang, 'console.cardRule.typeLocked')]));
   const fields: Record<string, string> = {};
   for (const [name, message] of Object.entries(errors.fields)) {
@@ -285,6 +286,7 @@ const LOGO_MESSAGES: Record<string, ConsoleKey> = {
 /** Why a logo was refused, for the editor: the API's own words in English, the catalogue's otherwise. */
 export function logoMessage(lang: ConsoleLang, err: ApiError): string {
   const key = LOGO_MESSAGES[err.code];
-  if (lang === 'en' || !key) return humanMessage(err);
+  if (lang === 'en') return humanMessage(err);
+  if (!key) return refusalText(lang, err);
   return tConsole(lang, key, { min: MIN_LOGO_SIDE, max: MAX_LOGO_SIDE, ratio: MAX_LOGO_RATIO });
 }

@@ -11,6 +11,8 @@ import { exportRepo } from './export-repo';
 import { listPage, type ListQuery } from '../../customers/list';
 import { statusText } from './views';
 import { webPassUsersAmong } from '../../wallet/web-pass-opens';
+import type { ConsoleLang } from '../../i18n/langs';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
 
 // The CSV export: every customer the list shows for this search and card, all pages, written as
 // the response is read. Each batch is one keyset read (and one read of its answers and consent by
@@ -30,13 +32,18 @@ function balanceText(card: Card | undefined, hundredths: number): string {
   return card && unitOf(card.passType) === 'credit' ? (hundredths / 100).toFixed(2) : String(hundredths / 100);
 }
 
-function unitText(card: Card | undefined): string {
+function unitText(lang: ConsoleLang, card: Card | undefined): string {
   if (!card) return '';
   const unit = unitOf(card.passType);
-  return unit === 'credit' ? (currencyOf(card) ?? 'credit') : unit;
+  return unit === 'credit' ? (currencyOf(card) ?? tConsole(lang, 'console.report.csv.unitName', { unit })) : tConsole(lang, 'console.report.csv.unitName', { unit });
 }
 
-const FIXED = ['Name', 'Email', 'Phone', 'External id', 'Card', 'Balance', 'Unit', 'Level', 'Status', 'Joined via', 'Created', 'Consent given', 'Customer id'];
+/** The fixed columns' headings, in the admin's language: the import maps either language's back (import/mapping.ts). */
+const FIXED: readonly ConsoleKey[] = [
+  'console.csv.name', 'console.csv.email', 'console.csv.phone', 'console.csv.externalId', 'console.csv.card', 'console.csv.balance', 'console.csv.unit',
+  'console.csv.level', 'console.csv.status', 'console.csv.joinedVia', 'console.csv.created', 'console.csv.consent', 'console.csv.customerId',
+];
+const fixedHeader = (lang: ConsoleLang) => FIXED.map((key) => tConsole(lang, key));
 
 interface QuestionColumn {
   header: string;
@@ -44,10 +51,10 @@ interface QuestionColumn {
   byCard: Map<string, Question>;
 }
 
-function questionColumns(cards: Map<string, Card>, cardId: string | null): QuestionColumn[] {
+function questionColumns(lang: ConsoleLang, cards: Map<string, Card>, cardId: string | null): QuestionColumn[] {
   const columns: QuestionColumn[] = [];
   const byLabel = new Map<string, QuestionColumn>();
-  const fixed = new Set(FIXED.map((h) => h.toLowerCase()));
+  const fixed = new Set(fixedHeader(lang).map((h) => h.toLowerCase()));
   for (const card of cardId ? [cards.get(cardId)!] : [...cards.values()]) {
     for (const question of card.questions) {
       const label = question.label.trim();
@@ -55,7 +62,7 @@ function questionColumns(cards: Map<string, Card>, cardId: string | null): Quest
       // The same label twice on one card: the second question gets a column of its own.
       if (column?.byCard.has(card.id)) column = undefined;
       if (!column) {
-        const header = fixed.has(label.toLowerCase()) ? `${label} (question)` : byLabel.has(label.toLowerCase()) ? `${label} (${question.key})` : label;
+        const header = fixed.has(label.toLowerCase()) ? tConsole(lang, 'console.csv.question', { label }) : byLabel.has(label.toLowerCase()) ? `${label} (${question.key})` : label;
         column = { header, byCard: new Map() };
         if (!byLabel.has(label.toLowerCase())) byLabel.set(label.toLowerCase(), column);
         columns.push(column);
@@ -66,18 +73,19 @@ function questionColumns(cards: Map<string, Card>, cardId: string | null): Quest
   return columns;
 }
 
-/** An answer as the sign-up form offered it: a choice by its label, a checkbox as Yes or No. */
-function answerCell(question: Question, value: CustomFieldValue | undefined): string | number | null {
+/** An answer as the sign-up form offered it: a choice by its label, a checkbox as Yes or No (in the admin's language; the import reads both). */
+function answerCell(lang: ConsoleLang, question: Question, value: CustomFieldValue | undefined): string | number | null {
   if (value === undefined) return null;
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'boolean') return tConsole(lang, value ? 'console.csv.yes' : 'console.csv.no');
   if (question.type === 'select') return question.options?.find((o) => o.value === value)?.label ?? String(value);
   return value;
 }
 
 export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, 'q' | 'cardId'>, cards: Map<string, Card>, timeZone: string, batch = BATCH): Generator<string> {
-  const questions = questionColumns(cards, query.cardId);
-  const header = [...FIXED, ...questions.map((q) => q.header)];
-  yield CSV_BOM + csvLine(c.livemode ? header : [...header, 'Removed on']);
+  const { lang } = c;
+  const questions = questionColumns(lang, cards, query.cardId);
+  const header = [...fixedHeader(lang), ...questions.map((q) => q.header)];
+  yield CSV_BOM + csvLine(c.livemode ? header : [...header, tConsole(lang, 'console.csv.removedOn')]);
   let webPass: ReadonlySet<string> = new Set();
   const line = (row: CustomerListItem, extras: ReturnType<ReturnType<typeof exportRepo>['extras']>) => {
     const card = cards.get(row.cardId);
@@ -89,16 +97,16 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
       row.externalId,
       card?.name,
       balanceText(card, row.balance),
-      unitText(card),
+      unitText(lang, card),
       card ? (levelFor(card, row.balance)?.name ?? '') : '',
-      statusText(row.status, webPass.has(row.id)),
-      channelLabel(row.source),
+      statusText(row.status, webPass.has(row.id), lang),
+      channelLabel(row.source, lang),
       formatSortableTime(row.createdAt, timeZone),
       more?.consentAt ? formatSortableTime(more.consentAt, timeZone) : null,
       `pu_${row.id}`,
       ...questions.map((q) => {
         const question = q.byCard.get(row.cardId);
-        return question ? answerCell(question, more?.customFields[question.key]) : null;
+        return question ? answerCell(lang, question, more?.customFields[question.key]) : null;
       }),
     ];
     return csvLine(c.livemode ? cells : [...cells, formatSortableTime(row.createdAt + TEST_CUSTOMER_LIFETIME_MS, timeZone)]);

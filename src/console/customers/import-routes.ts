@@ -3,7 +3,9 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { findCard, listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
-import { tConsole } from '../../i18n/translate';
+import { tConsole, type ConsoleKey } from '../../i18n/translate';
+import type { ConsoleLang } from '../../i18n/langs';
+import { rowMessage, serviceWords } from '../refusals';
 import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
 import { createdCustomerIds, findImport, findImportSummary, firstRefusedRows, keepsRefusedValues, recentImports, refusedRowBatches, reportBatches, storedDryRun, type ImportJob, type ReportRow } from '../../import/jobs';
@@ -44,8 +46,10 @@ function sendCsv(ctx: Context, name: string, lines: Iterable<string> | AsyncIter
   ctx.body = Readable.from(lines);
 }
 
-const REPORT_HEADER = ['Row', 'Outcome', 'Column', 'Message', 'Customer id'];
-const reportLine = (r: ReportRow) => csvLine([r.row, r.outcome, r.column, r.message, r.customerId ? `pu_${r.customerId}` : null]);
+/** The import report as CSV, in the admin's language. */
+const REPORT_HEADER: readonly ConsoleKey[] = ['console.csv.row', 'console.csv.outcome', 'console.csv.column', 'console.csv.message', 'console.csv.customerId'];
+const reportLine = (lang: ConsoleLang, r: ReportRow) =>
+  csvLine([r.row, tConsole(lang, 'console.csv.outcome.value', { outcome: r.outcome }), r.column, r.message === null ? null : rowMessage(lang, r.message), r.customerId ? `pu_${r.customerId}` : null]);
 
 export function bindCustomerImport(router: Router, deps: AppDeps): void {
   const uploadPage = (ctx: Context, view: { cardId: string; errors: ReturnType<typeof noErrors> }, status = 200) => {
@@ -76,7 +80,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
       ctx.redirect(`/console/customers/import/${job.id}`);
     } catch (err) {
       if (!(err instanceof ImportFileError)) throw err;
-      errors.fields.file = err.message;
+      errors.fields.file = serviceWords(c.lang, err.message) ?? err.message;
       return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
     }
   });
@@ -124,10 +128,14 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const table = await parseCsvText(job.csv!);
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
     const checked = checkMapping(card, table.header, chosen);
-    if (!checked.mapping) return draftPage(ctx, job, { chosen, columnErrors: checked.columnErrors, errors: { fields: {}, form: checked.formError } }, 400);
+    if (!checked.mapping) {
+      const say = (message: string) => serviceWords(c.lang, message) ?? message;
+      const columnErrors = Object.fromEntries(Object.entries(checked.columnErrors).map(([i, message]) => [i, say(message)]));
+      return draftPage(ctx, job, { chosen, columnErrors, errors: { fields: {}, form: checked.formError === undefined ? undefined : say(checked.formError) } }, 400);
+    }
     const report = await dryRun(deps.db, c.namespace, await readSource(deps.db, { card, table, mapping: checked.mapping, fileSha256: job.fileSha256 }));
     // The refused rows as the owner downloads them, made once with the dry run.
-    const csv = refusedCsvHeader(table.header) + report.refusedRows.map((r) => refusedCsvLine(r, checked.mapping)).join('');
+    const csv = refusedCsvHeader(c.lang, table.header) + report.refusedRows.map((r) => refusedCsvLine(c.lang, r, checked.mapping)).join('');
     saveCheckedMapping(deps.db, job.id, checked.mapping, { report, csv });
     return draftPage(ctx, { ...job, mapping: JSON.stringify(checked.mapping) }, { chosen, dryRun: report });
   });
@@ -154,8 +162,8 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const card = findCard(deps, job.cardId);
     const mapping = card ? readStoredMapping(card, header, job.mapping) : null;
     function* lines() {
-      yield refusedCsvHeader(header);
-      for (const rows of refusedRowBatches(deps.db, job.id, REPORT_BATCH)) yield rows.map((r) => refusedCsvLine(r, mapping)).join('');
+      yield refusedCsvHeader(c.lang, header);
+      for (const rows of refusedRowBatches(deps.db, job.id, REPORT_BATCH)) yield rows.map((r) => refusedCsvLine(c.lang, r, mapping)).join('');
     }
     sendCsv(ctx, `refused-rows-${job.id}.csv`, lines());
   });
@@ -184,8 +192,8 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     if (!job) throw new ApiError(404, 'IMPORT_NOT_FOUND', { detail: 'there is no such import in this data' });
     // One keyset read per batch, as the customer export: a 50,000-row report never holds the loop long.
     function* lines() {
-      yield CSV_BOM + csvLine(REPORT_HEADER);
-      for (const rows of reportBatches(deps.db, job!.id, REPORT_BATCH)) yield rows.map(reportLine).join('');
+      yield CSV_BOM + csvLine(REPORT_HEADER.map((key) => tConsole(c.lang, key)));
+      for (const rows of reportBatches(deps.db, job!.id, REPORT_BATCH)) yield rows.map((r) => reportLine(c.lang, r)).join('');
     }
     sendCsv(ctx, `import-report-${job.id}.csv`, lines());
   });

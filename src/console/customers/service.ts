@@ -11,8 +11,9 @@ import { toIssues } from '../../lib/validation';
 import type { BalanceChangeResult } from '../../loyalty/ledger';
 import { AdjustBody } from '../../loyalty/schemas';
 import { adjust } from '../../loyalty/service';
-import { formErrorsFrom, noErrors, type FormErrors } from '../../web/forms';
+import { noErrors, type FormErrors } from '../../web/forms';
 import type { CorrectionForm } from './customer-page';
+import { consoleFormErrors } from '../refusals';
 
 // "Correct the balance" is the API's adjust with source `console`: the form is read into the
 // API's own body (so its validation and messages are the API's), then the same service function
@@ -58,7 +59,7 @@ export function correctBalance(deps: WriteDeps, customer: Customer, form: Correc
     return { ok: true, result };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return { ok: false, status: err.status, errors: renamed(formErrorsFrom(err, Object.keys(FIELD_OF_PATH))) };
+    return { ok: false, status: err.status, errors: renamed(consoleFormErrors(lang, err, Object.keys(FIELD_OF_PATH))) };
   }
 }
 

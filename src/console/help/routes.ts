@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole } from '../../i18n/translate';
-import { ApiError } from '../../lib/errors';
+import { ApiError, inWords } from '../../lib/errors';
 import { html } from '../../web/html';
 import { consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
@@ -25,7 +25,7 @@ export function bindHelp(router: Router, deps: AppDeps): void {
   router.get('/console/help/:topic', (ctx) => {
     const c = consoleOf(ctx);
     const page = helpPage(ctx.params.topic!);
-    if (!page) throw new ApiError(404, 'HELP_NOT_FOUND', { exactMessage: tConsole(c.lang, 'console.help.notFound') });
+    if (!page) throw inWords(new ApiError(404, 'HELP_NOT_FOUND', { exactMessage: tConsole(c.lang, 'console.help.notFound') }));
     const title = tConsole(c.lang, 'console.help.pageTitle', { title: tConsole(c.lang, page.title) });
     sendConsolePage(ctx, deps, c, {
       section: null,

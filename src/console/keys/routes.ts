@@ -5,7 +5,7 @@ import { getApiKey, listApiKeys, revokeApiKey } from '../../keys/admin';
 import { NewKeyInput } from '../../keys/schemas';
 import { SCOPES } from '../../keys/scopes';
 import { createApiKey } from '../../keys/service';
-import { ApiError } from '../../lib/errors';
+import { ApiError, inWords } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
 import { field, fieldAll, parseForm, type FormErrors } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
@@ -46,7 +46,7 @@ export function bindKeys(router: Router, deps: AppDeps): void {
   /** A key of the signed-in org, by the id in the path; anything else is the same 404. */
   const ownKey = (ctx: Context) => {
     const id = ctx.params.id ?? '';
-    if (!KEY_ID.test(id)) throw new ApiError(404, 'KEY_NOT_FOUND', { detail: tConsole(consoleOf(ctx).lang, 'console.keys.notFound') });
+    if (!KEY_ID.test(id)) throw inWords(new ApiError(404, 'KEY_NOT_FOUND', { detail: tConsole(consoleOf(ctx).lang, 'console.keys.notFound') }));
     return getApiKey(deps, id, consoleOf(ctx).org.id);
   };
 

@@ -7,7 +7,8 @@ import { hasAtMostDecimals, MAX_UNITS } from '../../lib/money';
 import { numberMarksOf, readNumberText } from '../../lib/number-text';
 import { BODY_MAX, HEADER_MAX, MAX_DAYS, type Audience } from '../../messages/model';
 import { AudienceMessageBody, CustomerMessageBody } from '../../messages/schemas';
-import { field, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormFields } from '../../web/forms';
+import { field, noErrors, parseForm, type FormErrors, type FormFields } from '../../web/forms';
+import { consoleFormErrors } from '../refusals';
 
 // The Messages forms as typed. Each field is judged here first, in the admin's language, by the
 // same limits as the API's (messages/model.ts); the API's own schema then checks the result, so
@@ -73,7 +74,7 @@ function onFields(say: Say, errors: FormErrors): FormErrors {
 /** A service's refusal (VALIDATION_FAILED on audience.level, a fraction of a stamp) on the form's fields. */
 export function messageFormErrors(lang: ConsoleLang, err: ApiError): FormErrors {
   const say = sayer(lang);
-  const errors = formErrorsFrom(err);
+  const errors = consoleFormErrors(lang, err);
   const out = onFields(say, { fields: errors.fields });
   if (out.fields.minBalance) out.fields.minBalance = say('console.messages.error.wholeNumber');
   if (errors.form) out.form = errors.form;

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole } from '../../i18n/translate';
-import { ApiError } from '../../lib/errors';
+import { ApiError, inWords } from '../../lib/errors';
 import { noteStarted } from '../../orgs/service';
 import type { AppDeps } from '../../deps';
 import { signupUrl } from '../../customer-pages/signup/service';
@@ -21,14 +21,14 @@ const OPTIONS = { errorCorrectionLevel: 'M' } as const;
 /** A card of this org (another org's card is "not found", never "forbidden": its existence is not ours to confirm). */
 export function posterCard(db: Db, orgId: string, cardId: string, lang: ConsoleLang = 'en'): Card {
   const card = findCard({ db }, cardId);
-  if (!card || card.orgId !== orgId) throw new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: tConsole(lang, 'console.poster.error.noCard') });
+  if (!card || card.orgId !== orgId) throw inWords(new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: tConsole(lang, 'console.poster.error.noCard') }));
   return card;
 }
 
 /** Only a card with data collection has a sign-up form for the poster to lead to. */
 export function assertSignupOpen(card: Card, lang: ConsoleLang = 'en'): void {
   if (!card.dataCollectionEnabled) {
-    throw new ApiError(409, 'SIGNUP_OFF', { exactMessage: tConsole(lang, 'console.poster.error.signupOff', { card: card.name }) });
+    throw inWords(new ApiError(409, 'SIGNUP_OFF', { exactMessage: tConsole(lang, 'console.poster.error.signupOff', { card: card.name }) }));
   }
 }
 
@@ -43,9 +43,9 @@ export const printablePoster = (link: string): boolean => addressProblem(link) !
  */
 export function markPosterPrinted(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, orgId: string, card: Card, lang: ConsoleLang = 'en'): void {
   assertSignupOpen(card, lang);
-  if (card.archivedAt !== null) throw new ApiError(409, 'CARD_ARCHIVED', { exactMessage: tConsole(lang, 'console.poster.error.archived', { card: card.name }) });
+  if (card.archivedAt !== null) throw inWords(new ApiError(409, 'CARD_ARCHIVED', { exactMessage: tConsole(lang, 'console.poster.error.archived', { card: card.name }) }));
   if (!printablePoster(posterLink(deps.config, card))) {
-    throw new ApiError(409, 'ADDRESS_NOT_PUBLIC', { exactMessage: tConsole(lang, 'console.poster.error.notPublic') });
+    throw inWords(new ApiError(409, 'ADDRESS_NOT_PUBLIC', { exactMessage: tConsole(lang, 'console.poster.error.notPublic') }));
   }
   noteStarted(deps, orgId, 'posterPrintedAt');
 }

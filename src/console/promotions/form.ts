@@ -11,8 +11,9 @@ import { CreatePromotionBody, type CreatePromotionInput } from '../../promotions
 import type { ApiError } from '../../lib/errors';
 import { fromHundredths } from '../../lib/money';
 import { toIssues } from '../../lib/validation';
-import { field, fieldAll, formErrorsFrom, type FormErrors, type FormFields } from '../../web/forms';
+import { field, fieldAll, type FormErrors, type FormFields } from '../../web/forms';
 import { MULTIPLIER_SCALE } from '../../promotions/model';
+import { consoleFormErrors } from '../refusals';
 
 export interface PromotionForm {
   name: string;
@@ -144,5 +145,5 @@ export function validatePromotionForm(lang: ConsoleLang, form: PromotionForm, ki
 export function promotionErrorsFrom(lang: ConsoleLang, err: ApiError, form: PromotionForm, kind: UnitKind): FormErrors {
   const issues = err.extra.issues as { path: string; message: string }[] | undefined;
   if (err.code === 'VALIDATION_FAILED' && issues) return toFormErrors(lang, issues, form, kind);
-  return formErrorsFrom(err);
+  return consoleFormErrors(lang, err);
 }

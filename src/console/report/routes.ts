@@ -4,7 +4,7 @@ import { listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole } from '../../i18n/translate';
-import { ApiError } from '../../lib/errors';
+import { ApiError, inWords } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
 import { monthOf, parseMonth } from '../../report/month';
 import { monthlyBooks, type MonthBooks } from '../../report/service';
@@ -71,9 +71,9 @@ export function bindReport(router: Router, deps: AppDeps): void {
       books = monthlyBooks(deps, c.org.id, month, { cardId });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err.code === 'CARD_NOT_FOUND' || err.code === 'CARD_NOT_IN_ORG') throw new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: tConsole(c.lang, 'console.report.csvNoCard') });
+      if (err.code === 'CARD_NOT_FOUND' || err.code === 'CARD_NOT_IN_ORG') throw inWords(new ApiError(404, 'CARD_NOT_FOUND', { exactMessage: tConsole(c.lang, 'console.report.csvNoCard') }));
       const { fields } = formErrorsFrom(err, ['month']);
-      if (fields.month !== undefined) throw new ApiError(400, 'VALIDATION_FAILED', { exactMessage: `${tConsole(c.lang, 'console.report.month')}: ${monthMessage(c.lang, month)}` });
+      if (fields.month !== undefined) throw inWords(new ApiError(400, 'VALIDATION_FAILED', { exactMessage: `${tConsole(c.lang, 'console.report.month')}: ${monthMessage(c.lang, month)}` }));
       throw err;
     }
     ctx.status = 200;

@@ -6,7 +6,7 @@ import { MAIL_TLS_OFF_WARNING, mailSetup, queueTestEmail, recentTestEmails, type
 import { heldBack, SIGNUP_MAIL_PER_CLIENT, type HeldBack } from '../../mail/signup-limits';
 import { readOrgSettings } from '../../orgs/settings';
 import { formError, inputField } from '../../web/fields';
-import { field, formErrorsFrom, type FormErrors } from '../../web/forms';
+import { field, type FormErrors } from '../../web/forms';
 import { html, type Markup } from '../../web/html';
 import { consoleForm, consoleOf, type ConsoleContext } from '../context';
 import { formatTime } from '../format';
@@ -15,6 +15,7 @@ import { settingsPage } from './subnav';
 import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole, type ConsoleKey, type MessageParams } from '../../i18n/translate';
 import { sayMarkup } from '../say';
+import { consoleFormErrors } from '../refusals';
 
 // Settings → Email: whether this server sends email (SMTP_URL and MAIL_FROM are the operator's,
 // read at start and shown without the password), "Send a test email", which goes through the same
@@ -131,7 +132,7 @@ export function bindEmailSettings(router: Router, deps: AppDeps): void {
       queueTestEmail(deps, c.namespace, to);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return show(ctx, { to, errors: formErrorsFrom(err, ['to']) }, err.status);
+      return show(ctx, { to, errors: consoleFormErrors(c.lang, err, ['to']) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect(`${EMAIL_SETTINGS_PATH}?queued=1`);

@@ -9,7 +9,7 @@ import { LANGS, type ConsoleLang } from '../../i18n/langs';
 import { tConsole } from '../../i18n/translate';
 import { canonicalZone, isPhoneCountry } from '../../lib/time-zones';
 import { updateOrgProfile } from '../../orgs/service';
-import { field, formErrorsFrom, parseForm } from '../../web/forms';
+import { field, parseForm } from '../../web/forms';
 import { orgAccent } from '../../cards/face';
 import { publicUrlWarning, type WalletServices } from '../../wallet/services';
 import { consoleForm, consoleOf } from '../context';
@@ -18,6 +18,7 @@ import { bindSignupSettings, signupPanelView } from './signup-panel';
 import { settingsBody, type SettingsView } from './views';
 import { bindCounterSettings, counterSettingsPanel, counterSettingsView, type CounterSettingsView } from './counter';
 import { bindAccountSettings } from './account';
+import { consoleFormErrors } from '../refusals';
 
 /** The business form, its messages in the admin's language. */
 const settingsForm = (lang: ConsoleLang) => {
@@ -89,7 +90,7 @@ export function bindSettings(router: Router, deps: AppDeps, wallet: WalletServic
       });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return page(ctx, { ...stored(ctx), ...typed, errors: formErrorsFrom(err) }, err.status);
+      return page(ctx, { ...stored(ctx), ...typed, errors: consoleFormErrors(consoleOf(ctx).lang, err) }, err.status);
     }
     ctx.status = 303;
     ctx.redirect('/console/settings?saved=1');

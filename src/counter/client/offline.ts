@@ -10,7 +10,9 @@ export const OFFLINE_CACHE = 'counter-offline-v1';
 
 export function prepareOffline(): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  void navigator.serviceWorker.register('/counter/sw.js', { scope: '/counter/' }).catch(() => undefined);
+  // The worker of this shop: its built-in offline page speaks the shop's language.
+  const org = location.pathname.split('/')[2] ?? '';
+  void navigator.serviceWorker.register(`/counter/sw.js?org=${encodeURIComponent(org)}`, { scope: '/counter/' }).catch(() => undefined);
   const assets = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => l.href).concat([...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((s) => s.src));
   void caches
     .open(SHELL_CACHE)

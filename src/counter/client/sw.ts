@@ -29,12 +29,24 @@ const COUNTER_PAGE = /^\/counter\/[^/]+$/;
 worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
 worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
 
+/** The offline page's words, in the shop's language: the server puts them before this script (routes.ts, `?org=`). */
+interface OfflineTexts {
+  lang: string;
+  title: string;
+  heading: string;
+  body: string;
+  retry: string;
+}
+const texts = (self as unknown as { counterOfflineTexts: OfflineTexts }).counterOfflineTexts;
+
+const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /** Only when the counter page never stored its own offline page on this device. */
 const builtInOfflinePage = () =>
   new Response(
-    '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Counter offline</title>' +
-      '<body style="font:18px/1.5 system-ui,sans-serif;margin:2rem"><h1>The counter cannot reach the server</h1>' +
-      '<p>Awards already saved on this device wait there and are sent after the next unlock.</p><p><a href="">Try again</a></p>',
+    `<!doctype html><html lang="${escape(texts.lang)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(texts.title)}</title>` +
+      `<body style="font:18px/1.5 system-ui,sans-serif;margin:2rem"><h1>${escape(texts.heading)}</h1>` +
+      `<p>${escape(texts.body)}</p><p><a href="">${escape(texts.retry)}</a></p>`,
     { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } },
   );
 

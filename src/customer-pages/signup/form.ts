@@ -147,7 +147,7 @@ export function readSignup(card: Card, fields: FormFields, country: string | nul
       if (q) errors.fields[questionField(q)] ??= q.type === 'phone' ? phoneMisfit(lang, country) : t(lang, MISFIT[q.type]);
     }
     // Keys come from the card itself, so no other refusal can arise; if one did, it is still shown.
-    if (keys.length === 0) errors.form = humanMessage(err);
+    if (keys.length === 0) errors.form = lang === 'en' ? humanMessage(err) : t(lang, 'errors.refused', { code: err.code });
   }
 
   if (!typed.consent) errors.fields[CONSENT_FIELD] = t(lang, 'signup.missing.consent');
