@@ -35,6 +35,10 @@ export interface BalancesRow {
 // "earned" rather than showing as a correction. The ELSE makes the list total: a kind this code does
 // not know yet lands in a correction, never nowhere.
 //
+// An undone row is the same customer's, found among that customer's rows (transactions_customer:
+// the ledger's ids have no index of their own); only an undo looks: for every other row the
+// customer is NULL, and SQLite skips a lookup by NULL without reading the index.
+//
 // Summed per customer, not per card: the rows carry no card, and looking up each row's customer
 // was two thirds of the read's time; the service knows each customer's card from one read of the
 // card's customers (customers_card_fanout holds both, in order).
@@ -45,7 +49,7 @@ export const MOVEMENTS_SQL = `WITH m AS (
       CASE WHEN t.kind = 'reversal' THEN -coalesce(json_extract(o.details, '$.promotions.extra'), 0)
            ELSE coalesce(json_extract(t.details, '$.promotions.extra'), 0) END AS extra
     FROM transactions t
-    LEFT JOIN transactions o ON t.kind = 'reversal' AND o.id = json_extract(t.details, '$.reverses')
+    LEFT JOIN transactions o ON o.customer_id = CASE WHEN t.kind = 'reversal' THEN t.customer_id END AND o.id = json_extract(t.details, '$.reverses')
     WHERE t.org_id = @orgId AND t.livemode = 1 AND t.created_at >= @from AND t.created_at < @to
   )
   SELECT customer_id AS customerId,
