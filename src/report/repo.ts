@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
+import { undoneRowSql } from '../db/reversals';
 
 // The books' reads: live data only. The ledger holds every balance change with the balance after
 // it, so the balance of any customer at any instant is the balance_after of their last row before
@@ -35,9 +36,8 @@ export interface BalancesRow {
 // "earned" rather than showing as a correction. The ELSE makes the list total: a kind this code does
 // not know yet lands in a correction, never nowhere.
 //
-// An undone row is the same customer's, found among that customer's rows (transactions_customer:
-// the ledger's ids have no index of their own); only an undo looks: for every other row the
-// customer is NULL, and SQLite skips a lookup by NULL without reading the index.
+// An undo's own row is looked up by undoneRowSql (the ids have no index: among the customer's
+// rows, from the undo's time back); for every other row nothing is read.
 //
 // Summed per customer, not per card: the rows carry no card, and looking up each row's customer
 // was two thirds of the read's time; the service knows each customer's card from one read of the
@@ -49,7 +49,7 @@ export const MOVEMENTS_SQL = `WITH m AS (
       CASE WHEN t.kind = 'reversal' THEN -coalesce(json_extract(o.details, '$.promotions.extra'), 0)
            ELSE coalesce(json_extract(t.details, '$.promotions.extra'), 0) END AS extra
     FROM transactions t
-    LEFT JOIN transactions o ON o.customer_id = CASE WHEN t.kind = 'reversal' THEN t.customer_id END AND o.id = json_extract(t.details, '$.reverses')
+    LEFT JOIN transactions o ON o.rowid = ${undoneRowSql('t')}
     WHERE t.org_id = @orgId AND t.livemode = 1 AND t.created_at >= @from AND t.created_at < @to
   )
   SELECT customer_id AS customerId,

@@ -46,13 +46,14 @@ DROP TRIGGER transactions_slots_reversal;
 -- An undone row (the counter's reversal) counts for nothing on the dashboard: the reversal takes the
 -- row's own sums back out of the quarter hour, channel, staff member and card they were added to,
 -- and the test-customer sweep takes out only what still counts. The undone row is the same
--- customer's: found among that customer's rows.
+-- customer's: found among that customer's rows, newest first (an undo follows its row soon).
 CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new.kind = 'reversal' BEGIN
   UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
     FROM (SELECT o.org_id, o.livemode, o.created_at / 900000 AS slot, o.source, coalesce(o.staff_id, '') AS staff_id, c.card_id,
                  CASE WHEN o.is_award = 1 THEN o.change ELSE 0 END AS awarded, o.is_award AS awards, CASE WHEN o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END AS rewards
           FROM transactions o JOIN customers c ON c.id = o.customer_id
-          WHERE o.customer_id = new.customer_id AND o.id = json_extract(new.details, '$.reverses')
+          WHERE o.rowid = (SELECT u.rowid FROM transactions u WHERE u.customer_id = new.customer_id AND u.id = json_extract(new.details, '$.reverses')
+                           ORDER BY u.created_at DESC LIMIT 1)
             AND (o.is_award = 1 OR (o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL))) AS g
     WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
       AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
