@@ -198,7 +198,7 @@ END;
 
 -- The append-only ledger: one row per balance change, written with the balance in one transaction.
 CREATE TABLE transactions (
-  id               TEXT PRIMARY KEY,
+  id               TEXT NOT NULL,            -- tx_…, made by the server; found with its customer (transactions_customer)
   org_id           TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
   customer_id      TEXT NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
   livemode         INTEGER NOT NULL,
@@ -231,18 +231,6 @@ CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
 -- in a time range; without this index each read scanned the whole ledger. One page more per
 -- balance change, the price of reading a month in a few milliseconds at 100,000 customers.
 CREATE INDEX transactions_org_time ON transactions (org_id, livemode, created_at);
--- An undone row (the counter's reversal) counts for nothing on the dashboard: the reversal takes the
--- row's own sums back out of the quarter hour, channel, staff member and card they were added to,
--- and the test-customer sweep takes out only what still counts.
-CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new.kind = 'reversal' BEGIN
-  UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
-    FROM (SELECT o.org_id, o.livemode, o.created_at / 900000 AS slot, o.source, coalesce(o.staff_id, '') AS staff_id, c.card_id,
-                 CASE WHEN o.is_award = 1 THEN o.change ELSE 0 END AS awarded, o.is_award AS awards, CASE WHEN o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END AS rewards
-          FROM transactions o JOIN customers c ON c.id = o.customer_id
-          WHERE o.id = json_extract(new.details, '$.reverses') AND (o.is_award = 1 OR (o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL))) AS g
-    WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
-      AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
-END;
 -- An imported opening balance (source 'import') counts on the dashboard under its own channel:
 -- its amount in awarded, with no award row.
 CREATE TRIGGER transactions_slots_insert AFTER INSERT ON transactions WHEN ((new.is_award = 1 OR (new.kind = 'redeem' AND json_extract(new.details, '$.reward') IS NOT NULL)) OR new.source = 'import') BEGIN
@@ -251,6 +239,25 @@ CREATE TRIGGER transactions_slots_insert AFTER INSERT ON transactions WHEN ((new
            CASE WHEN new.is_award = 1 OR new.source = 'import' THEN new.change ELSE 0 END, new.is_award, CASE WHEN new.kind = 'redeem' AND json_extract(new.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END
     FROM customers c WHERE c.id = new.customer_id
     ON CONFLICT DO UPDATE SET awarded = awarded + excluded.awarded, awards = awards + excluded.awards, rewards = rewards + excluded.rewards;
+END;
+-- An undone row (the counter's reversal) counts for nothing on the dashboard: the reversal takes the
+-- row's own sums back out of the quarter hour, channel, staff member and card they were added to,
+-- and the test-customer sweep takes out only what still counts. The undone row is the same
+-- customer's: found among that customer's rows, newest first (an undo follows its row soon).
+CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new.kind = 'reversal' BEGIN
+  UPDATE ledger_slots SET awarded = ledger_slots.awarded - g.awarded, awards = ledger_slots.awards - g.awards, rewards = ledger_slots.rewards - g.rewards
+    FROM (SELECT o.org_id, o.livemode, o.created_at / 900000 AS slot, o.source, coalesce(o.staff_id, '') AS staff_id, c.card_id,
+                 CASE WHEN o.is_award = 1 THEN o.change ELSE 0 END AS awarded, o.is_award AS awards, CASE WHEN o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL THEN 1 ELSE 0 END AS rewards
+          FROM transactions o JOIN customers c ON c.id = o.customer_id
+          WHERE o.rowid = (SELECT u.rowid FROM transactions u WHERE u.customer_id = new.customer_id AND u.id = json_extract(new.details, '$.reverses')
+                           ORDER BY u.created_at DESC LIMIT 1)
+            AND (o.is_award = 1 OR (o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL))) AS g
+    WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
+      AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
+END;
+-- A ledger row's award lot goes with the row (a customer's rows go with the customer).
+CREATE TRIGGER transactions_lots_delete AFTER DELETE ON transactions BEGIN
+  DELETE FROM award_lots WHERE transaction_id = old.id;
 END;
 
 -- The outbox: every event is written in the transaction of the change that caused it.
@@ -728,7 +735,7 @@ CREATE INDEX promotions_card ON promotions (card_id, ends_on);
 -- day when a months rule ends the lot; inactive_days: the inactivity rule it was awarded under;
 -- both NULL: it never expires. Removed with its ledger row.
 CREATE TABLE award_lots (
-  transaction_id  TEXT PRIMARY KEY REFERENCES transactions(id) ON DELETE CASCADE,
+  transaction_id  TEXT PRIMARY KEY,
   customer_id     TEXT NOT NULL,
   awarded_at      INTEGER NOT NULL,
   expires_at      INTEGER,
@@ -844,4 +851,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 32;
+PRAGMA user_version = 33;

@@ -327,6 +327,67 @@ describe('data migrations', () => {
     db.close();
   });
 
+  it("takes the ledger ids' index out on a big ledger: rows, ids, history order, lots, reversals and the dashboard's sums as they were", () => {
+    const step = stepNamed(/ledger ids unindexed/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_x' });
+    const customers = [0, 1, 2, 3].map(() => insertCustomer(db, { cardId: 'card_x' }));
+    const insert = db.prepare(
+      `INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, details, created_at)
+       VALUES (@id, 'org_a', @customer, 1, @kind, @change, 0, @award, 'scan', @details, @at)`,
+    );
+    const lot = db.prepare("INSERT INTO award_lots (transaction_id, customer_id, awarded_at, remaining) VALUES (?, ?, ?, 100)");
+    // 20,000 rows, five in each millisecond, with random ids: among rows of one millisecond the ids
+    // sort against the order they were written in, so only the row numbers keep the history's order.
+    const ids: string[] = [];
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i++) {
+        const id = `tx_${(1_000_000 - i).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+        const customer = customers[i % 4]!;
+        insert.run({ id, customer, kind: 'earn', change: 100, award: 1, details: null, at: 1_000_000 + Math.floor(i / 5) });
+        if (i % 10 === 0) lot.run(id, customer, 1_000_000 + Math.floor(i / 5));
+        ids.push(id);
+      }
+      // An undo of the first row, before the step.
+      insert.run({ id: 'tx_undo1', customer: customers[0], kind: 'reversal', change: -100, award: 0, details: JSON.stringify({ reverses: ids[0] }), at: 2_000_000 });
+    })();
+    const rows = () => db.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all();
+    const history = (customer: string) => db.prepare('SELECT id FROM transactions WHERE customer_id = ? ORDER BY created_at DESC, rowid DESC').pluck().all(customer);
+    const slots = () => db.prepare('SELECT * FROM ledger_slots ORDER BY slot').all();
+    const lots = () => db.prepare('SELECT * FROM award_lots ORDER BY transaction_id').all();
+    const indexes = () => db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").all() as { name: string; sql: string | null }[];
+    const before = { rows: rows(), histories: customers.map(history), slots: slots(), lots: lots(), indexes: indexes() };
+    assert.ok(before.indexes.some((i) => i.name === 'sqlite_autoindex_transactions_1'));
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    assert.equal(version(db), step);
+    assert.deepEqual(rows(), before.rows, 'every row, with its rowid and id');
+    assert.deepEqual(customers.map(history), before.histories, "each customer's history in the same order");
+    assert.deepEqual(slots(), before.slots);
+    assert.deepEqual(lots(), before.lots);
+    assert.deepEqual(indexes(), before.indexes.filter((i) => i.name !== 'sqlite_autoindex_transactions_1'), 'the id index alone is gone');
+    assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+
+    // A row is still undone once only, and an undo still takes the row's sums out of the dashboard.
+    const undo = (id: string, of: string, customer: string) =>
+      insert.run({ id, customer, kind: 'reversal', change: -100, award: 0, details: JSON.stringify({ reverses: of }), at: 2_000_001 });
+    assert.throws(() => undo('tx_undo2', ids[0]!, customers[0]!), /UNIQUE constraint failed/);
+    const slotOf = (at: number) => db.prepare('SELECT awarded, awards FROM ledger_slots WHERE slot = ?').get(Math.floor(at / 900000));
+    const awardedBefore = slotOf(1_000_000 + 4000) as { awarded: number; awards: number };
+    undo('tx_undo3', ids[20_000 - 1]!, customers[(20_000 - 1) % 4]!);
+    assert.deepEqual(slotOf(1_000_000 + 4000), { awarded: awardedBefore.awarded - 100, awards: awardedBefore.awards - 1 });
+
+    // A customer's lots go with their rows; the others' stay.
+    const lotsOf = (customer: string) => db.prepare('SELECT count(*) FROM award_lots WHERE customer_id = ?').pluck().get(customer);
+    assert.equal(lotsOf(customers[2]!), 1000);
+    db.prepare('DELETE FROM customers WHERE id = ?').run(customers[2]);
+    assert.equal(lotsOf(customers[2]!), 0);
+    assert.equal(lotsOf(customers[0]!), 1000);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+    db.close();
+  });
+
   it('leaves no CHECK on a new database that lists three values or more', () => {
     const db = freshDb();
     migrate(db);

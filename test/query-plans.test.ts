@@ -117,6 +117,14 @@ describe('award reads per balance change and counter scan', () => {
   });
 });
 
+// The ledger's ids have no index of their own (one b-tree fewer written per balance change): a row
+// named by its id is always named with its customer, and found among that customer's rows.
+describe('a ledger row by its id', () => {
+  it("the history's row and the counter's undo: the customer's rows, never the whole ledger", () => {
+    assertPlan(planMatching(plansOf(ledgerRepo), /t\.id = @id/), [/SEARCH t USING INDEX transactions_customer \(customer_id=\?\)/], /TEMP B-TREE|SCAN/);
+  });
+});
+
 // A customer's history (the API's and the console's pages) and the counter's last undoable scan read
 // the ledger newest first, ties by row number: the customer's index walked backwards gives that
 // order itself. A sort there sorted each page's rows of equal time (migration 16).

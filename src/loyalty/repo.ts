@@ -115,8 +115,12 @@ function createLedgerRepo(db: Db) {
     `SELECT sum(t.change - coalesce(json_extract(t.details, '$.promotions.extra'), 0)) AS total FROM transactions t
      WHERE t.customer_id = @customerId AND t.is_award = 1 AND t.created_at > @since AND ${notReversed}`,
   );
+  // A row is named with its customer: the ids have no index of their own (one b-tree fewer written
+  // per balance change), so the customer's rows in transactions_customer are read for it, newest
+  // first: the counter's undo names one of the last.
   const byId = db.prepare<{ customerId: string; id: string }, RawRow>(
-    `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id WHERE t.customer_id = @customerId AND t.id = @id`,
+    `SELECT t.rowid AS seq, t.*, s.name AS staff_name FROM transactions t LEFT JOIN staff s ON s.id = t.staff_id WHERE t.customer_id = @customerId AND t.id = @id
+     ORDER BY t.created_at DESC LIMIT 1`,
   );
   const reversalOf = db.prepare<[string], { id: string }>(`SELECT id FROM transactions WHERE kind = 'reversal' AND json_extract(details, '$.reverses') = ?`);
   // Newest first. rowid breaks ties between rows of the same millisecond in the order they were written.

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
+import { undoneRowSql } from '../db/reversals';
 
 // The books' reads: live data only. The ledger holds every balance change with the balance after
 // it, so the balance of any customer at any instant is the balance_after of their last row before
@@ -35,6 +36,9 @@ export interface BalancesRow {
 // "earned" rather than showing as a correction. The ELSE makes the list total: a kind this code does
 // not know yet lands in a correction, never nowhere.
 //
+// An undo's own row is looked up by undoneRowSql (the ids have no index: among the customer's
+// rows, from the undo's time back); for every other row nothing is read.
+//
 // Summed per customer, not per card: the rows carry no card, and looking up each row's customer
 // was two thirds of the read's time; the service knows each customer's card from one read of the
 // card's customers (customers_card_fanout holds both, in order).
@@ -45,7 +49,7 @@ export const MOVEMENTS_SQL = `WITH m AS (
       CASE WHEN t.kind = 'reversal' THEN -coalesce(json_extract(o.details, '$.promotions.extra'), 0)
            ELSE coalesce(json_extract(t.details, '$.promotions.extra'), 0) END AS extra
     FROM transactions t
-    LEFT JOIN transactions o ON t.kind = 'reversal' AND o.id = json_extract(t.details, '$.reverses')
+    LEFT JOIN transactions o ON o.rowid = ${undoneRowSql('t')}
     WHERE t.org_id = @orgId AND t.livemode = 1 AND t.created_at >= @from AND t.created_at < @to
   )
   SELECT customer_id AS customerId,
