@@ -15,7 +15,8 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +25,8 @@ export const ROOT = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_OUTDIR = path.join(ROOT, 'dist');
 const SCRIPT = 'wallet-loyalty.mjs';
 const INPUTS = 'wallet-loyalty.inputs.json';
+/** Held (created exclusively, holding the builder's pid) by the one process building into outdir. */
+const LOCK = 'wallet-loyalty.build.lock';
 const MANIFEST = 'src/lib/embedded-assets.json';
 /** The module the build replaces with one that carries the assets (see assetsPlugin). */
 const BUNDLED_ASSETS = path.join(ROOT, 'src/lib/bundled-assets.ts');
@@ -149,15 +152,18 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
     // Dependencies change only through npm, which changes package-lock.json and reruns `prepare`;
     // the assets' own namespace names what assets.inputs lists as files.
     .filter((file) => !file.split('/').includes('node_modules') && !file.startsWith('<') && !file.startsWith(`${ASSET_NAMESPACE}:`));
-  const record = JSON.stringify({ files: Object.fromEntries(await Promise.all([...new Set(inputs)].sort().map(async (file) => [file, await hashFile(file)]))) }, null, 2);
+  if (result.outputFiles.length !== 2) throw new Error('esbuild wrote other files than the script and its map');
+  const outputs = result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith(SCRIPT) ? Buffer.from(oneBytePerCharacter(f.text)) : f.contents }));
+  const script = outputs.find((f) => f.path.endsWith(SCRIPT));
+  if (!script) throw new Error(`esbuild wrote no ${SCRIPT}`);
+  // The record names the script it describes too: should two builds of different sources ever
+  // interleave their renames, the script and the record would disagree, and the next start rebuilds.
+  const files = Object.fromEntries(await Promise.all([...new Set(inputs)].sort().map(async (file) => [file, await hashFile(file)])));
+  const record = JSON.stringify({ script: sha256(script.contents), files }, null, 2);
+  outputs.push({ path: path.join(outdir, INPUTS), contents: Buffer.from(record) });
   await mkdir(outdir, { recursive: true });
   // Each file is written aside and renamed into place, the list of inputs last: a process starting
   // the script meanwhile runs a whole old or a whole new one, never half of either.
-  if (result.outputFiles.length !== 2) throw new Error('esbuild wrote other files than the script and its map');
-  const outputs = [
-    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith(SCRIPT) ? Buffer.from(oneBytePerCharacter(f.text)) : f.contents })),
-    { path: path.join(outdir, INPUTS), contents: Buffer.from(record) },
-  ];
   for (const { path: file, contents } of outputs) {
     const aside = `${file}.${process.pid}.tmp`;
     await writeFile(aside, contents);
@@ -167,10 +173,13 @@ export async function buildBundle({ outdir = DEFAULT_OUTDIR, quiet = false } = {
   return path.join(outdir, SCRIPT);
 }
 
-/** @param {string} file path from ROOT; null when it does not exist */
+/** @param {Uint8Array} bytes */
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** @param {string} file path from ROOT (or absolute); null when it does not exist */
 async function hashFile(file) {
   try {
-    return createHash('sha256').update(await readFile(path.join(ROOT, file))).digest('hex');
+    return sha256(await readFile(path.resolve(ROOT, file)));
   } catch (error) {
     if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
     throw error;
@@ -183,12 +192,64 @@ async function hashFile(file) {
  */
 export async function staleReason(outdir = DEFAULT_OUTDIR) {
   if (!existsSync(path.join(outdir, SCRIPT)) || !existsSync(path.join(outdir, INPUTS))) return `${SCRIPT} has not been built`;
-  /** @type {{ files: Record<string, string | null> }} */
+  /** @type {{ script?: string, files: Record<string, string | null> }} */
   const record = JSON.parse(readFileSync(path.join(outdir, INPUTS), 'utf8'));
-  for (const [file, hash] of Object.entries(record.files)) {
-    if ((await hashFile(file)) !== hash) return `${file} changed since the last build`;
+  if ((await hashFile(path.join(outdir, SCRIPT))) !== record.script) return `${SCRIPT} is not the script ${INPUTS} describes`;
+  const entries = Object.entries(record.files);
+  const hashes = await Promise.all(entries.map(([file]) => hashFile(file)));
+  const changed = entries.findIndex(([, hash], i) => hashes[i] !== hash);
+  return changed === -1 ? null : `${entries[changed]?.[0]} changed since the last build`;
+}
+
+/**
+ * Runs `work` while this process alone holds outdir's build lock: two processes finding the bundle
+ * stale at once (two test files, npm start beside npx) build it once; the second waits for the
+ * first, then finds it fresh. A lock whose process has ended (killed mid-build) is taken over.
+ * @param {string} outdir
+ * @param {() => Promise<void>} work
+ */
+async function withBuildLock(outdir, work) {
+  await mkdir(outdir, { recursive: true });
+  const lock = path.join(outdir, LOCK);
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx');
+      try {
+        await handle.writeFile(String(process.pid));
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    }
+    // Another process builds: wait until its lock is gone, or its process is.
+    for (;;) {
+      const holder = await readFile(lock, 'utf8').catch(() => null);
+      if (holder === null) break;
+      if (holder !== '' && !isAlive(Number(holder))) {
+        await unlink(lock).catch(() => {});
+        break;
+      }
+      await sleep(50);
+    }
   }
-  return null;
+  try {
+    await work();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
 }
 
 /**
@@ -199,11 +260,14 @@ export async function staleReason(outdir = DEFAULT_OUTDIR) {
 export async function freshBundle(outdir = DEFAULT_OUTDIR) {
   const script = path.join(outdir, SCRIPT);
   if (!existsSync(path.join(ROOT, 'src')) && existsSync(script)) return script;
-  const reason = await staleReason(outdir);
-  if (reason) {
+  if ((await staleReason(outdir)) === null) return script;
+  await withBuildLock(outdir, async () => {
+    // Checked again under the lock: a process that waited finds what the builder built.
+    const reason = await staleReason(outdir);
+    if (!reason) return;
     process.stderr.write(`wallet-loyalty: ${reason}; building ${path.relative(process.cwd(), script) || SCRIPT}\n`);
     await buildBundle({ outdir, quiet: true });
-  }
+  });
   return script;
 }
 

@@ -191,6 +191,38 @@ describe('the bundled script', () => {
     assert.match(readFileSync(path.join(project, 'dist', 'wallet-loyalty.mjs'), 'utf8'), /counter-shell-edited/, 'the edited worker is in the new bundle');
     assert.deepEqual(readdirSync(path.join(project, 'dist')).sort(), ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'], 'each file renamed into place, none left aside');
   });
+
+  // Two test files, or npm start beside npx, may find the bundle stale at the same moment.
+  it('two starts that find the bundle stale build it once; a lock left by a killed build and a script its record does not describe are dealt with', async () => {
+    const project = path.join(dir, 'project-concurrent');
+    mkdirSync(project);
+    for (const entry of ['src', 'bin', 'build.mjs', 'schema.sql', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+      cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+    }
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    const help = () => run(process.execPath, ['bin/wallet-loyalty.mjs', '--help'], project);
+    const dist = path.join(project, 'dist');
+    const built = ['wallet-loyalty.inputs.json', 'wallet-loyalty.mjs', 'wallet-loyalty.mjs.map'];
+
+    const both = await Promise.all([help(), help()]);
+    for (const start of both) {
+      assert.equal(start.code, 0, start.stderr);
+      assert.match(start.stdout, /^wallet-loyalty — self-hosted loyalty backend$/m);
+    }
+    assert.deepEqual(both.map((start) => /building/.test(start.stderr)).sort(), [false, true], 'one start built the bundle, the other waited for it');
+    assert.deepEqual(readdirSync(dist).sort(), built);
+
+    // A build killed mid-way: its lock names a process that is gone, and the script was replaced
+    // without the record that describes it.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(path.join(dist, 'wallet-loyalty.build.lock'), String(gone));
+    writeFileSync(path.join(dist, 'wallet-loyalty.mjs'), `${readFileSync(path.join(dist, 'wallet-loyalty.mjs'), 'utf8')}\n// half of another build\n`);
+    const after = await help();
+    assert.equal(after.code, 0, after.stderr);
+    assert.match(after.stderr, /wallet-loyalty\.mjs is not the script wallet-loyalty\.inputs\.json describes; building dist\/wallet-loyalty\.mjs/);
+    assert.doesNotMatch(readFileSync(path.join(dist, 'wallet-loyalty.mjs'), 'utf8'), /half of another build/);
+    assert.deepEqual(readdirSync(dist).sort(), built, 'the lock is gone');
+  });
 });
 
 describe('the production set (npm ci --omit=dev): no dev tool at run time', () => {

@@ -41,6 +41,14 @@ describe('wallet-loyalty CLI', () => {
     for (const command of ['serve', 'seed <file.json>', 'key create', 'key list', 'key revoke', 'backup <file>']) assert.ok(res.stdout.includes(command), command);
   });
 
+  // The other tests run the bundle of the sources (test/support/cli.ts); a developer may run them directly.
+  it('runs from the sources through tsx as from the bundle: the same help', async () => {
+    const [fromSources, fromBundle] = await Promise.all([runCli(['--help'], { source: true }), runCli(['--help'])]);
+    assert.equal(fromSources.code, 0, fromSources.stderr);
+    assert.match(fromSources.stdout, /^wallet-loyalty — self-hosted loyalty backend$/m);
+    assert.equal(fromSources.stdout, fromBundle.stdout);
+  });
+
   it('--help names every setting of the README’s and docs/operator.md’s settings tables, each of which the program reads', async () => {
     const settingsOf = (file: string, heading: string, minimum: number) => {
       const text = readFileSync(path.join(ROOT, file), 'utf8');

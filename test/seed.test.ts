@@ -1,10 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { verifyPassword } from '../src/lib/password';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PRODUCTION_HASH_COST, setHashCostForTests, verifyPassword } from '../src/lib/password';
 import { readOrgSettings } from '../src/orgs/settings';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from '../src/seed/service';
 import { startTestApp, type TestApp } from './support/app';
+
+// The production cost of a password hash, which test/support/app.ts lowers for the other tests.
+setHashCostForTests(PRODUCTION_HASH_COST);
 
 // The seed file: the exact example of docs/operator.md#seed-file is accepted and answered in the documented
 // shape with working keys; every kind of bad file is one line naming the field, and writes nothing.
@@ -216,5 +220,16 @@ describe('seed', () => {
     }
     // The same PIN in another org is another org's business.
     assert.doesNotThrow(() => app.seed({ orgs: [{ name: 'Other', staff: [{ name: 'Sam', pin: '2468' }] }] }));
+  });
+});
+
+describe('the cost of a password hash', () => {
+  // test/support/app.ts lowers it for the tests; nothing the program runs may.
+  it('is lowered by no module of the program: only tests call setHashCostForTests', () => {
+    const src = new URL('../src/', import.meta.url);
+    const callers = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && file !== path.join('lib', 'password.ts'))
+      .filter((file) => readFileSync(new URL(file, src), 'utf8').includes('setHashCostForTests'));
+    assert.deepEqual(callers, []);
   });
 });

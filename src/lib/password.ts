@@ -5,8 +5,26 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 // salt. The parameters are stored with the hash, so older hashes still verify and can be upgraded.
 // scrypt runs on libuv's thread pool (async crypto.scrypt), never on the event loop: one hash takes
 // about half a second and 128 MiB, which would stall every other request.
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+export interface HashCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const PRODUCTION_HASH_COST: Readonly<HashCost> = Object.freeze({ N: 2 ** 17, r: 8, p: 1 });
+let PARAMS: Readonly<HashCost> = PRODUCTION_HASH_COST;
 const KEY_LENGTH = 32;
+
+/**
+ * For test processes only: the cost of the hashes made from now on in this process (and what
+ * needsRehash measures against). The program never calls it, so every hash it makes has the
+ * production cost. Tests sign in hundreds of times, and each hash at that cost takes half a second
+ * of a core; test/support/app.ts lowers it, and the tests of the cost itself, or of sign-ins
+ * racing their hashes, set it back.
+ */
+export function setHashCostForTests(cost: Readonly<HashCost>): void {
+  PARAMS = Object.freeze({ ...cost });
+  decoy = undefined;
+}
 
 /** scrypt needs 128·N·r bytes; Node's default maxmem (32 MiB) is below what N=2^17 needs. */
 const maxmemFor = (N: number, r: number) => 128 * N * r + 1024 * 1024;
@@ -19,7 +37,7 @@ function scryptAsync(password: string, salt: Buffer, length: number, options: Sc
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, KEY_LENGTH, PARAMS);
+  const hash = await scryptAsync(password, salt, KEY_LENGTH, { ...PARAMS });
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 

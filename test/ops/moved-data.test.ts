@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { movedDataWarning } from '../../src/backups/moved-data';
 import { openDatabase } from '../../src/db/open';
-import { cliEnv, ROOT, tempDir } from '../support/cli';
+import { cliArgv, cliEnv, tempDir } from '../support/cli';
 
 describe('a first start’s ./data while DATA_DIR points elsewhere', () => {
   let project: string;
@@ -30,7 +30,7 @@ describe('a first start’s ./data while DATA_DIR points elsewhere', () => {
   });
 
   it('the server says it in its start-up log, with the one command that moves the data', async () => {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src', 'cli.ts'), 'serve', '--port', '0'], {
+    const child = spawn(process.execPath, cliArgv(['serve', '--port', '0']), {
       cwd: project,
       env: cliEnv({ DATA_DIR: elsewhere, BACKUP_HOUR: 'off' }),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,17 @@ import { changeHooks } from '../../src/main';
 import type { AfterCommitHooks, AppDeps } from '../../src/deps';
 import type { Logger } from '../../src/lib/log';
 import { applySeed, hashSeedPasswords, parseSeedFile, type SeedResult } from '../../src/seed/service';
+import { setHashCostForTests } from '../../src/lib/password';
 import { createFakeClock, noAfterCommit, silentLogger, type FakeClock } from './fakes';
+
+// Admin passwords in tests that run the app in their own process: scrypt at N=2^10 (a millisecond)
+// instead of the production cost (half a second of a core per hash, and every sign-in hashes), so
+// the console's tests can sign in as often as they need. Only the cost differs: the same scrypt,
+// the same format, the same checks. The tests of the cost itself (seed.test.ts) and of sign-ins
+// racing their hashes (sign-in-flood.test.ts) set the production cost back; the CLI's processes
+// never see this.
+export const TEST_HASH_COST = { N: 2 ** 10, r: 8, p: 1 } as const;
+setHashCostForTests(TEST_HASH_COST);
 
 export interface TestResponse {
   status: number;

@@ -4,17 +4,27 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshBundle } from '../../build.mjs';
 
-// Runs the real `wallet-loyalty` command as a child process, the way an operator does: the sources
-// through tsx (what the tests are testing, with no build needed on a fresh clone), or a bundled
-// `script`. The bundle and the bin that runs it have their own tests (build.test.ts, cli.test.ts).
+// Runs the real `wallet-loyalty` command as a child process, the way an operator does: the bundle
+// of the current sources, dist/wallet-loyalty.mjs, as the bin runs it (rebuilt below, once, when a
+// source changed since it was built: what runs is always what src/ says), or another `script`.
+// A start of the bundle takes a few tenths of a second; the sources through tsx take seconds, since
+// tsx transpiles them in every new process, so only the tests of that way of running it use it
+// (`source`). The bundle and the bin that runs it have their own tests (build.test.ts, cli.test.ts).
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI_SOURCE = path.join(ROOT, 'src', 'cli.ts');
 
-/** Node's arguments to run `wallet-loyalty <args>`: the sources through tsx, or `script`. */
-export function cliArgv(args: string[], script?: string): string[] {
-  return [...(script ? [script] : ['--import', 'tsx', CLI_SOURCE]), ...args];
+/** The bundle of the current sources; two test files finding it stale at once build it once (build.mjs). */
+export const BUNDLE = await freshBundle();
+
+/** Runs `wallet-loyalty` from the bundle (default), from the sources through tsx, or from `script`. */
+export type CliFrom = { script?: string; source?: boolean };
+
+/** Node's arguments to run `wallet-loyalty <args>`: the bundle, the sources through tsx, or `script`. */
+export function cliArgv(args: string[], from: CliFrom = {}): string[] {
+  return [...(from.script ? [from.script] : from.source ? ['--import', 'tsx', CLI_SOURCE] : [BUNDLE]), ...args];
 }
 
 // Operator settings that must not leak in from the machine running the tests.
@@ -43,10 +53,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one command to completion: from the sources (or `script`), or through `npx wallet-loyalty …` (the bin, on the bundle). */
-export function runCli(args: string[], options: { env?: Record<string, string>; script?: string; npx?: boolean } = {}): Promise<CliResult> {
+/** Runs one command to completion: from the bundle (or the sources, or `script`), or through `npx wallet-loyalty …` (the bin). */
+export function runCli(args: string[], options: CliFrom & { env?: Record<string, string>; npx?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const [command, commandArgs] = options.npx ? ['npx', ['--no-install', 'wallet-loyalty', ...args]] : [process.execPath, cliArgv(args, options.script)];
+    const [command, commandArgs] = options.npx ? ['npx', ['--no-install', 'wallet-loyalty', ...args]] : [process.execPath, cliArgv(args, options)];
     const child = spawn(command, commandArgs, { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -77,8 +87,8 @@ export class ServeProcess {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   /** `defaultCommand` runs the bare `wallet-loyalty [options]`, which serves too. */
-  constructor(args: string[], options: { env?: Record<string, string>; script?: string; defaultCommand?: boolean } = {}) {
-    this.child = spawn(process.execPath, cliArgv([...(options.defaultCommand ? [] : ['serve']), ...args], options.script), { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: string[], options: CliFrom & { env?: Record<string, string>; defaultCommand?: boolean } = {}) {
+    this.child = spawn(process.execPath, cliArgv([...(options.defaultCommand ? [] : ['serve']), ...args], options), { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d));
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
