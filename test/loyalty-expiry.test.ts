@@ -228,32 +228,6 @@ describe('expiry: the sweep', () => {
     assert.deepEqual(count(), once, 'run twice = run once');
   });
 
-  it('checkpoints the WAL itself between chunks, in turns of their own, before it reaches the autocheckpoint that would run inside a chunk’s commit', async () => {
-    app.clock.set(at('2026-05-01T08:00:00Z'));
-    for (let i = 0; i < 40; i++) {
-      await live.enroll(org.cards.points, `wal-${i}`);
-      await live.earn(`wal-${i}`, 'points', 5);
-    }
-    app.clock.set(at('2026-06-02T00:00:00Z'));
-    const checkpoints: { inTransaction: boolean; pages: number }[] = [];
-    const pragma = app.db.pragma.bind(app.db);
-    app.db.pragma = ((source: string, options?: { simple?: boolean }) => {
-      const result = pragma(source, options);
-      if (source.startsWith('wal_checkpoint')) checkpoints.push({ inTransaction: app.db.inTransaction, pages: (result as { log: number }[])[0]!.log });
-      return result;
-    }) as typeof app.db.pragma;
-    try {
-      await runLoyaltySweeps(app.deps, { chunkSize: 2 });
-    } finally {
-      app.db.pragma = pragma;
-    }
-    const expired = app.db.prepare("SELECT count(*) AS n FROM transactions WHERE kind = 'expiry' AND created_at = ?").get(app.clock.now()) as { n: number };
-    assert.equal(expired.n, 40);
-    assert.ok(checkpoints.length >= 1, 'the sweep checkpoints');
-    assert.ok(checkpoints.length < 20, `${checkpoints.length} checkpoints for 20 chunks: one once about 400 pages are written, not one a chunk`);
-    assert.ok(checkpoints.every((c) => !c.inTransaction && c.pages < 1000), JSON.stringify(checkpoints));
-  });
-
   it('a run that fails in its second chunk keeps the first chunk whole; the next run expires the rest, none twice', async () => {
     app.clock.set(at('2026-03-01T08:00:00Z'));
     const ids: string[] = [];
@@ -281,6 +255,32 @@ describe('expiry: the sweep', () => {
     const rows = expiredRows();
     assert.deepEqual(rows.map((r) => r.customer_id).sort(), [...ids].sort(), 'one expiry row per customer');
     assert.deepEqual(rows.map((r) => r.change).sort((a, b) => a - b), [-1400, -1300, -1200, -1100, -1000]);
+  });
+
+  it('checkpoints the WAL itself between chunks, in turns of their own, before it reaches the autocheckpoint that would run inside a chunk’s commit', async () => {
+    app.clock.set(at('2026-05-01T08:00:00Z'));
+    for (let i = 0; i < 40; i++) {
+      await live.enroll(org.cards.points, `wal-${i}`);
+      await live.earn(`wal-${i}`, 'points', 5);
+    }
+    app.clock.set(at('2026-06-02T00:00:00Z'));
+    const checkpoints: { inTransaction: boolean; pages: number }[] = [];
+    const pragma = app.db.pragma.bind(app.db);
+    app.db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      const result = pragma(source, options);
+      if (source.startsWith('wal_checkpoint')) checkpoints.push({ inTransaction: app.db.inTransaction, pages: (result as { log: number }[])[0]!.log });
+      return result;
+    }) as typeof app.db.pragma;
+    try {
+      await runLoyaltySweeps(app.deps, { chunkSize: 2 });
+    } finally {
+      app.db.pragma = pragma;
+    }
+    const expired = app.db.prepare("SELECT count(*) AS n FROM transactions WHERE kind = 'expiry' AND created_at = ?").get(app.clock.now()) as { n: number };
+    assert.equal(expired.n, 40);
+    assert.ok(checkpoints.length >= 1, 'the sweep checkpoints');
+    assert.ok(checkpoints.length < 20, `${checkpoints.length} checkpoints for 20 chunks: one once about 400 pages are written, not one a chunk`);
+    assert.ok(checkpoints.every((c) => !c.inTransaction && c.pages < 1000), JSON.stringify(checkpoints));
   });
 });
 
