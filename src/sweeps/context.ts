@@ -40,16 +40,16 @@ const checkpoints = new WeakMap<Db, { items: number; pagesPerItem: number }>();
 
 /**
  * After a chunk of `items`, outside any transaction: a passive checkpoint once the items since the
- * last one have written about CHECKPOINT_PAGES (what the last checkpoint found in the WAL, over the
- * items before it, says what one costs; the first chunk learns it; a checkpoint a reader held back
- * counts high, so the next comes sooner). Passive: it never waits for a reader, nor for
- * Litestream's hold, and stops where they are.
+ * last one, and another chunk like this one, would have written CHECKPOINT_PAGES (what the last
+ * checkpoint found in the WAL, over the items before it, says what one costs; the first chunk
+ * learns it; a checkpoint a reader held back counts high, so the next comes sooner). Passive: it
+ * never waits for a reader, nor for Litestream's hold, and stops where they are.
  */
 async function checkpointAfterChunk(db: Db, items: number): Promise<void> {
   let state = checkpoints.get(db);
   if (!state) checkpoints.set(db, (state = { items: 0, pagesPerItem: CHECKPOINT_PAGES }));
   state.items += items;
-  if (state.items * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
+  if ((state.items + items) * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
   const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
   state.pagesPerItem = Math.max(1, result?.log ?? 0) / state.items;
   state.items = 0;
