@@ -51,7 +51,9 @@ async function checkpointAfterChunk(db: Db, items: number): Promise<void> {
   state.items += items;
   if ((state.items + items) * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
   const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
-  state.pagesPerItem = Math.max(1, result?.log ?? 0) / state.items;
+  // At least a page an item: a run of items that wrote nothing (not due yet) must not teach a rate
+  // so low that the next run, which writes, never checkpoints.
+  state.pagesPerItem = Math.max(1, (result?.log ?? 0) / state.items);
   state.items = 0;
   await pause();
 }
