@@ -255,10 +255,6 @@ CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new
     WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
       AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
 END;
--- A ledger row's award lot goes with the row (a customer's rows go with the customer).
-CREATE TRIGGER transactions_lots_delete AFTER DELETE ON transactions BEGIN
-  DELETE FROM award_lots WHERE transaction_id = old.id;
-END;
 
 -- The outbox: every event is written in the transaction of the change that caused it.
 CREATE TABLE events (
@@ -729,22 +725,24 @@ CREATE TABLE promotions (
 );
 CREATE INDEX promotions_card ON promotions (card_id, ends_on);
 
--- What is left of each award made while the card had lots: redemptions take the oldest first, and
--- the expiry sweep takes what is due. Units of the balance no lot covers were awarded before the
--- card had lots: the oldest, and they never expire. expires_at: the last millisecond of the shop's
--- day when a months rule ends the lot; inactive_days: the inactivity rule it was awarded under;
--- both NULL: it never expires. Removed with its ledger row.
+-- What is left of each award made while the card had lots, the customer's oldest first (awarded_at,
+-- then the ledger row's id: ids sort by the time they were made): redemptions take the oldest first,
+-- and the expiry sweep takes what is due. A lot that is used up is deleted. Units of the balance no
+-- lot covers were awarded before the card had lots: the oldest, and they never expire. expires_at:
+-- the last millisecond of the shop's day when a months rule ends the lot; inactive_days: the
+-- inactivity rule it was awarded under; both NULL: it never expires. transaction_id: the award's
+-- ledger row. Removed with its customer (and so with its ledger row).
 CREATE TABLE award_lots (
-  transaction_id  TEXT PRIMARY KEY,
-  customer_id     TEXT NOT NULL,
+  customer_id     TEXT NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
   awarded_at      INTEGER NOT NULL,
+  transaction_id  TEXT NOT NULL,
   expires_at      INTEGER,
   inactive_days   INTEGER,
-  remaining       INTEGER NOT NULL CHECK (remaining >= 0)
-);
-CREATE INDEX award_lots_customer ON award_lots (customer_id, awarded_at) WHERE remaining > 0;
-CREATE INDEX award_lots_due ON award_lots (expires_at, customer_id) WHERE remaining > 0 AND expires_at IS NOT NULL;
-CREATE INDEX award_lots_inactive ON award_lots (customer_id) WHERE remaining > 0 AND inactive_days IS NOT NULL;
+  remaining       INTEGER NOT NULL CHECK (remaining > 0),
+  PRIMARY KEY (customer_id, awarded_at, transaction_id)
+) WITHOUT ROWID;
+CREATE INDEX award_lots_due ON award_lots (expires_at, customer_id) WHERE expires_at IS NOT NULL;
+CREATE INDEX award_lots_inactive ON award_lots (customer_id) WHERE inactive_days IS NOT NULL;
 
 -- One reminder per customer and expiry: its row says it went out (email, the line on the pass).
 CREATE TABLE expiry_reminders (
@@ -851,4 +849,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 33;
+PRAGMA user_version = 34;

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
 import { enrollCustomer } from '../src/loyalty/enroll';
 import { customersRepo } from '../src/customers/repo';
+import { checkpointOffThread } from '../src/db/checkpoints';
 import { openDatabase } from '../src/db/open';
 import { inTransaction } from '../src/db/transaction';
 import type { AppDeps } from '../src/deps';
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
   try {
     const config = loadConfig({ DATA_DIR: dir, BACKUP_HOUR: 'off' });
     const db = openDatabase(config.dbFile);
+    // As the server does (main.ts): the sweeps' checkpoints on a thread of their own.
+    const closeCheckpoints = checkpointOffThread(db, createLogger('warn'));
     let now = Date.UTC(2026, 0, 5, 9, 0);
     const clock = { now: () => now };
     const deps: AppDeps = { db, clock, log: createLogger('warn'), config, afterCommit: { eventsWritten() {}, passUpdatesQueued() {}, mailQueued() {}, messagesQueued() {} }, onChange: changeHooks() };
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
     const birthdays = await watched(() => sweepBirthdays(deps, n, now, 'Europe/Berlin'));
     now += 3_600_000;
     const birthdaysHour = await watched(() => sweepBirthdays(deps, n, now, 'Europe/Berlin'));
+    await closeCheckpoints();
     db.close();
 
     const row = (name: string, r: { ms: number; holdMs: number; histogramMaxMs: number; cpuHoldMs: number }, what: string) =>

@@ -256,6 +256,32 @@ describe('expiry: the sweep', () => {
     assert.deepEqual(rows.map((r) => r.customer_id).sort(), [...ids].sort(), 'one expiry row per customer');
     assert.deepEqual(rows.map((r) => r.change).sort((a, b) => a - b), [-1400, -1300, -1200, -1100, -1000]);
   });
+
+  it('checkpoints the WAL itself between chunks, in turns of their own, before it reaches the autocheckpoint that would run inside a chunk’s commit', async () => {
+    app.clock.set(at('2026-05-01T08:00:00Z'));
+    for (let i = 0; i < 80; i++) {
+      await live.enroll(org.cards.points, `wal-${i}`);
+      await live.earn(`wal-${i}`, 'points', 5);
+    }
+    app.clock.set(at('2026-06-02T00:00:00Z'));
+    const checkpoints: { inTransaction: boolean; pages: number }[] = [];
+    const pragma = app.db.pragma.bind(app.db);
+    app.db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      const result = pragma(source, options);
+      if (source.startsWith('wal_checkpoint')) checkpoints.push({ inTransaction: app.db.inTransaction, pages: (result as { log: number }[])[0]!.log });
+      return result;
+    }) as typeof app.db.pragma;
+    try {
+      await runLoyaltySweeps(app.deps, { chunkSize: 2 });
+    } finally {
+      app.db.pragma = pragma;
+    }
+    const expired = app.db.prepare("SELECT count(*) AS n FROM transactions WHERE kind = 'expiry' AND created_at = ?").get(app.clock.now()) as { n: number };
+    assert.equal(expired.n, 80, 'each customer writes pages (a ledger row, its events, the lots), about 8');
+    assert.ok(checkpoints.length >= 1, 'the sweep checkpoints');
+    assert.ok(checkpoints.length < 20, `${checkpoints.length} checkpoints for 40 chunks: one once about 400 pages are written, not one a chunk`);
+    assert.ok(checkpoints.every((c) => !c.inTransaction && c.pages < 1000), JSON.stringify(checkpoints));
+  });
 });
 
 describe('expiry: reminders', () => {

@@ -49,6 +49,17 @@ describe('the pages an earn writes', () => {
     assert.ok(count.frames / count.requests <= 6, `${(count.frames / count.requests).toFixed(2)} frames per earn: ${JSON.stringify(count.byTree)}`);
   });
 
+  it('with per-award expiry: the award’s lot adds its row and its place among the lots due, two pages', async () => {
+    const res = await app.request('PATCH', `/api/v1/cards/${org.cards.points}`, { key: org.keys.live, body: { expiry: { months: 12 } } });
+    assert.equal(res.status, 200, res.text);
+    const count = await countWalFrames(app.config.dbFile, earns(EARNS));
+    assert.deepEqual(trees(count), [...EARN_TREES, 'award_lots', 'award_lots_due'].sort(), 'the lot and its due index, no other b-tree');
+    const lots = count.byTree.filter((t) => t.name.includes('award_lots')).reduce((sum, t) => sum + t.perRequest, 0);
+    assert.ok(lots <= 2.5, `${lots.toFixed(2)} frames per earn for the lot: ${JSON.stringify(count.byTree)}`);
+    const off = await app.request('PATCH', `/api/v1/cards/${org.cards.points}`, { key: org.keys.live, body: { expiry: null } });
+    assert.equal(off.status, 200, off.text);
+  });
+
   it('with an endpoint: also the event and its delivery, in the same commit', async () => {
     insertWebhook(app, org.orgId, true);
     const count = await countWalFrames(app.config.dbFile, earns(EARNS));

@@ -388,6 +388,38 @@ describe('data migrations', () => {
     db.close();
   });
 
+  it('keys award lots by customer and age: the lots with units left in the order they are used, the used-up ones gone, and they go with their customer', () => {
+    const step = stepNamed(/award lots keyed by customer/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_lots' });
+    const [a, b] = [insertCustomer(db, { cardId: 'card_lots' }), insertCustomer(db, { cardId: 'card_lots' })];
+    const tx = db.prepare(`INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, created_at) VALUES (?, 'org_a', ?, 1, 'earn', 100, 100, 1, 'api', ?)`);
+    const lot = db.prepare('INSERT INTO award_lots (transaction_id, customer_id, awarded_at, expires_at, inactive_days, remaining) VALUES (?, ?, ?, ?, ?, ?)');
+    // Written out of order: two of the same millisecond, a used-up one, another customer's.
+    for (const [id, customer, at, expiresAt, inactiveDays, remaining] of [
+      ['tx_3', a, 20, 900, null, 100],
+      ['tx_1', a, 10, 800, null, 0],
+      ['tx_2', a, 20, 900, null, 50],
+      ['tx_4', b, 5, null, 30, 100],
+    ] as const) {
+      tx.run(id, customer, at);
+      lot.run(id, customer, at, expiresAt, inactiveDays, remaining);
+    }
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    const lotsOf = (customer: string) => db.prepare('SELECT transaction_id, awarded_at, expires_at, inactive_days, remaining FROM award_lots WHERE customer_id = ? ORDER BY awarded_at, transaction_id').all(customer);
+    assert.deepEqual(lotsOf(a), [
+      { transaction_id: 'tx_2', awarded_at: 20, expires_at: 900, inactive_days: null, remaining: 50 },
+      { transaction_id: 'tx_3', awarded_at: 20, expires_at: 900, inactive_days: null, remaining: 100 },
+    ]);
+    assert.deepEqual(lotsOf(b), [{ transaction_id: 'tx_4', awarded_at: 5, expires_at: null, inactive_days: 30, remaining: 100 }]);
+    assert.match((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'award_lots'").get() as { sql: string }).sql, /\) WITHOUT ROWID$/);
+    assert.throws(() => lot.run('tx_9', a, 30, null, null, 0), /CHECK/, 'a used-up lot is deleted, never kept at 0');
+    db.prepare('DELETE FROM customers WHERE id = ?').run(a);
+    assert.deepEqual(lotsOf(a), [], 'the lots go with their customer');
+    db.close();
+  });
+
   it('leaves no CHECK on a new database that lists three values or more', () => {
     const db = freshDb();
     migrate(db);

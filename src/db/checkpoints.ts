@@ -27,7 +27,7 @@ parentPort.on('message', (message) => {
   }
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ id: message, pages: row.checkpointed });
+    parentPort.postMessage({ id: message, pages: row.log });
   } catch (err) {
     parentPort.postMessage({ id: message, error: String((err && err.message) || err) });
   }
@@ -38,7 +38,7 @@ parentPort.on('message', (message) => {
 const IDLE_MS = 60_000;
 
 interface CheckpointThread {
-  checkpoint(): Promise<void>;
+  checkpoint(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -52,9 +52,9 @@ export function checkpointOffThread(db: Db, log: { warn(msg: string, fields?: Re
   let worker: Worker | null = null;
   let idle: NodeJS.Timeout | undefined;
   let next = 0;
-  const waiting = new Map<number, () => void>();
+  const waiting = new Map<number, (pages: number | null) => void>();
   const settleAll = () => {
-    for (const done of waiting.values()) done();
+    for (const done of waiting.values()) done(null);
     waiting.clear();
   };
   const stop = (w: Worker) =>
@@ -64,9 +64,9 @@ export function checkpointOffThread(db: Db, log: { warn(msg: string, fields?: Re
     });
   const start = () => {
     const w = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: db.name } });
-    w.on('message', (m: { id: number; error?: string }) => {
+    w.on('message', (m: { id: number; pages?: number; error?: string }) => {
       if (m.error !== undefined) log.warn('checkpoint failed; SQLite checkpoints at its next commit instead', { error: m.error });
-      waiting.get(m.id)?.();
+      waiting.get(m.id)?.(m.pages ?? null);
       waiting.delete(m.id);
     });
     w.on('error', (err) => log.warn('the checkpoint thread failed; the next checkpoint starts another', { err }));
@@ -89,7 +89,7 @@ export function checkpointOffThread(db: Db, log: { warn(msg: string, fields?: Re
       }, IDLE_MS);
       idle.unref();
       const id = next++;
-      return new Promise<void>((resolve) => {
+      return new Promise<number | null>((resolve) => {
         waiting.set(id, resolve);
         w.postMessage(id);
       });
@@ -108,12 +108,13 @@ export function checkpointOffThread(db: Db, log: { warn(msg: string, fields?: Re
 
 /**
  * A passive checkpoint of `db`, outside any transaction: on the checkpoint thread when one was set
- * up for it (the server), else here. Resolves when it is done, or could not be done (logged there):
- * a checkpoint not done is only left to SQLite's autocheckpoint.
+ * up for it (the server), else here. Resolves with the pages the WAL held, once it is done; null
+ * when it could not be done (logged there): that is only left to SQLite's autocheckpoint.
  */
-export async function checkpoint(db: Db): Promise<void> {
-  if (!db.open) return;
+export async function checkpoint(db: Db): Promise<number | null> {
+  if (!db.open) return null;
   const thread = threads.get(db);
-  if (thread) await thread.checkpoint();
-  else db.pragma('wal_checkpoint(PASSIVE)');
+  if (thread) return thread.checkpoint();
+  const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+  return row?.log ?? null;
 }

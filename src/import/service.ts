@@ -219,7 +219,7 @@ export function failImport(deps: Pick<EnrollDeps, 'db' | 'clock'>, jobId: string
  * checkpoint after each chunk copies only that chunk's pages, off the event loop in the server
  * (db/checkpoints.ts), before the next chunk begins.
  */
-export const checkpointAfterChunk = (db: Db): Promise<void> => checkpoint(db);
+export const checkpointAfterChunk = (db: Db): Promise<unknown> => checkpoint(db);
 
 /**
  * Runs a started import to its end (or until `stop()` says so), one chunk at a time: the CLI's

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 
-// Award lots (migration 21): what is left of each award made on a card with lots, oldest first.
+// Award lots: what is left of each award made on a card with lots, oldest first; a used-up lot is deleted.
 
 export interface Lot {
   transactionId: string;
@@ -28,19 +28,26 @@ function createLotsRepo(db: Db) {
     `INSERT INTO award_lots (transaction_id, customer_id, awarded_at, expires_at, inactive_days, remaining)
      VALUES (@transactionId, @customerId, @awardedAt, @expiresAt, @inactiveDays, @remaining)`,
   );
-  // Oldest first through award_lots_customer; ties (one millisecond) in the order they were written.
+  // Oldest first, in the primary key's order; ties (one millisecond) by the ledger row's id, which sorts by the time it was made.
   const live = db.prepare<[string], LotRow>(
-    'SELECT transaction_id, awarded_at, expires_at, inactive_days, remaining FROM award_lots WHERE customer_id = ? AND remaining > 0 ORDER BY awarded_at, rowid',
+    'SELECT transaction_id, awarded_at, expires_at, inactive_days, remaining FROM award_lots WHERE customer_id = ? ORDER BY awarded_at, transaction_id',
   );
-  const setRemaining = db.prepare('UPDATE award_lots SET remaining = @remaining WHERE transaction_id = @transactionId');
+  const key = 'customer_id = @customerId AND awarded_at = @awardedAt AND transaction_id = @transactionId';
+  const setRemaining = db.prepare(`UPDATE award_lots SET remaining = @remaining WHERE ${key}`);
+  const usedUp = db.prepare(`DELETE FROM award_lots WHERE ${key}`);
   const reminded = db.prepare<{ customerId: string; expiresAt: number }, { n: number }>('SELECT count(*) AS n FROM expiry_reminders WHERE customer_id = @customerId AND expires_at = @expiresAt');
   return {
     insert(lot: Lot & { customerId: string }) {
       insert.run(lot);
     },
-    /** The customer's lots with units left, oldest first. */
+    /** The customer's lots (each has units left), oldest first. */
     live: (customerId: string): Lot[] => live.all(customerId).map(map),
-    setRemaining: (transactionId: string, remaining: number) => setRemaining.run({ transactionId, remaining }),
+    /** What is left of a lot of the customer's; a lot used up (0) is deleted: nothing reads it again. */
+    setRemaining(customerId: string, lot: Pick<Lot, 'transactionId' | 'awardedAt'>, remaining: number) {
+      const key = { customerId, awardedAt: lot.awardedAt, transactionId: lot.transactionId };
+      if (remaining > 0) setRemaining.run({ ...key, remaining });
+      else usedUp.run(key);
+    },
     /** Whether the customer was reminded of units ending at `expiresAt`. */
     reminded: (customerId: string, expiresAt: number) => reminded.get({ customerId, expiresAt })!.n > 0,
   };

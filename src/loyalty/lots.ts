@@ -38,7 +38,7 @@ export function recordLots(db: Db, c: LotChange): void {
   let left = -c.change;
   const take = (lot: (typeof lots)[number]) => {
     const taken = Math.min(lot.remaining, left);
-    if (taken > 0) repo.setRemaining(lot.transactionId, lot.remaining - taken);
+    if (taken > 0) repo.setRemaining(c.customer.id, lot, lot.remaining - taken);
     left -= taken;
   };
   // Undoing an award takes that award's own lot first, as if it had never been made.

@@ -1,6 +1,8 @@
 import type { Card } from '../cards/model';
 import { cardsRepo } from '../cards/repo';
 import type { Config } from '../config';
+import { checkpoint } from '../db/checkpoints';
+import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
 import type { WriteDeps } from '../deps';
 import type { Logger } from '../lib/log';
@@ -23,16 +25,50 @@ export const SWEEP_CHUNK = 500;
  */
 export const CHUNK_BUDGET_MS = 15;
 
+/**
+ * WAL pages a sweep lets build up before it checkpoints them itself, between chunks and, in the
+ * server, off the event loop (db/checkpoints.ts): well under SQLite's autocheckpoint (1000 pages),
+ * which would otherwise run inside the commit of some chunk — copying 4 MB into the database file
+ * and syncing it on top of that chunk's work, the longest hold of a sweep. Fewer pages a checkpoint
+ * would mean more syncs for the same pages.
+ */
+export const CHECKPOINT_PAGES = 400;
+
 /** Lets requests and timers run between two chunks. */
 export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Per connection: items the sweeps settled since their last checkpoint, and the WAL pages one costs (learned from the last checkpoint). */
+const checkpoints = new WeakMap<Db, { items: number; pagesPerItem: number }>();
+
+/**
+ * After a chunk of `items`, outside any transaction: a passive checkpoint once the items since the
+ * last one, and another chunk like this one, would have written CHECKPOINT_PAGES (what the last
+ * checkpoint found in the WAL, over the items before it, says what one costs; the first chunk
+ * learns it; a checkpoint a reader held back counts high, so the next comes sooner). Passive: it
+ * never waits for a reader, nor for Litestream's hold, and stops where they are.
+ */
+async function checkpointAfterChunk(db: Db, items: number): Promise<void> {
+  let state = checkpoints.get(db);
+  if (!state) checkpoints.set(db, (state = { items: 0, pagesPerItem: CHECKPOINT_PAGES }));
+  state.items += items;
+  if ((state.items + items) * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
+  const pages = await checkpoint(db);
+  // At least a page an item: a run of items that wrote nothing (not due yet) must not teach a rate
+  // so low that the next run, which writes, never checkpoints.
+  state.pagesPerItem = Math.max(1, (pages ?? 0) / state.items);
+  state.items = 0;
+  await pause();
+}
+
 /**
  * Runs `each` over `items` in transactions of at most `chunk` items and about CHUNK_BUDGET_MS,
- * yielding between them. Each item is done whole inside one transaction: a failure rolls back its
- * transaction alone and stops the run; what committed before stays.
+ * yielding between them, and checkpoints the WAL in turns of its own (checkpointAfterChunk). Each
+ * item is done whole inside one transaction: a failure rolls back its transaction alone and stops
+ * the run; what committed before stays.
  */
 export async function inChunks<T>(deps: Pick<SweepDeps, 'db'>, items: readonly T[], chunk: number, each: (item: T, ctx: SweepContext) => void): Promise<void> {
   for (let next = 0; next < items.length; ) {
+    const from = next;
     next = inTransaction(deps.db, () => {
       const started = performance.now();
       const ctx = sweepContext(deps);
@@ -46,6 +82,7 @@ export async function inChunks<T>(deps: Pick<SweepDeps, 'db'>, items: readonly T
       return i;
     });
     await pause();
+    await checkpointAfterChunk(deps.db, next - from);
   }
 }
 

@@ -12,7 +12,7 @@ import { sweepsRepo } from './repo';
 // whose next expiry comes within the card's reminder days are reminded once per expiry date (an
 // email with consent, and the line on their pass). It works a chunk of customers per transaction
 // and yields between chunks. Each customer is settled whole inside a chunk: the lots it expires
-// are set to 0 in the same transaction as its ledger row, so a run that stops anywhere (an error,
+// are deleted in the same transaction as its ledger row, so a run that stops anywhere (an error,
 // kill -9) leaves every customer either settled or untouched, and the next run settles the rest.
 // Running it twice does what running it once does.
 
@@ -46,7 +46,7 @@ function settle(deps: SweepDeps, ctx: SweepContext, customerId: string, now: num
   const due = live.filter(isDue);
   let current = customer;
   if (due.length > 0) {
-    for (const lot of due) lots.setRemaining(lot.transactionId, 0);
+    for (const lot of due) lots.setRemaining(customer.id, lot, 0);
     report.lots += due.length;
     // Never below zero: lots never hold more than the balance, and if they did the balance is the limit.
     const amount = Math.min(customer.balance, due.reduce((sum, lot) => sum + lot.remaining, 0));

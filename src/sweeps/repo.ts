@@ -21,7 +21,7 @@ function createSweepsRepo(db: Db) {
   // which takes its due lots out of the index, so the next chunk starts at the next customers.
   const dueByMonths = db.prepare<{ now: number; limit: number }, { customer_id: string }>(
     `SELECT DISTINCT l.customer_id FROM award_lots l INDEXED BY award_lots_due CROSS JOIN customers c ON c.id = l.customer_id
-     WHERE l.remaining > 0 AND l.expires_at IS NOT NULL AND l.expires_at < @now AND c.livemode = 1 AND c.erased_at IS NULL
+     WHERE l.expires_at IS NOT NULL AND l.expires_at < @now AND c.livemode = 1 AND c.erased_at IS NULL
      LIMIT @limit`,
   );
   // Live customers with inactivity lots, in passUserId order from `after`: each with the earliest
@@ -30,7 +30,7 @@ function createSweepsRepo(db: Db) {
     `SELECT l.customer_id, c.card_id, c.org_id, c.livemode, c.erased_at,
             min(max(coalesce(c.last_award_at, 0), l.awarded_at) + l.inactive_days * 86400000) AS earliest
      FROM award_lots l INDEXED BY award_lots_inactive CROSS JOIN customers c ON c.id = l.customer_id
-     WHERE l.remaining > 0 AND l.inactive_days IS NOT NULL AND l.customer_id > @after
+     WHERE l.inactive_days IS NOT NULL AND l.customer_id > @after
      GROUP BY l.customer_id ORDER BY l.customer_id LIMIT @limit`,
   );
   // Months lots ending within the reminder window, in (expires_at, customer) order from a position,
@@ -39,13 +39,13 @@ function createSweepsRepo(db: Db) {
     `SELECT l.customer_id, l.expires_at, c.card_id, c.livemode, c.erased_at,
             EXISTS (SELECT 1 FROM expiry_reminders r WHERE r.customer_id = l.customer_id AND r.expires_at = l.expires_at) AS reminded
      FROM award_lots l INDEXED BY award_lots_due CROSS JOIN customers c ON c.id = l.customer_id
-     WHERE l.remaining > 0 AND l.expires_at IS NOT NULL AND (l.expires_at, l.customer_id) > (@fromAt, @fromCustomer) AND l.expires_at <= @to
+     WHERE l.expires_at IS NOT NULL AND (l.expires_at, l.customer_id) > (@fromAt, @fromCustomer) AND l.expires_at <= @to
      ORDER BY l.expires_at, l.customer_id LIMIT @limit`,
   );
   // An org's test customers with lots (at most 100 of them, through customers_org_time).
   const testCustomersWithLots = db.prepare<[string], { id: string }>(
     `SELECT c.id FROM customers c INDEXED BY customers_org_time
-     WHERE c.org_id = ? AND c.livemode = 0 AND c.erased_at IS NULL AND EXISTS (SELECT 1 FROM award_lots l WHERE l.customer_id = c.id AND l.remaining > 0)
+     WHERE c.org_id = ? AND c.livemode = 0 AND c.erased_at IS NULL AND EXISTS (SELECT 1 FROM award_lots l WHERE l.customer_id = c.id)
      ORDER BY c.id`,
   );
   const remind = db.prepare('INSERT INTO expiry_reminders (customer_id, expires_at, sent_at) VALUES (@customerId, @expiresAt, @now) ON CONFLICT DO NOTHING');
