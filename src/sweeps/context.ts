@@ -27,31 +27,46 @@ export const CHUNK_BUDGET_MS = 15;
 
 /**
  * WAL pages a sweep lets build up before it checkpoints them itself, between chunks and, in the
- * server, off the event loop (db/checkpoints.ts): well under SQLite's autocheckpoint (1000 pages),
- * which would otherwise run inside the commit of some chunk — copying 4 MB into the database file
- * and syncing it on top of that chunk's work, the longest hold of a sweep. Fewer pages a checkpoint
- * would mean more syncs for the same pages.
+ * server, off the event loop (db/checkpoints.ts). SQLite's autocheckpoint (1000 pages) would
+ * otherwise run inside the commit of some chunk, copying 4 MB into the database file and syncing
+ * it on top of that chunk's work: the longest hold of a sweep. So a chunk is also cut to the items
+ * that fit the pages left before that (what one costs is learned from the last checkpoint), and
+ * the sweep checkpoints once this many are written. Fewer pages a checkpoint would mean more syncs
+ * for the same pages.
  */
 export const CHECKPOINT_PAGES = 400;
+/** What the pages since the last checkpoint and a chunk's may reach: under the autocheckpoint's 1000. */
+const PAGES_BEFORE_AUTOCHECKPOINT = 800;
 
 /** Lets requests and timers run between two chunks. */
 export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Per connection: items the sweeps settled since their last checkpoint, and the WAL pages one costs (learned from the last checkpoint). */
-const checkpoints = new WeakMap<Db, { items: number; pagesPerItem: number }>();
+const pagesOf = new WeakMap<Db, { items: number; pagesPerItem: number }>();
+
+function pageState(db: Db) {
+  let state = pagesOf.get(db);
+  // Until a checkpoint has told, an item is taken to cost CHECKPOINT_PAGES: the first chunks are small.
+  if (!state) pagesOf.set(db, (state = { items: 0, pagesPerItem: CHECKPOINT_PAGES }));
+  return state;
+}
+
+/** Items the next chunk may take: those whose pages fit before the autocheckpoint, at least one. */
+function itemsThatFit(db: Db, chunk: number): number {
+  const state = pageState(db);
+  return Math.max(1, Math.min(chunk, Math.floor(PAGES_BEFORE_AUTOCHECKPOINT / state.pagesPerItem) - state.items));
+}
 
 /**
  * After a chunk of `items`, outside any transaction: a passive checkpoint once the items since the
- * last one, and another chunk like this one, would have written CHECKPOINT_PAGES (what the last
- * checkpoint found in the WAL, over the items before it, says what one costs; the first chunk
- * learns it; a checkpoint a reader held back counts high, so the next comes sooner). Passive: it
- * never waits for a reader, nor for Litestream's hold, and stops where they are.
+ * last one have written about CHECKPOINT_PAGES. What it found in the WAL, over those items, is
+ * what one costs (a checkpoint a reader held back counts high, so the next comes sooner). Passive:
+ * it never waits for a reader, nor for Litestream's hold, and stops where they are.
  */
 async function checkpointAfterChunk(db: Db, items: number): Promise<void> {
-  let state = checkpoints.get(db);
-  if (!state) checkpoints.set(db, (state = { items: 0, pagesPerItem: CHECKPOINT_PAGES }));
+  const state = pageState(db);
   state.items += items;
-  if ((state.items + items) * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
+  if (state.items * state.pagesPerItem < CHECKPOINT_PAGES || !db.open) return;
   const pages = await checkpoint(db);
   // At least a page an item: a run of items that wrote nothing (not due yet) must not teach a rate
   // so low that the next run, which writes, never checkpoints.
@@ -61,18 +76,19 @@ async function checkpointAfterChunk(db: Db, items: number): Promise<void> {
 }
 
 /**
- * Runs `each` over `items` in transactions of at most `chunk` items and about CHUNK_BUDGET_MS,
- * yielding between them, and checkpoints the WAL in turns of its own (checkpointAfterChunk). Each
- * item is done whole inside one transaction: a failure rolls back its transaction alone and stops
- * the run; what committed before stays.
+ * Runs `each` over `items` in transactions of at most `chunk` items, of about CHUNK_BUDGET_MS and
+ * of the pages that fit before SQLite's autocheckpoint, yielding between them, and checkpoints the
+ * WAL between them (checkpointAfterChunk). Each item is done whole inside one transaction: a
+ * failure rolls back its transaction alone and stops the run; what committed before stays.
  */
 export async function inChunks<T>(deps: Pick<SweepDeps, 'db'>, items: readonly T[], chunk: number, each: (item: T, ctx: SweepContext) => void): Promise<void> {
   for (let next = 0; next < items.length; ) {
     const from = next;
+    const fit = itemsThatFit(deps.db, chunk);
     next = inTransaction(deps.db, () => {
       const started = performance.now();
       const ctx = sweepContext(deps);
-      const end = Math.min(items.length, next + chunk);
+      const end = Math.min(items.length, next + fit);
       let i = next;
       while (i < end) {
         each(items[i]!, ctx);
