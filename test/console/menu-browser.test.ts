@@ -1,5 +1,6 @@
-// The console's section menu on a phone (390 px wide) in real headless Chromium: every section in
-// sight at once, nothing scrolling sideways, neither the page nor the menu itself.
+// The console's section menu on a phone (390 px wide), and the longer German one on a laptop, in
+// real headless Chromium: every section in sight at once, nothing scrolling sideways, neither the
+// page nor the menu itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -46,5 +47,26 @@ describe('the console menu on a phone', () => {
       assert.ok(widths.menu <= widths.menuBox, `${path}: the menu's list is ${widths.menu} px in a box of ${widths.menuBox}`);
     }
     await context.close();
+  });
+});
+
+describe('the German console menu on a laptop', () => {
+  it('wraps instead of scrolling at 1024 and 1280 px: every section, Hilfe included, within the window', async () => {
+    const german = await seedConsoleOrg(app, 'Breites Café');
+    app.db.prepare('UPDATE admins SET language = ? WHERE email = ?').run('de', german.admin.email);
+    for (const width of [1024, 1280]) {
+      const { context, page } = await signedInPage(browser, app, german, { width, next: '/console/webhooks' });
+      const menu = page.getByRole('navigation', { name: 'Bereiche der Verwaltung' });
+      const names = await menu.getByRole('link').allTextContents();
+      assert.equal(names.length, SECTIONS.length);
+      assert.ok(names.includes('Hilfe'), names.join(', '));
+      for (const name of names) {
+        const box = (await menu.getByRole('link', { name, exact: true }).boundingBox())!;
+        assert.ok(box.x >= 0 && box.x + box.width <= width, `${width} px: ${name} lies within the window (${box.x}..${box.x + box.width})`);
+      }
+      const widths = (await page.evaluate(`({ menu: document.querySelector('nav.nav ul').scrollWidth, menuBox: document.querySelector('nav.nav ul').clientWidth })`)) as { menu: number; menuBox: number };
+      assert.ok(widths.menu <= widths.menuBox, `${width} px: the menu's list is ${widths.menu} px in a box of ${widths.menuBox}`);
+      await context.close();
+    }
   });
 });
