@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCTION_HASH_COST, setHashCostForTests, verifyPassword } from '../src/lib/password';
 import { readOrgSettings } from '../src/orgs/settings';
 import { applySeed, hashSeedPasswords, parseSeedFile, SeedError } from '../src/seed/service';
+import { pinHash } from '../src/staff/pin';
 import { startTestApp, type TestApp } from './support/app';
 
 // The production cost of a password hash, which test/support/app.ts lowers for the other tests.
@@ -214,9 +216,13 @@ describe('seed', () => {
     const [org] = app.seed({ orgs: [{ name: 'Staffed', staff: [{ name: 'Sam', pin: '2468' }, { name: 'Kim', pin: '13579135' }] }] }).orgs;
     const rows = app.db.prepare('SELECT name, pin_hash, status FROM staff WHERE org_id = ? ORDER BY name').all(org!.orgId) as { name: string; pin_hash: string; status: string }[];
     assert.deepEqual(rows.map((r) => [r.name, r.status]), [['Kim', 'active'], ['Sam', 'active']]);
+    const pins: Record<string, string> = { Sam: '2468', Kim: '13579135' };
     for (const row of rows) {
+      const pin = pins[row.name]!;
       assert.match(row.pin_hash, /^[0-9a-f]{64}$/);
-      assert.ok(!row.pin_hash.includes('2468') && !row.pin_hash.includes('13579135'));
+      // Compared whole: a random 64-digit hash contains a 4-digit PIN about once in a thousand.
+      assert.equal(row.pin_hash, pinHash(app.db, app.clock.now(), org!.orgId, pin), "the database's keyed hash of the org and the PIN");
+      assert.notEqual(row.pin_hash, createHash('sha256').update(`${org!.orgId}\n${pin}`).digest('hex'), 'not a hash anyone could compute without the key');
     }
     // The same PIN in another org is another org's business.
     assert.doesNotThrow(() => app.seed({ orgs: [{ name: 'Other', staff: [{ name: 'Sam', pin: '2468' }] }] }));
