@@ -10,7 +10,7 @@ import { orgsRepo } from '../orgs/repo';
 import type { Lang } from '../i18n/langs';
 import { t } from '../i18n/translate';
 import { checkIdempotencyKey, claimIdempotencyKey, runIdempotent } from '../idempotency/service';
-import { ApiError, badRequest, validationFailed } from '../lib/errors';
+import { ApiError, badRequest, inWords, validationFailed } from '../lib/errors';
 import { MAX_UNITS, toHundredths } from '../lib/money';
 import { formatNumber } from '../i18n/format';
 import type { BalanceChangeResult } from '../loyalty/ledger';
@@ -31,7 +31,7 @@ import { cardQrPanel, customerPanel, enrolledPanel, enrollPanel, resultsPanel, t
 import { awardChange, confirmAboveFor, largeAwardPanel } from './large-award';
 import { awardAtCounter, customerByCode, customerById, customerScreen, findCustomers, promotionNamesOf, redeemAtCounter, undoAtCounter, type CounterActor } from './service';
 import { checkCounterRequest, counterSession, type CounterContext } from './session';
-import { counterMessage, inShopWords, said } from './refusals';
+import { counterMessage, inShopWords } from './refusals';
 
 // The requests the counter page's script makes: look a customer up, act on them, enroll one.
 // Answers are HTML fragments the page swaps in; a refusal is JSON { code, message } in words the
@@ -77,7 +77,7 @@ function sendHtml(ctx: Context, status: number, body: Markup): void {
 function readMode(lang: Lang, value: unknown): boolean {
   if (value === 'live') return true;
   if (value === 'test') return false;
-  throw said(badRequest('MODE_MISSING', t(lang, 'counter.error.mode')));
+  throw inWords(badRequest('MODE_MISSING', t(lang, 'counter.error.mode')));
 }
 
 interface CounterRequest {
@@ -107,7 +107,7 @@ function typedAmount(lang: Lang, text: string, card: Card, what: string): number
   const value = Number(cleaned);
   if (!ok || value <= 0 || value > MAX_UNITS) {
     const example = formatNumber(lang, 4.5, { decimals: 2, fixed: true });
-    throw said(validationFailed([{ path: '', message: whole ? t(lang, 'counter.error.wholeNumber') : t(lang, 'counter.error.amount', { example }) }]));
+    throw inWords(validationFailed([{ path: '', message: whole ? t(lang, 'counter.error.wholeNumber') : t(lang, 'counter.error.amount', { example }) }]));
   }
   return toHundredths(value);
 }
@@ -118,10 +118,10 @@ function earnBasis(lang: Lang, card: Card, form: FormFields): EarnBasis {
   if (what === 'spend') return { from: 'spend', amount: typedAmount(lang, field(form, 'amount'), card, what), currency: card.accrual?.spend?.currency ?? '' };
   if (what === 'items') {
     const quantity = field(form, 'quantity').trim();
-    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw said(validationFailed([{ path: '', message: t(lang, 'counter.error.quantity') }]));
+    if (!/^\d{1,6}$/.test(quantity) || Number(quantity) < 1) throw inWords(validationFailed([{ path: '', message: t(lang, 'counter.error.quantity') }]));
     return { from: 'items', items: [{ key: field(form, 'item'), quantity: Number(quantity) }] };
   }
-  throw said(badRequest('UNKNOWN_ACTION', t(lang, 'counter.error.unknownAction')));
+  throw inWords(badRequest('UNKNOWN_ACTION', t(lang, 'counter.error.unknownAction')));
 }
 
 interface ActionOutcome {
@@ -168,7 +168,7 @@ function once<T>(deps: AppDeps, ctx: Context, req: CounterRequest, route: string
 function replayedRefusal(status: number, body: Record<string, unknown>): ApiError {
   const message = typeof body.message === 'string' ? body.message : 'refused';
   const code = /^([A-Z][A-Z0-9_]*)(: |$)/.exec(message)?.[1] ?? 'REFUSED';
-  return said(new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) }));
+  return inWords(new ApiError(status, code, { exactMessage: message, extra: Object.fromEntries(Object.entries(body).filter(([k]) => k === 'issues')) }));
 }
 
 /**
@@ -290,7 +290,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const reply = once(deps, ctx, req, 'send-card', field(form, 'key'), form, () => {
       const customer = customerById(deps, req.actor.namespace, req.lang, field(form, 'customer'));
-      if (cardEmailBlocker(customer)) throw said(badRequest('NO_EMAIL_ADDRESS', t(req.lang, 'counter.error.noEmail')));
+      if (cardEmailBlocker(customer)) throw inWords(badRequest('NO_EMAIL_ADDRESS', t(req.lang, 'counter.error.noEmail')));
       const sent = queueCardEmail(deps, customer, 'scan');
       return { passUserId: customer.id, done: t(req.lang, 'counter.entry.emailed', { email: maskEmail(sent.to) }) };
     });
@@ -302,7 +302,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
   const enrollForm = (ctx: Context, req: CounterRequest, cardId: string, view: { status?: number; form?: FormFields; errors?: ReturnType<typeof formErrorsFrom> } = {}) => {
     const cards = cardsByUse(deps, req.actor.namespace);
     const card = cards.find((c) => c.id === cardId) ?? cards[0];
-    if (!card) throw said(badRequest('NO_CARDS', t(req.lang, 'counter.error.noCards')));
+    if (!card) throw inWords(badRequest('NO_CARDS', t(req.lang, 'counter.error.noCards')));
     // A fresh key for every form shown: a corrected form is a new request, never a replay of the refused one.
     sendHtml(ctx, view.status ?? 200, enrollPanel(req.voice, { cards, card, values: enrollValues(card, view.form ?? {}), errors: view.errors, key: randomUUID(), country: shopCountry(req.counter.settings) }));
   };
@@ -317,7 +317,7 @@ export function bindCounterActions(router: Router, deps: AppDeps): void {
     const req = readRequest(ctx, deps, field(form, 'mode'));
     checkCounterRequest(ctx, deps, req.counter, field(form, CSRF_FIELD));
     const card = getOrgCard(deps, req.counter.org.id, field(form, 'card'));
-    if (card.archivedAt !== null) throw said(badRequest('CARD_ARCHIVED', t(req.lang, 'counter.error.cardArchived', { card: card.name })));
+    if (card.archivedAt !== null) throw inWords(badRequest('CARD_ARCHIVED', t(req.lang, 'counter.error.cardArchived', { card: card.name })));
     const values = enrollValues(card, form);
     const country = shopCountry(req.counter.settings);
     const errors = checkEnrollValues(req.lang, card, values, country);

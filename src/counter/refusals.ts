@@ -6,13 +6,10 @@ import { TEST_CUSTOMER_LIMIT, TEST_CUSTOMER_LIFETIME_MS } from '../customers/tes
 import { humanMessage, FORM_LIMIT_BYTES } from '../web/forms';
 
 // Every refusal the counter shows, in the shop's language. The counter's own refusals (its
-// service, its amounts, its enroll form) are worded where they are thrown and marked `said`; any
+// service, its amounts, its enroll form) are worded where they are thrown and marked `inWords`; any
 // other comes from a layer below (the loyalty, card, mail and idempotency services, the form
 // reader) in the API's English, and is worded here from its code, in one table. A code the table
 // does not know (a future one) still reads in the shop's language, naming the code.
-
-/** Marks a refusal whose message is already in the shop's language. */
-export const said = inWords;
 
 type Wording = (err: ApiError) => [MessageKey, MessageParams?];
 
@@ -113,5 +110,5 @@ export function counterMessage(lang: Lang, err: ApiError): string {
 export function inShopWords(lang: Lang, err: ApiError): ApiError {
   if (isInWords(err)) return err;
   const { issues: _issues, ...extra } = err.extra;
-  return said(new ApiError(err.status, err.code, { detail: counterMessage(lang, err), extra, headers: err.headers }));
+  return inWords(new ApiError(err.status, err.code, { detail: counterMessage(lang, err), extra, headers: err.headers }));
 }

@@ -6,7 +6,7 @@ import { customersRepo } from '../customers/repo';
 import { erasedCodeMarker, findCustomerByScanCode } from '../customers/secret-codes';
 import type { AppDeps } from '../deps';
 import { localDayRange } from '../lib/days';
-import { ApiError, badRequest, conflict, notFound } from '../lib/errors';
+import { ApiError, badRequest, conflict, inWords, notFound } from '../lib/errors';
 import { normalizeEmail, normalizeTypedPhone } from '../lib/contact';
 import type { BalanceChangeResult } from '../loyalty/ledger';
 import { ledgerRepo, type LedgerEntry } from '../loyalty/repo';
@@ -21,7 +21,6 @@ import { amountText, balanceText, displayName, voiceOf, type Voice } from './for
 import { offersFor, type CounterOffers } from './offers';
 import { awardChange } from './large-award';
 import { counterRepo } from './repo';
-import { said } from './refusals';
 import { webPassUsersAmong } from '../wallet/web-pass-opens';
 
 // The counter's rules on top of the loyalty service: every change goes
@@ -55,30 +54,30 @@ function cardOf(deps: Pick<AppDeps, 'db'>, customer: Customer): Card {
  */
 export function customerByCode(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, raw: string): Customer {
   const code = raw.trim();
-  if (!code) throw said(badRequest('CODE_MISSING', t(lang, 'counter.error.codeMissing')));
+  if (!code) throw inWords(badRequest('CODE_MISSING', t(lang, 'counter.error.codeMissing')));
   const match = findCustomerByScanCode(deps.db, code);
   if (!match && customersRepo(deps.db).erasedByScanMarker(erasedCodeMarker(code))?.org_id === n.orgId) {
-    throw said(notFound('CARD_REMOVED', t(lang, 'counter.error.cardRemoved')));
+    throw inWords(notFound('CARD_REMOVED', t(lang, 'counter.error.cardRemoved')));
   }
   if (!match || match.orgId !== n.orgId) {
-    throw said(notFound('UNKNOWN_CODE', t(lang, 'counter.error.unknownCode')));
+    throw inWords(notFound('UNKNOWN_CODE', t(lang, 'counter.error.unknownCode')));
   }
   if (match.livemode !== n.livemode) {
-    throw said(conflict('OTHER_MODE', t(lang, match.livemode ? 'counter.error.livePass' : 'counter.error.testPass')));
+    throw inWords(conflict('OTHER_MODE', t(lang, match.livemode ? 'counter.error.livePass' : 'counter.error.testPass')));
   }
   return match;
 }
 
 export function customerById(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, passUserId: string): Customer {
   const customer = passUserId ? customersRepo(deps.db).findById(n, passUserId) : undefined;
-  if (!customer) throw said(notFound('CUSTOMER_NOT_FOUND', t(lang, 'counter.error.customerGone')));
+  if (!customer) throw inWords(notFound('CUSTOMER_NOT_FOUND', t(lang, 'counter.error.customerGone')));
   return customer;
 }
 
 /** What staff typed: a pass code opens its customer; otherwise name, email, phone (the local way too, in `country`) or external id. */
 export function findCustomers(deps: Pick<AppDeps, 'db'>, n: Namespace, lang: Lang, raw: string, country: string | null = null): Customer[] {
   const text = raw.trim().slice(0, 200);
-  if (text.length < 2) throw said(badRequest('SEARCH_TOO_SHORT', t(lang, 'counter.error.searchTooShort')));
+  if (text.length < 2) throw inWords(badRequest('SEARCH_TOO_SHORT', t(lang, 'counter.error.searchTooShort')));
   if (findCustomerByScanCode(deps.db, text)) return [customerByCode(deps, n, lang, text)];
   const ids = counterRepo(deps.db).search({ ...n, text, email: normalizeEmail(text), phone: normalizeTypedPhone(text, country), limit: SEARCH_LIMIT });
   return ids.map((id) => customersRepo(deps.db).findById(n, id)).filter((c): c is Customer => Boolean(c));
@@ -145,14 +144,14 @@ function checkDailyCaps(deps: Pick<AppDeps, 'db' | 'clock'>, actor: CounterActor
   if (staffDailyAwardCap !== null) {
     const made = repo.staffAwardsBetween({ ...actor.namespace, staffId: actor.staff.id, start: day.start, end: day.end });
     if (made >= staffDailyAwardCap) {
-      throw said(badRequest('STAFF_DAILY_AWARD_CAP', t(lang, 'counter.error.staffCap', { made, cap: staffDailyAwardCap })));
+      throw inWords(badRequest('STAFF_DAILY_AWARD_CAP', t(lang, 'counter.error.staffCap', { made, cap: staffDailyAwardCap })));
     }
   }
   if (customerDailyAwardCap !== null) {
     const received = repo.customerAwardsBetween({ customerId: customer.id, start: day.start, end: day.end });
     if (received >= customerDailyAwardCap) {
       const name = customer.name ?? t(lang, 'counter.thisCustomer');
-      throw said(badRequest('CUSTOMER_DAILY_AWARD_CAP', t(lang, 'counter.error.customerCap', { name, received, cap: customerDailyAwardCap })));
+      throw inWords(badRequest('CUSTOMER_DAILY_AWARD_CAP', t(lang, 'counter.error.customerCap', { name, received, cap: customerDailyAwardCap })));
     }
   }
 }
@@ -176,13 +175,13 @@ function limitRefusal(v: Voice, card: Card, base: number, err: unknown): unknown
   const limits = card.earningLimits;
   if (!(err instanceof ApiError) || !limits) return err;
   if (err.code === 'AWARD_WAIT_ACTIVE') {
-    return said(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.wait', { wait: limits.waitSeconds ?? 0, retry: Number(err.extra.retryAfterSeconds ?? 0) }), extra: err.extra }));
+    return inWords(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.wait', { wait: limits.waitSeconds ?? 0, retry: Number(err.extra.retryAfterSeconds ?? 0) }), extra: err.extra }));
   }
   if (err.code === 'AWARD_MAX_PER_AWARD' && limits.maxPerAward !== undefined) {
-    return said(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.maxPerAward', { max: balanceText(v, card, limits.maxPerAward), amount: balanceText(v, card, base) }) }));
+    return inWords(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.maxPerAward', { max: balanceText(v, card, limits.maxPerAward), amount: balanceText(v, card, base) }) }));
   }
   if (err.code === 'AWARD_PERIOD_LIMIT' && limits.maxPerPeriod !== undefined && limits.period !== undefined) {
-    return said(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.periodLimit', { max: balanceText(v, card, limits.maxPerPeriod), period: limits.period }) }));
+    return inWords(new ApiError(err.status, err.code, { detail: t(v.lang, 'counter.error.periodLimit', { max: balanceText(v, card, limits.maxPerPeriod), period: limits.period }) }));
   }
   return err;
 }
@@ -206,7 +205,7 @@ export function redeemAtCounter(
     } catch (err) {
       if (err instanceof ApiError && err.code === 'INSUFFICIENT_BALANCE') {
         const plain = (hundredths: number) => amountText(v, cardOf(deps, customer), hundredths);
-        throw said(badRequest('INSUFFICIENT_BALANCE', t(v.lang, 'counter.error.balanceShort', { balance: plain(customer.balance), amount: plain(what.amount) })));
+        throw inWords(badRequest('INSUFFICIENT_BALANCE', t(v.lang, 'counter.error.balanceShort', { balance: plain(customer.balance), amount: plain(what.amount) })));
       }
       throw err;
     }
@@ -215,13 +214,13 @@ export function redeemAtCounter(
     return redeem(deps, { type: 'reward', rewardId: what.rewardId, ...common });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'REWARD_NOT_FOUND') throw said(badRequest('REWARD_NOT_FOUND', t(v.lang, 'counter.error.rewardGone')));
+    if (err.code === 'REWARD_NOT_FOUND') throw inWords(badRequest('REWARD_NOT_FOUND', t(v.lang, 'counter.error.rewardGone')));
     const card = cardOf(deps, customer);
     const reward = findReward(card, what.rewardId);
     if (err.code === 'INSUFFICIENT_BALANCE' && reward) {
       const { balance } = customer;
       const name = displayName(v, customer, t(v.lang, 'counter.thisCustomer'));
-      throw said(
+      throw inWords(
         badRequest(
           'INSUFFICIENT_BALANCE',
           t(v.lang, 'counter.error.rewardShort', { reward: reward.name, cost: balanceText(v, card, reward.cost), name, balance: balanceText(v, card, balance), missing: balanceText(v, card, reward.cost - balance) }),
@@ -241,16 +240,16 @@ export function undoAtCounter(deps: AppDeps, actor: CounterActor, customer: Cust
   const lang = actor.settings.language;
   return inTransaction(deps.db, () => {
     const row = ledgerRepo(deps.db).find(customer.id, transactionId);
-    if (!row) throw said(notFound('TRANSACTION_NOT_FOUND', t(lang, 'counter.error.noEntry')));
-    if (row.source !== 'scan' || row.staffId !== actor.staff.id) throw said(badRequest('NOT_YOUR_ENTRY', t(lang, 'counter.error.notYours')));
-    if (deps.clock.now() - row.createdAt > UNDO_WINDOW_MS) throw said(badRequest('UNDO_TOO_LATE', t(lang, 'counter.error.undoLate', { minutes: UNDO_WINDOW_MS / 60_000 })));
+    if (!row) throw inWords(notFound('TRANSACTION_NOT_FOUND', t(lang, 'counter.error.noEntry')));
+    if (row.source !== 'scan' || row.staffId !== actor.staff.id) throw inWords(badRequest('NOT_YOUR_ENTRY', t(lang, 'counter.error.notYours')));
+    if (deps.clock.now() - row.createdAt > UNDO_WINDOW_MS) throw inWords(badRequest('UNDO_TOO_LATE', t(lang, 'counter.error.undoLate', { minutes: UNDO_WINDOW_MS / 60_000 })));
     try {
       return reverseTransaction(deps, { customer, transactionId, source: 'scan', staff: actor.staff, idempotencyKey });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err.code === 'INSUFFICIENT_BALANCE') throw said(badRequest('INSUFFICIENT_BALANCE', t(lang, 'counter.error.undoSpent')));
-      if (err.code === 'ALREADY_REVERSED') throw said(new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.alreadyUndone') }));
-      if (err.code === 'NOT_REVERSIBLE') throw said(new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.notReversible') }));
+      if (err.code === 'INSUFFICIENT_BALANCE') throw inWords(badRequest('INSUFFICIENT_BALANCE', t(lang, 'counter.error.undoSpent')));
+      if (err.code === 'ALREADY_REVERSED') throw inWords(new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.alreadyUndone') }));
+      if (err.code === 'NOT_REVERSIBLE') throw inWords(new ApiError(err.status, err.code, { detail: t(lang, 'counter.error.notReversible') }));
       throw err;
     }
   });
