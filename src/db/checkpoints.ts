@@ -9,7 +9,7 @@ import type { Db } from './connection';
 // finds 1,000 pages waiting and makes SQLite's autocheckpoint copy them inside the event loop. In
 // the server those checkpoints run on a thread of their own, with its own connection: the event
 // loop only waits for a message. SQLite's autocheckpoint stays as it is for everything else, and
-// the checkpoint is passive as before: it never waits for a reader (or Litestream's hold) and
+// the checkpoint is passive: it never waits for a reader (or Litestream's hold) and
 // stops where they are. Elsewhere (the CLI, tests) the checkpoint runs on the calling thread.
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
