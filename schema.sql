@@ -634,7 +634,7 @@ CREATE TABLE import_rows (
   outcome      TEXT NOT NULL CHECK (outcome = 'created' OR outcome = 'matched' OR outcome = 'refused'),
   column_name  TEXT,
   message      TEXT,
-  customer_id  TEXT, cells TEXT,
+  customer_id  TEXT, cells TEXT, reason TEXT,
   PRIMARY KEY (import_id, row)
 ) WITHOUT ROWID;
 CREATE INDEX import_rows_cells ON import_rows (import_id) WHERE cells IS NOT NULL;
@@ -849,4 +849,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 34;
+PRAGMA user_version = 35;

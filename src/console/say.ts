@@ -1,7 +1,9 @@
 import type { ConsoleLang } from '../i18n/langs';
 import { tConsole, type ConsoleKey, type MessageParams } from '../i18n/translate';
+import type { Reason } from '../lib/errors';
+import type { FormErrors } from '../web/forms';
 import { html, Markup } from '../web/html';
-import { serviceWords } from './refusals';
+import { reasonWords } from './refusals';
 
 // A console sentence with markup inside it ("Set <code>PUBLIC_URL</code> first: <a>how to go
 // live</a>."): the whole sentence is one catalogue message, so each language orders its words
@@ -27,21 +29,21 @@ export function sayMarkup(lang: ConsoleLang, key: ConsoleKey, params: Readonly<R
 
 /**
  * Form errors from a schema shared with the API (whose messages are English) in the admin's
- * language: each known message is looked up in `table`, then among the services' own (refusals.ts);
- * one neither knows is shown as it is (it may be the console's own words).
+ * language: each known message is looked up in `table`, else worded from its reason (refusals.ts);
+ * one with neither is shown as it is (it may be the console's own words).
  */
-export function errorsInLang<E extends { fields: Record<string, string>; form?: string }>(
+export function errorsInLang<E extends FormErrors>(
   errors: E,
   lang: ConsoleLang,
   table: Readonly<Record<string, ConsoleKey | readonly [ConsoleKey, MessageParams]>>,
 ): E {
   if (lang === 'en') return errors;
-  const say = (message: string) => {
+  const say = (message: string, reason: Reason | undefined) => {
     const entry = table[message];
-    if (!entry) return serviceWords(lang, message) ?? message;
+    if (!entry) return reasonWords(lang, reason) ?? message;
     return typeof entry === 'string' ? tConsole(lang, entry) : tConsole(lang, entry[0], entry[1]);
   };
   const fields: Record<string, string> = {};
-  for (const [name, message] of Object.entries(errors.fields)) fields[name] = say(message);
-  return { ...errors, fields, ...(errors.form === undefined ? {} : { form: say(errors.form) }) };
+  for (const [name, message] of Object.entries(errors.fields)) fields[name] = say(message, errors.reasons?.fields[name]);
+  return { ...errors, fields, ...(errors.form === undefined ? {} : { form: say(errors.form, errors.reasons?.form) }) };
 }

@@ -1,5 +1,4 @@
-import { MAX_UNITS } from '../lib/money';
-import { ApiError, inWords, isInWords } from '../lib/errors';
+import { ApiError, inWords, isInWords, type ValidationIssue } from '../lib/errors';
 import type { Lang } from '../i18n/langs';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate';
 import { TEST_CUSTOMER_LIMIT, TEST_CUSTOMER_LIFETIME_MS } from '../customers/test-mode';
@@ -70,13 +69,14 @@ function fieldOf(path: string): 'amount' | 'items' | 'entry' | 'answer' | 'other
   return 'other';
 }
 
-/** One validation issue of a layer below (ledger ranges, custom fields, the idempotency key), as the staff read it. */
-function issueWords(lang: Lang, issue: { path: string; message: string }): string {
+/** One validation issue of a layer below (ledger ranges, custom fields, the idempotency key), as the staff read it: by its reason's values, else by its field. */
+function issueWords(lang: Lang, issue: ValidationIssue): string {
   if (issue.path === 'Idempotency-Key') return t(lang, 'counter.error.expired');
   if (issue.path.startsWith('customFields')) return t(lang, 'counter.refusal.questionsChanged');
-  if (/^the balance would pass \d+/.test(issue.message)) return t(lang, 'counter.refusal.balanceCap', { max: MAX_UNITS });
-  if (/^must be at most \d+$/.test(issue.message)) return t(lang, 'counter.refusal.tooMuch', { max: MAX_UNITS });
-  if (/^must be a whole number/.test(issue.message)) return t(lang, 'counter.refusal.wholeOnly');
+  const reason = issue.reason;
+  if (reason?.id === 'balanceCap') return t(lang, 'counter.refusal.balanceCap', { max: reason.params.max });
+  if (reason?.id === 'tooMuch') return t(lang, 'counter.refusal.tooMuch', { max: reason.params.max });
+  if (reason?.id === 'wholeOnly') return t(lang, 'counter.refusal.wholeOnly');
   return t(lang, 'counter.refusal.field', { field: fieldOf(issue.path) });
 }
 
@@ -90,13 +90,13 @@ export function sentence(text: string): string {
 
 /** A refusal as the counter shows it, in the shop's language: never the API's English. */
 export function counterMessage(lang: Lang, err: ApiError): string {
-  const issues = err.extra.issues as { path: string; message: string }[] | undefined;
+  const issues = err.code === 'VALIDATION_FAILED' ? err.issues : [];
   if (isInWords(err)) {
     // The counter's own amounts refuse with path-less issues in the shop's words.
-    if (err.code === 'VALIDATION_FAILED' && issues?.length) return issues.map((i) => sentence(i.message)).join(' ');
+    if (issues.length) return issues.map((i) => sentence(i.message)).join(' ');
     return sentence(humanMessage(err));
   }
-  if (err.code === 'VALIDATION_FAILED' && issues?.length) return [...new Set(issues.map((i) => issueWords(lang, i)))].join(' ');
+  if (issues.length) return [...new Set(issues.map((i) => issueWords(lang, i)))].join(' ');
   const wording = BY_CODE[err.code];
   if (!wording) return t(lang, 'counter.refusal.other', { code: err.code });
   const [key, params] = wording(err);

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { reason } from '../lib/reasons';
+import { checkWithReason } from '../lib/validation';
 import { RESERVED_REF_PREFIXES } from './refs';
 
 // --- Requests ---
@@ -17,7 +19,11 @@ export const ExternalCustomerId = v.pipe(
   // JSON Schema's maxLength counts code points too, so the document states the same rule;
   // and it refuses the ref prefixes in machine-readable form, not only in the description.
   v.metadata({ maxLength: 255, not: { pattern: `^(${RESERVED_REF_PREFIXES.join('|')})` } }),
-  v.check((id) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)), `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`),
+  checkWithReason(
+    (id: string) => !RESERVED_REF_PREFIXES.some((p) => id.startsWith(p)),
+    `must not start with ${RESERVED_REF_PREFIXES.join(', ')}`,
+    reason('row.prefix', { prefixes: RESERVED_REF_PREFIXES.join(', ') }),
+  ),
   v.description('Your own id for the customer, unique across the organisation (per mode). 1–255 characters, not starting with `pu_`, `email:` or `phone:`.'),
 );
 

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { parse, CsvError } from 'csv-parse';
+import { reason, type Reason } from '../lib/reasons';
 
 // Reading an uploaded customer file as other loyalty apps and spreadsheets export it: comma,
 // semicolon or tab between fields, UTF-8 with or without a byte-order mark (or Windows-1252, what
@@ -20,8 +21,15 @@ const PIECE = 64 * 1024;
  */
 const YIELD_MS = 20;
 
-/** A file the import cannot read: the message says what to do, and nothing has been written. */
-export class ImportFileError extends Error {}
+/** A file the import cannot read: the message says what to do, and nothing has been written; `reason` says it as values. */
+export class ImportFileError extends Error {
+  constructor(
+    message: string,
+    readonly reason: Reason,
+  ) {
+    super(message);
+  }
+}
 
 export interface CsvTable {
   /** The header row's cells, trimmed. */
@@ -35,16 +43,19 @@ export interface CsvTable {
 
 /** The file's text: UTF-8 (a BOM is dropped), else Windows-1252; refuses what is not text at all. */
 export function decodeCsvBytes(bytes: Buffer): string {
-  if (bytes.length === 0) throw new ImportFileError('The file is empty.');
-  if (bytes.length > MAX_FILE_BYTES) throw new ImportFileError(`The file is larger than 10 MB (${(bytes.length / 1024 / 1024).toFixed(1)} MB): split it into smaller files.`);
+  if (bytes.length === 0) throw new ImportFileError('The file is empty.', reason('file.empty'));
+  if (bytes.length > MAX_FILE_BYTES) {
+    const [max, size] = [MAX_FILE_BYTES / 1024 / 1024, (bytes.length / 1024 / 1024).toFixed(1)];
+    throw new ImportFileError(`The file is larger than ${max} MB (${size} MB): split it into smaller files.`, reason('file.tooLarge', { max, size }));
+  }
   if (bytes.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
-    throw new ImportFileError('This is a spreadsheet workbook (.xlsx or .ods), not a CSV file: open it and save it as "CSV UTF-8", then upload that.');
+    throw new ImportFileError('This is a spreadsheet workbook (.xlsx or .ods), not a CSV file: open it and save it as "CSV UTF-8", then upload that.', reason('file.workbook'));
   }
   if (bytes.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex'))) {
-    throw new ImportFileError('This is an old Excel workbook (.xls), not a CSV file: open it and save it as "CSV UTF-8", then upload that.');
+    throw new ImportFileError('This is an old Excel workbook (.xls), not a CSV file: open it and save it as "CSV UTF-8", then upload that.', reason('file.workbook'));
   }
   // A NUL byte never appears in CSV text (UTF-16 files, images, archives are full of them).
-  if (bytes.includes(0)) throw new ImportFileError('This is not a CSV file (it is not plain text). Export your customers as CSV and upload that file.');
+  if (bytes.includes(0)) throw new ImportFileError('This is not a CSV file (it is not plain text). Export your customers as CSV and upload that file.', reason('file.notText'));
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
@@ -93,7 +104,7 @@ export const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1)
  */
 export async function parseCsvText(text: string): Promise<CsvTable> {
   // Nothing but line breaks and spaces: refused before the parser walks millions of empty lines.
-  if (!/\S/.test(text)) throw new ImportFileError('The file holds only blank lines: export your customers again as CSV and upload that file.');
+  if (!/\S/.test(text)) throw new ImportFileError('The file holds only blank lines: export your customers again as CSV and upload that file.', reason('file.blank'));
   const delimiter = detectDelimiter(text);
   // Empty lines are skipped by the parser itself (counted in info.empty_lines, for the row numbers):
   // as records, each one shorter than the header would cost csv-parse an error object, and a file
@@ -117,7 +128,10 @@ export async function parseCsvText(text: string): Promise<CsvTable> {
       }
       if (record.length > MAX_COLUMNS) {
         parser.destroy();
-        throw new ImportFileError(`${header ? `Row ${line - above}` : 'The header'} has ${record.length.toLocaleString('en-GB')} columns; a customer file has at most ${MAX_COLUMNS}. Export only the customer columns and upload that file.`);
+        throw new ImportFileError(
+          `${header ? `Row ${line - above}` : 'The header'} has ${record.length.toLocaleString('en-GB')} columns; a customer file has at most ${MAX_COLUMNS}. Export only the customer columns and upload that file.`,
+          reason('file.columns', { row: header ? line - above : 'header', count: record.length, max: MAX_COLUMNS }),
+        );
       }
       if (record.every((cell) => cell === '')) {
         // A row of empty cells (`,,,`) is skipped, above the header too (it is not the header). To
@@ -125,7 +139,7 @@ export async function parseCsvText(text: string): Promise<CsvTable> {
         // rows allowed, then the file is refused.
         if (++emptyRows > MAX_ROWS) {
           parser.destroy();
-          throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} empty rows: delete them in your spreadsheet and export the file again.`);
+          throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} empty rows: delete them in your spreadsheet and export the file again.`, reason('file.emptyRows', { max: MAX_ROWS }));
         }
         continue;
       }
@@ -136,17 +150,17 @@ export async function parseCsvText(text: string): Promise<CsvTable> {
       }
       if (rows.length === MAX_ROWS) {
         parser.destroy();
-        throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} customer rows: split it into files of at most ${MAX_ROWS.toLocaleString('en-GB')}.`);
+        throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString('en-GB')} customer rows: split it into files of at most ${MAX_ROWS.toLocaleString('en-GB')}.`, reason('file.tooManyRows', { max: MAX_ROWS }));
       }
       rows.push(record.map(unguard));
       rowNumbers.push(line - above);
     }
   } catch (err) {
-    if (err instanceof CsvError) throw new ImportFileError(`The file could not be read as CSV (${csvProblem(err)}). Export it again as CSV and upload that file.`);
+    if (err instanceof CsvError) throw new ImportFileError(`The file could not be read as CSV (${csvProblem(err)}). Export it again as CSV and upload that file.`, reason('file.notCsv'));
     throw err;
   }
-  if (!header || header.every((cell) => cell === '')) throw new ImportFileError('The file has no header row: its first line must name the columns (Name, Email, Phone …).');
-  if (rows.length === 0) throw new ImportFileError('The file has a header but no customer rows.');
+  if (!header || header.every((cell) => cell === '')) throw new ImportFileError('The file has no header row: its first line must name the columns (Name, Email, Phone …).', reason('file.noHeader'));
+  if (rows.length === 0) throw new ImportFileError('The file has a header but no customer rows.', reason('file.noRows'));
   return { header, rows, rowNumbers, delimiter };
 }
 

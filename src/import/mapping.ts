@@ -1,4 +1,5 @@
 import type { Card } from '../cards/model';
+import { reason, type Reason } from '../lib/reasons';
 
 // Which column of the file goes where: each column is mapped to one field of the customer (or
 // left out). The suggestion reads the header as this server's own export writes it and as other
@@ -86,33 +87,51 @@ export function suggestMapping(card: Card, header: readonly string[]): Mapping {
   });
 }
 
-/** A mapping the owner chose, checked: null and the problems per column when it cannot be used. */
-export function checkMapping(card: Card, header: readonly string[], chosen: readonly string[]): { mapping: Mapping | null; columnErrors: Record<number, string>; formError?: string } {
+/** A mapping the owner chose, checked: null and the problems per column when it cannot be used (each also as values, lib/reasons.ts). */
+export function checkMapping(
+  card: Card,
+  header: readonly string[],
+  chosen: readonly string[],
+): { mapping: Mapping | null; columnErrors: Record<number, string>; columnReasons: Record<number, Reason>; formError?: string; formReason?: Reason } {
   const valid = new Set<string>(targetOptions(card).map((o) => o.value));
   const columnErrors: Record<number, string> = {};
+  const columnReasons: Record<number, Reason> = {};
+  const refuse = (i: number, message: string, why: Reason) => {
+    if (columnErrors[i] !== undefined) return;
+    columnErrors[i] = message;
+    columnReasons[i] = why;
+  };
   const firstColumn = new Map<string, number>();
   const mapping: Mapping = header.map((_, i) => {
     const value = chosen[i] ?? '';
     if (value === '') return null;
     if (!valid.has(value)) {
-      columnErrors[i] = 'Choose a field from the list.';
+      refuse(i, 'Choose a field from the list.', reason('map.pick'));
       return null;
     }
     const first = firstColumn.get(value);
-    if (first !== undefined) columnErrors[i] = `“${header[first] || `Column ${first + 1}`}” already goes there: choose one column for each field.`;
-    else firstColumn.set(value, i);
+    if (first !== undefined) {
+      const column = header[first] || `Column ${first + 1}`;
+      refuse(i, `“${column}” already goes there: choose one column for each field.`, reason('map.twice', { column }));
+    } else firstColumn.set(value, i);
     return value as Target;
   });
   const has = (t: Target) => mapping.includes(t);
   if (has('name') && (has('firstName') || has('lastName'))) {
     const i = mapping.findIndex((t) => t === 'firstName' || t === 'lastName');
-    columnErrors[i] ??= 'Choose either Name, or First name and Last name.';
+    refuse(i, 'Choose either Name, or First name and Last name.', reason('map.nameOrParts'));
   }
-  if (Object.keys(columnErrors).length) return { mapping: null, columnErrors, formError: 'Some columns need another choice.' };
+  if (Object.keys(columnErrors).length) return { mapping: null, columnErrors, columnReasons, formError: 'Some columns need another choice.', formReason: reason('map.someColumns') };
   if (!IDENTIFYING.some(has)) {
-    return { mapping: null, columnErrors, formError: 'Choose a column for at least one of name, email, phone or external id: without one, no customer can be told apart.' };
+    return {
+      mapping: null,
+      columnErrors,
+      columnReasons,
+      formError: 'Choose a column for at least one of name, email, phone or external id: without one, no customer can be told apart.',
+      formReason: reason('map.noIdentity'),
+    };
   }
-  return { mapping, columnErrors };
+  return { mapping, columnErrors, columnReasons };
 }
 
 /** A stored mapping (JSON) back, refusing targets the card no longer has (a question removed since). */

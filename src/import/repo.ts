@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import { perConnection } from '../db/per-connection';
 import type { Namespace } from '../customers/model';
+import { readReason, type Reason } from '../lib/reasons';
 
 // The imports table (migrations 18 and 21): one row per uploaded file, its report in import_rows.
 
@@ -43,7 +44,10 @@ export interface ReportRow {
   row: number;
   outcome: Outcome;
   column: string | null;
+  /** Why, in English (the CLI's words); null for a created row. */
   message: string | null;
+  /** The message as values (lib/reasons.ts), what the console words it from; null for a created row and for rows reported before reasons were kept. */
+  reason?: Reason | null;
   customerId: string | null;
   /** A refused row's cells as the file had them (kept 30 days, so the owner can fix and import them again); null otherwise. */
   cells?: readonly string[] | null;
@@ -107,10 +111,19 @@ interface ReportRowRecord {
   outcome: Outcome;
   column: string | null;
   message: string | null;
+  reason: string | null;
   customerId: string | null;
   cells: string | null;
 }
-const reportRow = (r: ReportRowRecord): ReportRow => ({ row: r.row, outcome: r.outcome, column: r.column, message: r.message, customerId: r.customerId, cells: r.cells === null ? null : (JSON.parse(r.cells) as string[]) });
+const reportRow = (r: ReportRowRecord): ReportRow => ({
+  row: r.row,
+  outcome: r.outcome,
+  column: r.column,
+  message: r.message,
+  reason: readReason(r.reason) ?? null,
+  customerId: r.customerId,
+  cells: r.cells === null ? null : (JSON.parse(r.cells) as string[]),
+});
 
 function createImportsRepo(db: Db) {
   const insert = db.prepare(
@@ -140,16 +153,16 @@ function createImportsRepo(db: Db) {
      WHERE id = @id AND status = 'running' AND next_row = @fromRow`,
   );
   const insertRow = db.prepare(
-    'INSERT INTO import_rows (import_id, row, outcome, column_name, message, customer_id, cells) VALUES (@importId, @row, @outcome, @column, @message, @customerId, @cells)',
+    'INSERT INTO import_rows (import_id, row, outcome, column_name, message, reason, customer_id, cells) VALUES (@importId, @row, @outcome, @column, @message, @reason, @customerId, @cells)',
   );
   const reportRows = db.prepare<{ importId: string; after: number; limit: number }, ReportRowRecord>(
-    'SELECT row, outcome, column_name AS "column", message, customer_id AS customerId, NULL AS cells FROM import_rows WHERE import_id = @importId AND row > @after ORDER BY row LIMIT @limit',
+    'SELECT row, outcome, column_name AS "column", message, reason, customer_id AS customerId, NULL AS cells FROM import_rows WHERE import_id = @importId AND row > @after ORDER BY row LIMIT @limit',
   );
   const refusedRows = db.prepare<{ importId: string; limit: number }, ReportRowRecord>(
-    `SELECT row, outcome, column_name AS "column", message, customer_id AS customerId, NULL AS cells FROM import_rows WHERE import_id = @importId AND outcome = 'refused' ORDER BY row LIMIT @limit`,
+    `SELECT row, outcome, column_name AS "column", message, reason, customer_id AS customerId, NULL AS cells FROM import_rows WHERE import_id = @importId AND outcome = 'refused' ORDER BY row LIMIT @limit`,
   );
   const refusedWithCells = db.prepare<{ importId: string; after: number; limit: number }, ReportRowRecord>(
-    `SELECT row, outcome, column_name AS "column", message, customer_id AS customerId, cells FROM import_rows
+    `SELECT row, outcome, column_name AS "column", message, reason, customer_id AS customerId, cells FROM import_rows
      WHERE import_id = @importId AND row > @after AND outcome = 'refused' AND cells IS NOT NULL ORDER BY row LIMIT @limit`,
   );
   // By the partial index: an import of 50,000 created rows and no refused one is not read row by row.
@@ -206,7 +219,16 @@ function createImportsRepo(db: Db) {
     advance: (id: string, chunk: { fromRow: number; nextRow: number; created: number; matched: number; refused: number }, now: number) =>
       advance.run({ id, ...chunk, now }).changes === 1,
     insertRow: (importId: string, r: ReportRow) =>
-      insertRow.run({ importId, row: r.row, outcome: r.outcome, column: r.column, message: r.message, customerId: r.customerId, cells: r.cells ? JSON.stringify(r.cells) : null }),
+      insertRow.run({
+        importId,
+        row: r.row,
+        outcome: r.outcome,
+        column: r.column,
+        message: r.message,
+        reason: r.reason ? JSON.stringify(r.reason) : null,
+        customerId: r.customerId,
+        cells: r.cells ? JSON.stringify(r.cells) : null,
+      }),
     /** The report from row `after` on (exclusive), in row order (without the refused rows' cells). */
     reportRows: (importId: string, after: number, limit: number) => reportRows.all({ importId, after, limit }).map(reportRow),
     refusedRows: (importId: string, limit: number) => refusedRows.all({ importId, limit }).map(reportRow),

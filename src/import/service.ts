@@ -8,8 +8,9 @@ import { inTransaction } from '../db/transaction';
 import { checkpoint } from '../db/checkpoints';
 import type { Db } from '../db/connection';
 import { ApiError } from '../lib/errors';
+import { reason, type Reason } from '../lib/reasons';
 import { importsRepo, type ImportJob, type ReportRow } from './repo';
-import type { RowRequest } from './rows';
+import type { RowRefusal, RowRequest } from './rows';
 import { columnNamer, loadSource, type ImportSource, type Repeat } from './source';
 
 // A customer import (docs/import.md): every new customer through the one enroll (channel `import`,
@@ -26,8 +27,12 @@ const CHUNK_ROWS = 500;
 const CHUNK_MS = 50;
 
 export const OPENING_NOTE = 'Imported balance';
-const TEST_LIMIT_MESSAGE = `not imported: test data holds at most ${TEST_CUSTOMER_LIMIT} customers (import real customers in live data)`;
+const TEST_LIMIT: RowRefusal = {
+  message: `not imported: test data holds at most ${TEST_CUSTOMER_LIMIT} customers (import real customers in live data)`,
+  reason: reason('row.testFull', { max: TEST_CUSTOMER_LIMIT }),
+};
 const MATCHED_BY: Record<MatchedBy, string> = { externalCustomerId: 'external id', email: 'email', phone: 'phone' };
+const MATCHED_WHAT: Record<MatchedBy, 'externalId' | 'email' | 'phone'> = { externalCustomerId: 'externalId', email: 'email', phone: 'phone' };
 
 /** The summary `wallet-loyalty import` prints: counts, and the refused rows (`message` names the column). */
 export interface ImportSummary {
@@ -42,14 +47,26 @@ export interface DryRunReport extends ImportSummary {
   refusedRows: ReportRow[];
 }
 
-const refused = (row: number, column: string | null, message: string, cells: readonly string[]): ReportRow => ({ row, outcome: 'refused', column, message, customerId: null, cells });
-const matched = (row: number, customerId: string | null, message: string): ReportRow => ({ row, outcome: 'matched', column: null, message, customerId });
+const refused = (row: number, column: string | null, why: { message: string; reason?: Reason }, cells: readonly string[]): ReportRow => ({
+  row,
+  outcome: 'refused',
+  column,
+  message: why.message,
+  reason: why.reason ?? null,
+  customerId: null,
+  cells,
+});
+const matched = (row: number, customerId: string | null, why: RowRefusal): ReportRow => ({ row, outcome: 'matched', column: null, message: why.message, reason: why.reason, customerId });
 
-/** A refusal of enroll's as the report says it. */
-function refusalOf(err: ApiError): string {
-  if (err.code === 'TEST_CUSTOMER_LIMIT') return TEST_LIMIT_MESSAGE;
-  if (err.code === 'EXTERNAL_ID_ON_OTHER_CARD') return 'is the external id of a customer of another card';
-  return err.message;
+/**
+ * A refusal of enroll's as the report says it: its own words and values for the two a row can
+ * meet, else enroll's message ("CODE: reason") with the values it has, if any.
+ */
+function refusalOf(err: ApiError): { message: string; reason?: Reason } {
+  if (err.code === 'TEST_CUSTOMER_LIMIT') return TEST_LIMIT;
+  if (err.code === 'EXTERNAL_ID_ON_OTHER_CARD') return { message: 'is the external id of a customer of another card', reason: reason('row.otherCard') };
+  const why = err.reason ?? (err.issues.length === 1 ? err.issues[0]!.reason : undefined);
+  return why ? { message: err.message, reason: why } : { message: err.message };
 }
 
 const REPEAT_WORDS: Record<Repeat['target'], string> = { externalId: 'external id', email: 'email', phone: 'phone' };
@@ -61,7 +78,8 @@ function matchRow(db: Db, n: Namespace, source: ImportSource, request: RowReques
   const repeat = source.repeats.get(i);
   if (repeat) {
     const at = source.mapping.indexOf(repeat.target);
-    return refused(row, at === -1 ? null : columnNamer(source.table.header)(at), `same ${REPEAT_WORDS[repeat.target]} as row ${repeat.row}`, cells);
+    const why = { message: `same ${REPEAT_WORDS[repeat.target]} as row ${repeat.row}`, reason: reason('row.same', { what: repeat.target, row: repeat.row }) };
+    return refused(row, at === -1 ? null : columnNamer(source.table.header)(at), why, cells);
   }
   const externalColumn = source.mapping.indexOf('externalId');
   let found;
@@ -71,11 +89,11 @@ function matchRow(db: Db, n: Namespace, source: ImportSource, request: RowReques
     if (!(err instanceof ApiError)) throw err;
     return refused(row, externalColumn === -1 ? null : columnNamer(source.table.header)(externalColumn), refusalOf(err), cells);
   }
-  if (found) return matched(row, found.customer.id, `already a customer (same ${MATCHED_BY[found.by]})`);
+  if (found) return matched(row, found.customer.id, { message: `already a customer (same ${MATCHED_BY[found.by]})`, reason: reason('row.matched', { what: MATCHED_WHAT[found.by] }) });
   // A row with nothing but a name can only be recognised as the row this very file created before.
   if (!request.externalCustomerId && !request.email && !request.phone) {
     const earlier = sameFile.get(row);
-    if (earlier && customersRepo(db).findById(n, earlier)) return matched(row, earlier, 'imported before from this same file');
+    if (earlier && customersRepo(db).findById(n, earlier)) return matched(row, earlier, { message: 'imported before from this same file', reason: reason('row.sameFile') });
   }
   return null;
 }
@@ -85,7 +103,7 @@ function importRow(deps: EnrollDeps, n: Namespace, source: ImportSource, i: numb
   const row = source.table.rowNumbers[i]!;
   const cells = source.table.rows[i]!;
   const reading = source.readings[i]!;
-  if (!reading.ok) return refused(row, reading.column, reading.message, cells);
+  if (!reading.ok) return refused(row, reading.column, reading, cells);
   const match = matchRow(deps.db, n, source, reading.request, i, sameFile);
   if (match) return match;
   const { initialPoints, ...request } = reading.request;
@@ -96,7 +114,7 @@ function importRow(deps: EnrollDeps, n: Namespace, source: ImportSource, i: numb
       { ...request, cardId: source.card.id, ...(initialPoints > 0 ? { initialPoints } : {}) },
       { channel: 'import', idempotencyKey: null, openingNote: OPENING_NOTE },
     );
-    return { row, outcome: 'created', column: null, message: null, customerId: result.passUserId };
+    return { row, outcome: 'created', column: null, message: null, reason: null, customerId: result.passUserId };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return refused(row, null, refusalOf(err), cells);
@@ -108,14 +126,14 @@ function rehearseRow(db: Db, n: Namespace, source: ImportSource, i: number, same
   const row = source.table.rowNumbers[i]!;
   const cells = source.table.rows[i]!;
   const reading = source.readings[i]!;
-  if (!reading.ok) return refused(row, reading.column, reading.message, cells);
+  if (!reading.ok) return refused(row, reading.column, reading, cells);
   const match = matchRow(db, n, source, reading.request, i, sameFile);
   if (match) return match;
   if (!n.livemode) {
-    if (room.left <= 0) return refused(row, null, TEST_LIMIT_MESSAGE, cells);
+    if (room.left <= 0) return refused(row, null, TEST_LIMIT, cells);
     room.left--;
   }
-  return { row, outcome: 'created', column: null, message: null, customerId: null };
+  return { row, outcome: 'created', column: null, message: null, reason: null, customerId: null };
 }
 
 export function summaryLine(r: ReportRow): { row: number; outcome: 'refused'; message: string } {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { validationFailed, type ValidationIssue } from './errors';
+import { reason, type Reason } from './reasons';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Entries = Record<string, AnySchema>;
@@ -32,8 +33,33 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
+const CHECK_REASONS = new WeakMap<object, Reason>();
+
+/** valibot's `check` whose refusal carries `why` (lib/reasons.ts) beside its English message. */
+export function checkWithReason<T>(requirement: (input: T) => boolean, message: string, why: Reason): v.CheckAction<T, string> {
+  CHECK_REASONS.set(requirement, why);
+  return v.check(requirement, message);
+}
+
+/**
+ * The values of an issue: a check's given reason (checkWithReason), or those of a bound from
+ * valibot's own record of it (its type and its requirement), whatever the schema's message says:
+ * a text longer than its maximum, a number past its maximum.
+ */
+function issueReason(issue: v.BaseIssue<unknown>): Reason | undefined {
+  const bound = (issue as { requirement?: unknown }).requirement;
+  if (typeof bound === 'function') return CHECK_REASONS.get(bound);
+  if (typeof bound !== 'number') return undefined;
+  if (issue.type === 'max_length' && typeof issue.input === 'string') return reason('tooLong', { max: bound });
+  if (issue.type === 'max_value') return reason('tooMuch', { max: bound });
+  return undefined;
+}
+
 export function toIssues(issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] {
-  return issues.map((i) => ({ path: issuePath(i), message: issueMessage(i) }));
+  return issues.map((i) => {
+    const why = issueReason(i);
+    return { path: issuePath(i), message: issueMessage(i), ...(why ? { reason: why } : {}) };
+  });
 }
 
 // --- Bodies of several shapes ---

@@ -11,6 +11,7 @@ import { normalizeEmail, normalizePhone } from '../lib/contact';
 import { randomToken } from '../lib/ids';
 import { newSecretCode } from '../customers/secret-codes';
 import { hasAtMostDecimals, toHundredths } from '../lib/money';
+import { reason } from '../lib/reasons';
 import { changeBalance, channelData } from './ledger';
 import type { Channel, StaffRef } from '../lib/changes';
 import type { Lang } from '../i18n/langs';
@@ -86,7 +87,7 @@ export function linkExternalId(deps: { db: Db; clock: Clock }, n: Namespace, mat
 function openingBalance(card: Card, initialPoints: number | undefined): number {
   if (initialPoints === undefined) return 0;
   if (!hasAtMostDecimals(initialPoints, decimalsFor(card.passType))) {
-    throw validationFailed([{ path: 'initialPoints', message: `must be a whole number on a ${card.passType}` }]);
+    throw validationFailed([{ path: 'initialPoints', message: `must be a whole number on a ${card.passType}`, reason: reason('wholeOnly') }]);
   }
   return toHundredths(initialPoints);
 }

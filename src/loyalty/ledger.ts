@@ -8,6 +8,7 @@ import type { WriteDeps } from '../deps';
 import { badRequest, notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { fromHundredths, MAX_UNITS } from '../lib/money';
+import { reason } from '../lib/reasons';
 import { levelFor } from './balance';
 import { checkEarningLimits } from './limits';
 import { ledgerRepo, type LedgerDetails, type LedgerRow } from './repo';
@@ -93,7 +94,8 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
   const change = base + extra;
   const after = before + change;
   if (after < 0) {
-    throw badRequest('INSUFFICIENT_BALANCE', `the balance is ${fromHundredths(before)}; this needs ${fromHundredths(-change)}`);
+    const [balance, needed] = [fromHundredths(before), fromHundredths(-change)];
+    throw badRequest('INSUFFICIENT_BALANCE', `the balance is ${balance}; this needs ${needed}`, undefined, reason('balanceLow', { balance, needed }));
   }
 
   const isAward = input.isAward && change > 0;
@@ -166,13 +168,14 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
 
 /** Whole units off prepaid cards; no amount or balance past MAX_UNITS. */
 function checkRange(card: Card, field: string, change: number, after: number): void {
-  if (!Number.isSafeInteger(change)) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}` }]);
+  if (!Number.isSafeInteger(change)) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}`, reason: reason('tooMuch', { max: MAX_UNITS }) }]);
   if (card.passType !== 'prepaid_card' && change % 100 !== 0) {
-    throw validationFailed([{ path: field, message: `must be a whole number on a ${card.passType}` }]);
+    throw validationFailed([{ path: field, message: `must be a whole number on a ${card.passType}`, reason: reason('wholeOnly') }]);
   }
-  if (Math.abs(change) > MAX_HUNDREDTHS) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}` }]);
+  if (Math.abs(change) > MAX_HUNDREDTHS) throw validationFailed([{ path: field, message: `must be at most ${MAX_UNITS}`, reason: reason('tooMuch', { max: MAX_UNITS }) }]);
   if (after > MAX_HUNDREDTHS) {
-    throw validationFailed([{ path: field, message: `the balance would pass ${MAX_UNITS} (it is ${fromHundredths(after - change)})` }]);
+    const balance = fromHundredths(after - change);
+    throw validationFailed([{ path: field, message: `the balance would pass ${MAX_UNITS} (it is ${balance})`, reason: reason('balanceCap', { max: MAX_UNITS, balance }) }]);
   }
 }
 

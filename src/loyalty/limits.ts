@@ -1,6 +1,7 @@
 import type { EarningLimits, LimitPeriod } from '../cards/model';
 import { badRequest } from '../lib/errors';
 import { fromHundredths } from '../lib/money';
+import { reason } from '../lib/reasons';
 
 /** Rolling windows: a "day" is the last 24 hours, not the calendar day. */
 export const PERIOD_MS: Record<LimitPeriod, number> = {
@@ -30,20 +31,24 @@ export function checkEarningLimits(limits: EarningLimits | null, amount: number,
     const readyAt = last === null ? null : last + limits.waitSeconds * 1000;
     if (readyAt !== null && now < readyAt) {
       const retryAfterSeconds = Math.ceil((readyAt - now) / 1000);
-      throw badRequest('AWARD_WAIT_ACTIVE', `this card awards at most once every ${limits.waitSeconds} s; retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+      throw badRequest('AWARD_WAIT_ACTIVE', `this card awards at most once every ${limits.waitSeconds} s; retry after ${retryAfterSeconds} s`, { retryAfterSeconds }, reason('limitWait', { wait: limits.waitSeconds, retry: retryAfterSeconds }));
     }
   }
 
   if (limits.maxPerAward !== undefined && amount > limits.maxPerAward) {
-    throw badRequest('AWARD_MAX_PER_AWARD', `this card awards at most ${fromHundredths(limits.maxPerAward)} at a time; this award is ${fromHundredths(amount)}`);
+    const [max, award] = [fromHundredths(limits.maxPerAward), fromHundredths(amount)];
+    throw badRequest('AWARD_MAX_PER_AWARD', `this card awards at most ${max} at a time; this award is ${award}`, undefined, reason('limitMax', { max, amount: award }));
   }
 
   if (limits.period !== undefined && limits.maxPerPeriod !== undefined) {
     const awarded = history.awardedSince(now - PERIOD_MS[limits.period]);
     if (awarded + amount > limits.maxPerPeriod) {
+      const values = { max: fromHundredths(limits.maxPerPeriod), period: limits.period, awarded: fromHundredths(awarded), amount: fromHundredths(amount) };
       throw badRequest(
         'AWARD_PERIOD_LIMIT',
-        `this card awards at most ${fromHundredths(limits.maxPerPeriod)} per ${limits.period} (rolling); ${fromHundredths(awarded)} awarded in that window, this award is ${fromHundredths(amount)}`,
+        `this card awards at most ${values.max} per ${values.period} (rolling); ${values.awarded} awarded in that window, this award is ${values.amount}`,
+        undefined,
+        reason('limitPeriod', values),
       );
     }
   }

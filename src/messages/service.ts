@@ -11,6 +11,7 @@ import { localDayRange } from '../lib/days';
 import { notFound, validationFailed } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { toHundredths } from '../lib/money';
+import { reason } from '../lib/reasons';
 import { readOrgSettings } from '../orgs/settings';
 import { clockFor } from '../test-clock/clock';
 import { setPassMessage } from '../wallet/pass-messages';
@@ -48,7 +49,7 @@ function audienceBounds(deps: MessageDeps, card: Card, livemode: boolean, audien
   if ('notVisitedForDays' in audience) return { ...bounds, lapsedSince: now - audience.notVisitedForDays * DAY_MS };
   if ('minBalance' in audience) {
     if (card.passType !== 'prepaid_card' && !Number.isInteger(audience.minBalance)) {
-      throw validationFailed([{ path: 'audience.minBalance', message: `must be a whole number on a ${card.passType}` }]);
+      throw validationFailed([{ path: 'audience.minBalance', message: `must be a whole number on a ${card.passType}`, reason: reason('wholeOnly') }]);
     }
     return { ...bounds, minBalance: toHundredths(audience.minBalance) };
   }

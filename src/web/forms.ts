@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import * as v from 'valibot';
-import { ApiError } from '../lib/errors';
+import { ApiError, type Reason } from '../lib/errors';
 import { toIssues } from '../lib/validation';
 import { readBodyBytes } from '../routing/json-body';
 
@@ -49,6 +49,8 @@ export function fieldAll(fields: FormFields, name: string): string[] {
 export interface FormErrors {
   fields: Record<string, string>;
   form?: string;
+  /** A service's messages above as values (lib/reasons.ts), by field and for the form: what a page in another language words them from. */
+  reasons?: { fields: Record<string, Reason>; form?: Reason };
 }
 
 export const noErrors = (): FormErrors => ({ fields: {} });
@@ -64,12 +66,17 @@ export function hasErrors(errors: FormErrors): boolean {
  */
 export function formErrorsFrom(err: ApiError, fieldNames?: readonly string[]): FormErrors {
   const errors = noErrors();
-  const issues = err.extra.issues as { path: string; message: string }[] | undefined;
-  if (err.code === 'VALIDATION_FAILED' && issues) {
-    for (const issue of issues) {
+  if (err.code === 'VALIDATION_FAILED' && Array.isArray(err.extra.issues)) {
+    for (const issue of err.issues) {
       const name = issue.path;
-      if (!fieldNames || fieldNames.includes(name)) errors.fields[name] ??= issue.message;
-      else errors.form ??= `${name}: ${issue.message}`;
+      if (!fieldNames || fieldNames.includes(name)) {
+        if (name in errors.fields) continue;
+        errors.fields[name] = issue.message;
+        if (issue.reason) withReasons(errors).fields[name] = issue.reason;
+      } else if (errors.form === undefined) {
+        errors.form = `${name}: ${issue.message}`;
+        if (issue.reason) withReasons(errors).form = issue.reason;
+      }
     }
     return errors;
   }
@@ -77,8 +84,15 @@ export function formErrorsFrom(err: ApiError, fieldNames?: readonly string[]): F
   const message = humanMessage(err);
   if (typeof named === 'string') errors.fields[named] = message;
   else errors.form = message;
+  if (err.reason) {
+    if (typeof named === 'string') withReasons(errors).fields[named] = err.reason;
+    else withReasons(errors).form = err.reason;
+  }
   return errors;
 }
+
+/** The errors' reasons, made when the first one is added. */
+export const withReasons = (errors: FormErrors): NonNullable<FormErrors['reasons']> => (errors.reasons ??= { fields: {} });
 
 /** "AWARD_WAIT_ACTIVE: this card awards …" → "This card awards …". */
 export function humanMessage(err: ApiError): string {
@@ -91,6 +105,11 @@ export function parseForm<S extends v.GenericSchema>(schema: S, input: unknown):
   const result = v.safeParse(schema, input, { abortEarly: false });
   if (result.success) return { ok: true, value: result.output };
   const errors = noErrors();
-  for (const issue of toIssues(result.issues)) errors.fields[issue.path || 'form'] ??= issue.message;
+  for (const issue of toIssues(result.issues)) {
+    const name = issue.path || 'form';
+    if (name in errors.fields) continue;
+    errors.fields[name] = issue.message;
+    if (issue.reason) withReasons(errors).fields[name] = issue.reason;
+  }
   return { ok: false, errors };
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { ApiError, notFound, validationFailed } from '../lib/errors';
 import { isoTime, type Clock } from '../lib/clock';
 import { newId, randomToken } from '../lib/ids';
+import { reason } from '../lib/reasons';
 import { pointsToBlockedAddress } from './address-guard';
 import { deliveriesRepo, type AttemptRow, type DeliveryRow } from './deliveries-repo';
 import { webhooksRepo, type WebhookRow } from './repo';
@@ -41,7 +42,7 @@ export type WebhookWriteDeps = WebhookDeps & { config: { webhooks: Pick<Config['
 async function refuseBlockedUrl(deps: WebhookWriteDeps, url: string | undefined): Promise<void> {
   if (url === undefined || !deps.config.webhooks.blockPrivate) return;
   if (await pointsToBlockedAddress(url)) {
-    throw validationFailed([{ path: 'url', message: 'points to a private, loopback or otherwise internal address; this server sends webhooks to public addresses only (WEBHOOK_BLOCK_PRIVATE)' }]);
+    throw validationFailed([{ path: 'url', message: 'points to a private, loopback or otherwise internal address; this server sends webhooks to public addresses only (WEBHOOK_BLOCK_PRIVATE)', reason: reason('privateAddress') }]);
   }
 }
 

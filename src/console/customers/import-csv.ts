@@ -17,7 +17,7 @@ export function refusedCsvHeader(lang: ConsoleLang, header: readonly string[]): 
 }
 
 /** The reason as the report words it, in the admin's language: the column, then the message. */
-const reason = (lang: ConsoleLang, r: ReportRow) => (r.column ? `${r.column}: ${rowMessage(lang, r.message)}` : rowMessage(lang, r.message));
+const reason = (lang: ConsoleLang, r: ReportRow) => (r.column ? `${r.column}: ${rowMessage(lang, r)}` : rowMessage(lang, r));
 
 /**
  * One refused row. A phone number with its country code is written as a spreadsheet keeps it

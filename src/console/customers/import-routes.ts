@@ -5,7 +5,7 @@ import { findCard, listCards } from '../../cards/service';
 import type { AppDeps } from '../../deps';
 import { tConsole, type ConsoleKey } from '../../i18n/translate';
 import type { ConsoleLang } from '../../i18n/langs';
-import { rowMessage, serviceWords } from '../refusals';
+import { reasonWords, rowMessage } from '../refusals';
 import { ImportFileError, parseCsvText } from '../../import/csv-file';
 import { checkMapping, readStoredMapping, suggestMapping } from '../../import/mapping';
 import { createdCustomerIds, findImport, findImportSummary, firstRefusedRows, keepsRefusedValues, recentImports, refusedRowBatches, reportBatches, storedDryRun, type ImportJob, type ReportRow } from '../../import/jobs';
@@ -49,7 +49,7 @@ function sendCsv(ctx: Context, name: string, lines: Iterable<string> | AsyncIter
 /** The import report as CSV, in the admin's language. */
 const REPORT_HEADER: readonly ConsoleKey[] = ['console.csv.row', 'console.csv.outcome', 'console.csv.column', 'console.csv.message', 'console.csv.customerId'];
 const reportLine = (lang: ConsoleLang, r: ReportRow) =>
-  csvLine([r.row, tConsole(lang, 'console.csv.outcome.value', { outcome: r.outcome }), r.column, r.message === null ? null : rowMessage(lang, r.message), r.customerId ? `pu_${r.customerId}` : null]);
+  csvLine([r.row, tConsole(lang, 'console.csv.outcome.value', { outcome: r.outcome }), r.column, r.message === null ? null : rowMessage(lang, r), r.customerId ? `pu_${r.customerId}` : null]);
 
 export function bindCustomerImport(router: Router, deps: AppDeps): void {
   const uploadPage = (ctx: Context, view: { cardId: string; errors: ReturnType<typeof noErrors> }, status = 200) => {
@@ -80,7 +80,7 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
       ctx.redirect(`/console/customers/import/${job.id}`);
     } catch (err) {
       if (!(err instanceof ImportFileError)) throw err;
-      errors.fields.file = serviceWords(c.lang, err.message) ?? err.message;
+      errors.fields.file = reasonWords(c.lang, err.reason) ?? err.message;
       return uploadPage(ctx, { cardId: upload.cardId, errors }, 400);
     }
   });
@@ -129,9 +129,9 @@ export function bindCustomerImport(router: Router, deps: AppDeps): void {
     const chosen = table.header.map((_, i) => field(form, `map.${i}`));
     const checked = checkMapping(card, table.header, chosen);
     if (!checked.mapping) {
-      const say = (message: string) => serviceWords(c.lang, message) ?? message;
-      const columnErrors = Object.fromEntries(Object.entries(checked.columnErrors).map(([i, message]) => [i, say(message)]));
-      return draftPage(ctx, job, { chosen, columnErrors, errors: { fields: {}, form: checked.formError === undefined ? undefined : say(checked.formError) } }, 400);
+      const columnErrors = Object.fromEntries(Object.entries(checked.columnErrors).map(([i, message]) => [i, reasonWords(c.lang, checked.columnReasons[Number(i)]) ?? message]));
+      const form = checked.formError === undefined ? undefined : (reasonWords(c.lang, checked.formReason) ?? checked.formError);
+      return draftPage(ctx, job, { chosen, columnErrors, errors: { fields: {}, form } }, 400);
     }
     const report = await dryRun(deps.db, c.namespace, await readSource(deps.db, { card, table, mapping: checked.mapping, fileSha256: job.fileSha256 }));
     // The refused rows as the owner downloads them, made once with the dry run.

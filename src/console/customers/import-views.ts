@@ -152,7 +152,7 @@ function refusalsTable(lang: ConsoleLang, rows: ReportRow[], total: number, csvH
 <div class="table-wrap"><table class="stacked refused-table" aria-labelledby="refused-heading">
   <thead><tr><th scope="col" class="num">${col.row}</th><th scope="col">${col.column}</th><th scope="col">${col.problem}</th></tr></thead>
   <tbody>${rows.slice(0, SHOWN_REFUSALS).map(
-    (r) => html`<tr><td data-label="${col.row}" class="num">${r.row}</td><td data-label="${col.column}">${r.column ?? '—'}</td><td data-label="${col.problem}">${rowMessage(lang, r.message)}</td></tr>`,
+    (r) => html`<tr><td data-label="${col.row}" class="num">${r.row}</td><td data-label="${col.column}">${r.column ?? '—'}</td><td data-label="${col.problem}">${rowMessage(lang, r)}</td></tr>`,
   )}</tbody>
 </table></div>
 ${total > SHOWN_REFUSALS ? html`<p class="muted small after-table">${m('console.import.refused.first', { shown: SHOWN_REFUSALS, total: numberText(lang, total) })}</p>` : ''}

@@ -7,6 +7,7 @@ import { findCustomer as findInNamespace, findCustomerAnywhere } from '../../cus
 import type { ConsoleContext } from '../context';
 import { ApiError, validationFailed } from '../../lib/errors';
 import { toHundredths } from '../../lib/money';
+import { reason } from '../../lib/reasons';
 import { toIssues } from '../../lib/validation';
 import type { BalanceChangeResult } from '../../loyalty/ledger';
 import { AdjustBody } from '../../loyalty/schemas';
@@ -75,7 +76,8 @@ export function findCustomer(deps: Pick<AppDeps, 'db'>, c: ConsoleContext, paste
   if (found) return found;
   const elsewhere = findCustomerAnywhere(deps, id);
   if (elsewhere && elsewhere.orgId === c.org.id && elsewhere.erasedAt === null) {
-    throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${elsewhere.livemode ? 'live' : 'test'} data: use "Switch to ${elsewhere.livemode ? 'live' : 'test'} data" at the top to see them` });
+    const mode = elsewhere.livemode ? 'live' : 'test';
+    throw new ApiError(404, 'CUSTOMER_IN_OTHER_MODE', { detail: `this customer is in your ${mode} data: use "Switch to ${mode} data" at the top to see them`, reason: reason('otherMode', { mode }) });
   }
   throw new ApiError(404, 'CUSTOMER_NOT_FOUND', { detail: 'there is no such customer; find them in the customer list' });
 }

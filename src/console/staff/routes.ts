@@ -9,7 +9,7 @@ import type { Staff } from '../../staff/model';
 import { StaffInput, StaffName, StaffPin } from '../../staff/schemas';
 import { changeStaffPin, createStaff, getStaff, listStaff, renameStaff, setStaffStatus } from '../../staff/service';
 import { qrSvg } from '../../wallet/qr';
-import { field, formErrorsFrom, noErrors, parseForm, type FormErrors } from '../../web/forms';
+import { field, formErrorsFrom, parseForm, type FormErrors } from '../../web/forms';
 import { consoleForm, consoleOf } from '../context';
 import { sendConsolePage } from '../layout';
 import { memberBody, staffBody, type StaffForm } from './views';
@@ -36,7 +36,7 @@ const SERVICE_MESSAGES: Readonly<Record<string, ConsoleKey | readonly [ConsoleKe
 /** Valibot's and the service's messages as the form shows them: on their field, with a capital, in the admin's language. */
 function capitalised(errors: FormErrors, lang: ConsoleLang): FormErrors {
   const up = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
-  const out = noErrors();
+  const out: FormErrors = { ...errors, fields: {} };
   for (const [name, message] of Object.entries(errors.fields)) out.fields[name] = up(message);
   if (errors.form) out.form = up(errors.form);
   return errorsInLang(out, lang, SERVICE_MESSAGES);
