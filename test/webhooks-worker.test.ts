@@ -107,15 +107,23 @@ describe('webhook worker', () => {
     assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
   });
 
-  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, not by scanning every delivery', async () => {
+  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, and the counts of deliveries their events by key', async () => {
     app = await startWebhookApp();
-    // ON DELETE CASCADE looks up the child rows of each deleted event; without an index on
-    // webhook_deliveries.event_id that is a full scan of the deliveries table per event.
-    const plan = (sql: string) => (app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((r) => r.detail);
-    for (const sql of ['DELETE FROM events WHERE id = ?', 'DELETE FROM events WHERE customer_id = ? AND livemode = 0']) {
-      const scans = plan(sql).filter((d) => /^SCAN webhook_deliveries\b/.test(d));
-      assert.deepEqual(scans, [], sql);
+    const plan = (sql: string) => {
+      const statement = app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      return (statement.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1)) as { detail: string }[]).map((r) => r.detail);
+    };
+    // What the triggers of events and webhook_deliveries run, as stored, new./old. values as parameters.
+    const bodies = (app.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('events', 'webhook_deliveries')").all() as { name: string; sql: string }[]).map(
+      (t) => ({ name: t.name, statement: t.sql.replace(/^[\s\S]*?\bBEGIN\s+/, '').replace(/;\s*END$/, '').replace(/\b(new|old)\.\w+/g, '?') }),
+    );
+    assert.deepEqual(bodies.map((b) => b.name).sort(), ['events_test_deliveries', 'webhook_deliveries_counted', 'webhook_deliveries_uncounted']);
+    for (const { name, statement } of bodies) {
+      const details = plan(statement);
+      assert.deepEqual(details.filter((d) => /^SCAN\b/.test(d)), [], `${name}: ${statement}\n${details.join('\n')}`);
+      assert.ok(details.some((d) => /^SEARCH (events USING INTEGER PRIMARY KEY|webhook_deliveries USING (COVERING )?INDEX webhook_deliveries_test_event)/.test(d)), `${name}: ${details.join('\n')}`);
     }
+    assert.deepEqual(plan("DELETE FROM events WHERE customer_id = 'x' AND livemode = 0").filter((d) => /^SCAN\b/.test(d)), []);
   });
 
   it('leaves a delivery under a live lease alone and takes it up once the lease expires (a dead worker’s claim)', async () => {
