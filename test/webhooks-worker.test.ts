@@ -31,6 +31,32 @@ describe('webhook worker', () => {
     return { app, receiver, org, endpoint, emit, deliveries };
   }
 
+  it('reads the endpoints before a sweep only while some endpoint has all its slots taken', async () => {
+    const { app, receiver, emit } = await setUp();
+    const repo = webhooksRepo(app.db);
+    const activeIds = repo.activeIds;
+    let reads = 0;
+    repo.activeIds = () => {
+      reads++;
+      return activeIds();
+    };
+    try {
+      receiver.answer(() => 'hang');
+      emit(false);
+      assert.equal(app.worker.sweep(), 1, 'nothing in flight: every endpoint has room');
+      assert.equal(reads, 0);
+      for (let i = 0; i < 8; i++) emit(false);
+      assert.equal(app.worker.sweep(), 7, 'the endpoint takes up to its 8 slots');
+      assert.equal(reads, 0);
+      assert.equal(app.worker.sweep(), 0, 'all its slots are taken');
+      assert.equal(reads, 1, 'only then are the endpoints read');
+    } finally {
+      repo.activeIds = activeIds;
+      receiver.release();
+      await app.worker.idle();
+    }
+  });
+
   it('records a null response code when the receiver is slower than WEBHOOK_TIMEOUT_MS', async () => {
     const { app, receiver, emit, deliveries } = await setUp({ WEBHOOK_TIMEOUT_MS: '150' });
     receiver.answer(() => 'hang');
