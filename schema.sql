@@ -256,20 +256,31 @@ CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new
       AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
 END;
 
--- The outbox: every event is written in the transaction of the change that caused it.
+-- The outbox: one row per event some endpoint takes, the exact envelope every delivery and replay
+-- sends. seq: the row's number, by which deliveries refer to it; id: the public id (evt_…, in the
+-- envelope), never looked up. deliveries: how many delivery rows refer to it (triggers on
+-- webhook_deliveries keep it); the retention sweep removes an old event once none is left.
 CREATE TABLE events (
-  id          TEXT PRIMARY KEY,
+  seq         INTEGER PRIMARY KEY,
+  id          TEXT NOT NULL,
   org_id      TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
   livemode    INTEGER NOT NULL,
   type        TEXT NOT NULL,
   customer_id TEXT,                         -- for the test-customer sweep; NULL for org-level events
   payload     TEXT NOT NULL,                -- the exact JSON envelope sent to receivers
-  created_at  INTEGER NOT NULL
+  created_at  INTEGER NOT NULL,
+  deliveries  INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX events_org ON events (org_id, livemode, created_at);
 -- Events are found by customer only to remove a test customer's (customers/purge-repo.ts): a live
 -- event's entry was written and never read.
 CREATE INDEX events_test_customer ON events (customer_id) WHERE livemode = 0 AND customer_id IS NOT NULL;
+-- A test event goes with its deliveries (the test-customer sweep). A live event is removed only
+-- once no delivery refers to it (the retention sweep), or with its org, whose endpoints take their
+-- deliveries with them.
+CREATE TRIGGER events_test_deliveries AFTER DELETE ON events WHEN old.livemode = 0 BEGIN
+  DELETE FROM webhook_deliveries WHERE livemode = 0 AND event_seq = old.seq;
+END;
 
 CREATE TABLE webhooks (
   id          TEXT PRIMARY KEY,
@@ -284,29 +295,38 @@ CREATE TABLE webhooks (
 );
 CREATE INDEX webhooks_org ON webhooks (org_id, livemode, created_at);
 
+-- One delivery of an event to an endpoint, stored in the order of its id (ids sort by the time they
+-- were made: a new one is the table's last row). event_seq: the event's row (events.seq); livemode:
+-- the event's, for the index of test deliveries.
 CREATE TABLE webhook_deliveries (
   id               TEXT PRIMARY KEY,
   webhook_id       TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
-  event_id         TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+  event_seq        INTEGER NOT NULL,
+  livemode         INTEGER NOT NULL,
   status           TEXT NOT NULL CHECK (status = 'pending' OR status = 'succeeded' OR status = 'failed'),
   attempt_count    INTEGER NOT NULL DEFAULT 0,
   next_attempt_at  INTEGER,                 -- NULL once final
   lease_until      INTEGER,                 -- set while a worker holds the delivery
   replay_of        TEXT,
   created_at       INTEGER NOT NULL
-);
--- Deleting an event (the 30-day test-customer sweep) cascades to its deliveries;
--- without this index each deleted event scanned the whole deliveries table.
-CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+) WITHOUT ROWID;
 -- The delivery worker reads each endpoint's queue in order (webhooks/deliveries-repo.ts): the rows
--- it takes and no others, however long a backlog grows. Across endpoints it read every due row
--- and sorted them, on every claim; the index it used goes (one index less to write per delivery).
-CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending';
--- An endpoint's deliveries, oldest first: a new one is the last entry of its endpoint's range, where
--- in the newest-first order it went to the range's first page and split pages in the middle of the
--- index. Read backwards it gives the history's order, newest first with ties by row number, and
--- forwards the retention sweep's, oldest first.
-CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at);
+-- it takes and no others, however long a backlog grows. Deliveries due at the same moment go in
+-- the order of their events (the events of one transaction in the order it emitted them).
+CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, next_attempt_at, event_seq) WHERE status = 'pending';
+-- An endpoint's deliveries, oldest first (those made at the same moment in the order of their
+-- events): read backwards it gives the history's order, newest first, and forwards the retention
+-- sweep's, oldest first.
+CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at, event_seq);
+-- A test event's deliveries, for its removal with the test customer (events_test_deliveries).
+CREATE INDEX webhook_deliveries_test_event ON webhook_deliveries (event_seq) WHERE livemode = 0;
+-- The event counts the deliveries that refer to it, whatever writes or removes them.
+CREATE TRIGGER webhook_deliveries_counted AFTER INSERT ON webhook_deliveries BEGIN
+  UPDATE events SET deliveries = deliveries + 1 WHERE seq = new.event_seq;
+END;
+CREATE TRIGGER webhook_deliveries_uncounted AFTER DELETE ON webhook_deliveries BEGIN
+  UPDATE events SET deliveries = deliveries - 1 WHERE seq = old.event_seq;
+END;
 
 -- A delivery's attempts, stored in the order of their key: an attempt is one row written, where a
 -- table with a rowid wrote the row and an entry of the key's own index, two pages. Read only by
@@ -849,4 +869,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 35;
+PRAGMA user_version = 36;

@@ -66,5 +66,14 @@ describe('the pages an earn writes', () => {
     const written = trees(count);
     for (const tree of [...EARN_TREES, 'events', 'webhook_deliveries', 'webhook_deliveries_queue']) assert.ok(written.includes(tree), `${tree} in ${written.join(', ')}`);
     assert.equal(written.filter((t) => t.startsWith('transactions_') && !EARN_TREES.includes(t)).length, 0, 'no other ledger index');
+    // The event's row and its entry in events_org; the delivery's row (keyed by its id), its entry in
+    // the endpoint's history and in the queue; what the worker records of it (the attempt). No index
+    // of the text ids, nor of the deliveries by event: nothing reads a live event's through them.
+    const webhookTrees = ['events', 'events_org', 'webhook_deliveries', 'webhook_deliveries_queue', 'webhook_deliveries_webhook'];
+    assert.deepEqual(
+      written.filter((t) => /^(events|webhook_deliveries|sqlite_autoindex_(events|webhook_deliveries))/.test(t)),
+      webhookTrees,
+      JSON.stringify(count.byTree),
+    );
   });
 });

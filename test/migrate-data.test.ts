@@ -327,6 +327,49 @@ describe('data migrations', () => {
     db.close();
   });
 
+  it('keys events by row number and deliveries by id: every row, attempt and reference kept, each event counting its deliveries', () => {
+    const step = stepNamed(/events by row number, deliveries by id/);
+    const db = databaseBefore(step);
+    db.exec(`INSERT INTO orgs (id, name, created_at) VALUES ('org_w', 'Shop', 1);
+      INSERT INTO webhooks (id, org_id, livemode, url, events, status, secret, created_at, updated_at) VALUES
+        ('we_1', 'org_w', 1, 'https://example.com/in', '["*"]', 'active', 'whsec_1', 1, 1), ('we_t', 'org_w', 0, 'https://example.com/t', '["*"]', 'active', 'whsec_t', 1, 1);
+      INSERT INTO events (id, org_id, livemode, type, customer_id, payload, created_at) VALUES
+        ('evt_1', 'org_w', 1, 'balance.updated', 'cus_1', '{"id":"evt_1"}', 10), ('evt_2', 'org_w', 1, 'customer.enrolled', 'cus_1', '{"id":"evt_2"}', 5),
+        ('evt_t', 'org_w', 0, 'customer.enrolled', 'cus_t', '{"id":"evt_t"}', 20);
+      INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempt_count, next_attempt_at, lease_until, replay_of, created_at) VALUES
+        ('wd_1', 'we_1', 'evt_1', 'failed', 2, NULL, NULL, NULL, 10), ('wd_2', 'we_1', 'evt_1', 'pending', 0, 40, 45, 'wd_1', 30), ('wd_t', 'we_t', 'evt_t', 'succeeded', 1, NULL, NULL, NULL, 20);
+      INSERT INTO webhook_attempts (delivery_id, number, status, response_code, error, duration_ms, at) VALUES
+        ('wd_1', 1, 'failed', 503, 'HTTP 503', 12, 10), ('wd_1', 2, 'failed', NULL, 'timeout', 5000, 20), ('wd_t', 1, 'succeeded', 200, NULL, 3, 21);`);
+    const rowids = Object.fromEntries((db.prepare('SELECT id, rowid AS n FROM events').all() as { id: string; n: number }[]).map((r) => [r.id, r.n]));
+    const attempts = () => db.prepare('SELECT * FROM webhook_attempts ORDER BY delivery_id, number').all();
+    const attemptsBefore = attempts();
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    assert.deepEqual(db.prepare('SELECT seq, id, org_id, livemode, type, customer_id, payload, created_at, deliveries FROM events ORDER BY seq').all(), [
+      { seq: rowids.evt_1, id: 'evt_1', org_id: 'org_w', livemode: 1, type: 'balance.updated', customer_id: 'cus_1', payload: '{"id":"evt_1"}', created_at: 10, deliveries: 2 },
+      { seq: rowids.evt_2, id: 'evt_2', org_id: 'org_w', livemode: 1, type: 'customer.enrolled', customer_id: 'cus_1', payload: '{"id":"evt_2"}', created_at: 5, deliveries: 0 },
+      { seq: rowids.evt_t, id: 'evt_t', org_id: 'org_w', livemode: 0, type: 'customer.enrolled', customer_id: 'cus_t', payload: '{"id":"evt_t"}', created_at: 20, deliveries: 1 },
+    ]);
+    assert.deepEqual(db.prepare('SELECT * FROM webhook_deliveries ORDER BY id').all(), [
+      { id: 'wd_1', webhook_id: 'we_1', event_seq: rowids.evt_1, livemode: 1, status: 'failed', attempt_count: 2, next_attempt_at: null, lease_until: null, replay_of: null, created_at: 10 },
+      { id: 'wd_2', webhook_id: 'we_1', event_seq: rowids.evt_1, livemode: 1, status: 'pending', attempt_count: 0, next_attempt_at: 40, lease_until: 45, replay_of: 'wd_1', created_at: 30 },
+      { id: 'wd_t', webhook_id: 'we_t', event_seq: rowids.evt_t, livemode: 0, status: 'succeeded', attempt_count: 1, next_attempt_at: null, lease_until: null, replay_of: null, created_at: 20 },
+    ]);
+    assert.deepEqual(attempts(), attemptsBefore);
+    assert.deepEqual(db.pragma('foreign_key_check'), []);
+
+    // The counts follow the deliveries; a test event takes its deliveries (and their attempts) with it.
+    const counts = () => db.prepare('SELECT id, deliveries FROM events ORDER BY seq').all().map((r) => Object.values(r as object).join(' '));
+    db.prepare("DELETE FROM webhook_deliveries WHERE id = 'wd_1'").run();
+    db.prepare("INSERT INTO webhook_deliveries (id, webhook_id, event_seq, livemode, status, created_at) VALUES ('wd_3', 'we_1', ?, 1, 'pending', 50)").run(rowids.evt_2);
+    assert.deepEqual(counts(), ['evt_1 1', 'evt_2 1', 'evt_t 1']);
+    db.prepare("DELETE FROM events WHERE customer_id = 'cus_t' AND livemode = 0").run();
+    assert.deepEqual((db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').all() as { id: string }[]).map((d) => d.id), ['wd_2', 'wd_3']);
+    assert.deepEqual(attempts(), [], 'the attempts went with their deliveries');
+    assert.throws(() => db.prepare("INSERT INTO webhook_attempts (delivery_id, number, status, duration_ms, at) VALUES ('wd_9', 1, 'failed', 1, 1)").run(), /FOREIGN KEY/);
+    db.close();
+  });
+
   it("takes the ledger ids' index out on a big ledger: rows, ids, history order, lots, reversals and the dashboard's sums as they were", () => {
     const step = stepNamed(/ledger ids unindexed/);
     const db = databaseBefore(step);

@@ -12,6 +12,7 @@ import { promotionsRepo } from '../src/promotions/repo';
 import { activityRepo } from '../src/staff/activity-repo';
 import { cardUpdatesRepo } from '../src/wallet/updates/card-repo';
 import { deliveriesRepo } from '../src/webhooks/deliveries-repo';
+import { eventsRepo } from '../src/events/repo';
 import { importsRepo } from '../src/import/repo';
 import { statementsPreparedBy } from './support/databases';
 
@@ -170,7 +171,7 @@ describe("the webhook worker's claim", () => {
   ];
   for (const s of statistics) {
     it(`${s.name}: the endpoint's queue in order, no sort`, () => {
-      const plan = planMatching(plansOf(deliveriesRepo, s.setUp), /ORDER BY d\.next_attempt_at, d\.rowid/);
+      const plan = planMatching(plansOf(deliveriesRepo, s.setUp), /ORDER BY d\.next_attempt_at, d\.event_seq, d\.id/);
       assertPlan(plan, [/^SEARCH d USING INDEX webhook_deliveries_queue \(webhook_id=\? AND next_attempt_at<\?\)$/], /TEMP B-TREE|SCAN d/);
     });
   }
@@ -181,7 +182,7 @@ describe("the webhook worker's claim", () => {
 describe("an endpoint's deliveries", () => {
   const plans = plansOf(deliveriesRepo);
   it('the history, newest first: the endpoint\'s index walked backwards, no sort', () => {
-    assertPlan(planMatching(plans, /ORDER BY d\.created_at DESC, d\.rowid DESC/), [/^SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\?\)$/], /TEMP B-TREE|SCAN d/);
+    assertPlan(planMatching(plans, /ORDER BY d\.created_at DESC, d\.event_seq DESC, d\.id DESC/), [/^SEARCH d USING INDEX webhook_deliveries_webhook \(webhook_id=\?\)$/], /TEMP B-TREE|SCAN d/);
   });
   it("the retention sweep: each endpoint's deliveries before the cutoff, their attempts by key", () => {
     assertPlan(
@@ -192,6 +193,22 @@ describe("an endpoint's deliveries", () => {
   });
   it("a page's attempts by their key, in its order", () => {
     assertPlan(planMatching(plans, /FROM webhook_attempts WHERE delivery_id IN/), [/SEARCH webhook_attempts USING PRIMARY KEY \(delivery_id=\?\)/], /TEMP B-TREE|SCAN webhook_attempts/);
+  });
+});
+
+// A delivery is found by its id through the table's own key, and its event by the event's row
+// number; the events the retention sweep removes through each org's range of events_org, never a
+// scan of either table.
+describe('deliveries and their events by key', () => {
+  const plans = plansOf(deliveriesRepo);
+  it('a delivery by id (the replay, the worker\'s record) and its event by row number', () => {
+    for (const match of [/WHERE d\.id = \?$/, /WHERE d\.id = @id AND w\.org_id/, /^SELECT status FROM webhook_deliveries WHERE id = \?/, /^UPDATE webhook_deliveries\s+SET status = @status/]) {
+      assertPlan(planMatching(plans, match), [/^SEARCH (d|webhook_deliveries) USING PRIMARY KEY \(id=\?\)$/], /TEMP B-TREE|^SCAN/);
+    }
+    assertPlan(planMatching(plans, /WHERE d\.id = \?$/), [/^SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)$/], /^SCAN/);
+  });
+  it('the retention sweep: old events no delivery refers to, through each org\'s range of events_org', () => {
+    assertPlan(planMatching(plansOf(eventsRepo), /^DELETE FROM events/), [/SEARCH e USING INDEX events_org \(org_id=\? AND livemode=\? AND created_at<\?\)/], /TEMP B-TREE|SCAN e\b/);
   });
 });
 

@@ -1,10 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventsRepo } from '../src/events/repo';
 import { EVENT_TYPES, type EventType } from '../src/events/types';
 import { seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, verifySignature, type Receiver } from './support/receiver';
-import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
+import { createEndpoint, produce, startWebhookApp, storedPayload, type WebhookTestApp } from './support/webhooks';
 
 // The data fields each event carries (docs/webhooks.md#what-arrives; level.changed adds level and previousLevel).
 const DATA_FIELDS: Record<EventType, string[]> = {
@@ -50,7 +49,7 @@ describe('webhook delivery', () => {
       assert.equal(req.path, '/hook');
       assert.equal(req.headers['content-type'], 'application/json');
       assert.equal(req.headers['x-loyalty-event-type'], envelope.type);
-      assert.equal(req.body, eventsRepo(app.db).findById(envelope.id)!.payload, 'the body is the stored payload, byte for byte');
+      assert.equal(req.body, storedPayload(app.db, envelope.id), 'the body is the stored payload, byte for byte');
 
       const header = String(req.headers['x-loyalty-signature']);
       assert.match(header, /^t=\d+,v1=[0-9a-f]{64}$/);

@@ -1,11 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventsRepo } from '../src/events/repo';
 import { serverJobs } from '../src/jobs/list';
 import { replayDelivery } from '../src/webhooks/service';
 import { NO_WORKERS, seedStandardOrg, type StandardOrg } from './support/app';
 import { startReceiver, type Receiver } from './support/receiver';
-import { createEndpoint, produce, startWebhookApp, type WebhookTestApp } from './support/webhooks';
+import { createEndpoint, produce, startWebhookApp, storedPayload, type WebhookTestApp } from './support/webhooks';
 
 const DAY = 24 * 3_600_000;
 
@@ -46,7 +45,7 @@ describe('webhook history retention', () => {
     const unsubscribed = produce(app.deps, { orgId: org.orgId, livemode: false, type: 'balance.updated', cardId: org.cards.stamps });
     await app.worker.idle();
     assert.equal((await app.request('DELETE', `/api/v1/webhooks/${removed.id}`, { key: org.keys.test })).status, 200);
-    assert.ok(eventsRepo(app.db).findById(unsubscribed.id), 'the event stays until the sweep');
+    assert.ok(storedPayload(app.db, unsubscribed.id), 'the event stays until the sweep');
     const replayed = live();
     const stillPending = live('reward.redeemed');
     await app.worker.idle();
@@ -76,9 +75,9 @@ describe('webhook history retention', () => {
     assert.equal(pending.status, 'pending', 'a pending delivery is never swept');
     assert.equal(count('SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?', replayedDelivery!.id), 0, 'attempts go with their delivery');
 
-    assert.equal(eventsRepo(app.db).findById(delivered.id), undefined);
-    assert.equal(eventsRepo(app.db).findById(unsubscribed.id), undefined);
-    for (const kept of [replayed, stillPending, recent]) assert.ok(eventsRepo(app.db).findById(kept.id), `${kept.id} is still referenced or recent`);
+    assert.equal(storedPayload(app.db, delivered.id), undefined);
+    assert.equal(storedPayload(app.db, unsubscribed.id), undefined);
+    for (const kept of [replayed, stillPending, recent]) assert.ok(storedPayload(app.db, kept.id), `${kept.id} is still referenced or recent`);
 
     assert.deepEqual(await job()!.run(), { deliveries: 0, events: 0 }, 'nothing more to do');
     assert.equal((await app.request('GET', `/api/v1/webhooks/${endpoint.id}`, { key: org.keys.live })).status, 200, 'the endpoint itself stays');

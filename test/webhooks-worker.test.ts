@@ -31,6 +31,32 @@ describe('webhook worker', () => {
     return { app, receiver, org, endpoint, emit, deliveries };
   }
 
+  it('reads the endpoints before a sweep only while some endpoint has all its slots taken', async () => {
+    const { app, receiver, emit } = await setUp();
+    const repo = webhooksRepo(app.db);
+    const activeIds = repo.activeIds;
+    let reads = 0;
+    repo.activeIds = () => {
+      reads++;
+      return activeIds();
+    };
+    try {
+      receiver.answer(() => 'hang');
+      emit(false);
+      assert.equal(app.worker.sweep(), 1, 'nothing in flight: every endpoint has room');
+      assert.equal(reads, 0);
+      for (let i = 0; i < 8; i++) emit(false);
+      assert.equal(app.worker.sweep(), 7, 'the endpoint takes up to its 8 slots');
+      assert.equal(reads, 0);
+      assert.equal(app.worker.sweep(), 0, 'all its slots are taken');
+      assert.equal(reads, 1, 'only then are the endpoints read');
+    } finally {
+      repo.activeIds = activeIds;
+      receiver.release();
+      await app.worker.idle();
+    }
+  });
+
   it('records a null response code when the receiver is slower than WEBHOOK_TIMEOUT_MS', async () => {
     const { app, receiver, emit, deliveries } = await setUp({ WEBHOOK_TIMEOUT_MS: '150' });
     receiver.answer(() => 'hang');
@@ -107,15 +133,23 @@ describe('webhook worker', () => {
     assert.ok(leaseMs(5_000) > 5_000, 'a lease outlives the attempt it covers');
   });
 
-  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, not by scanning every delivery', async () => {
+  it('removing events (the 30-day test-customer sweep) finds their deliveries by index, and the counts of deliveries their events by key', async () => {
     app = await startWebhookApp();
-    // ON DELETE CASCADE looks up the child rows of each deleted event; without an index on
-    // webhook_deliveries.event_id that is a full scan of the deliveries table per event.
-    const plan = (sql: string) => (app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[]).map((r) => r.detail);
-    for (const sql of ['DELETE FROM events WHERE id = ?', 'DELETE FROM events WHERE customer_id = ? AND livemode = 0']) {
-      const scans = plan(sql).filter((d) => /^SCAN webhook_deliveries\b/.test(d));
-      assert.deepEqual(scans, [], sql);
+    const plan = (sql: string) => {
+      const statement = app!.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      return (statement.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1)) as { detail: string }[]).map((r) => r.detail);
+    };
+    // What the triggers of events and webhook_deliveries run, as stored, new./old. values as parameters.
+    const bodies = (app.db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('events', 'webhook_deliveries')").all() as { name: string; sql: string }[]).map(
+      (t) => ({ name: t.name, statement: t.sql.replace(/^[\s\S]*?\bBEGIN\s+/, '').replace(/;\s*END$/, '').replace(/\b(new|old)\.\w+/g, '?') }),
+    );
+    assert.deepEqual(bodies.map((b) => b.name).sort(), ['events_test_deliveries', 'webhook_deliveries_counted', 'webhook_deliveries_uncounted']);
+    for (const { name, statement } of bodies) {
+      const details = plan(statement);
+      assert.deepEqual(details.filter((d) => /^SCAN\b/.test(d)), [], `${name}: ${statement}\n${details.join('\n')}`);
+      assert.ok(details.some((d) => /^SEARCH (events USING INTEGER PRIMARY KEY|webhook_deliveries USING (COVERING )?INDEX webhook_deliveries_test_event)/.test(d)), `${name}: ${details.join('\n')}`);
     }
+    assert.deepEqual(plan("DELETE FROM events WHERE customer_id = 'x' AND livemode = 0").filter((d) => /^SCAN\b/.test(d)), []);
   });
 
   it('leaves a delivery under a live lease alone and takes it up once the lease expires (a dead worker’s claim)', async () => {

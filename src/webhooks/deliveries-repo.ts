@@ -16,7 +16,10 @@ export interface AttemptRow {
 export interface DeliveryRow {
   id: string;
   webhookId: string;
+  /** The event's public id (evt_…). */
   eventId: string;
+  /** The event's row (events.seq). */
+  eventSeq: number;
   eventType: string;
   status: DeliveryStatus;
   attemptCount: number;
@@ -42,6 +45,7 @@ interface RawDelivery {
   id: string;
   webhook_id: string;
   event_id: string;
+  event_seq: number;
   event_type: string;
   status: DeliveryStatus;
   attempt_count: number;
@@ -65,6 +69,7 @@ const mapDelivery = (r: RawDelivery): DeliveryRow => ({
   id: r.id,
   webhookId: r.webhook_id,
   eventId: r.event_id,
+  eventSeq: r.event_seq,
   eventType: r.event_type,
   status: r.status,
   attemptCount: r.attempt_count,
@@ -84,27 +89,27 @@ const mapAttempt = (r: RawAttempt): AttemptRow => ({
   at: r.at,
 });
 
-const DELIVERY_COLUMNS = `d.id, d.webhook_id, d.event_id, e.type AS event_type, d.status, d.attempt_count, d.next_attempt_at,
+const DELIVERY_COLUMNS = `d.id, d.webhook_id, e.id AS event_id, d.event_seq, e.type AS event_type, d.status, d.attempt_count, d.next_attempt_at,
   d.lease_until, d.replay_of, d.created_at`;
 
 function createDeliveriesRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempt_count, next_attempt_at, replay_of, created_at)
-     VALUES (@id, @webhookId, @eventId, 'pending', 0, @now, @replayOf, @now)`,
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, livemode, status, attempt_count, next_attempt_at, replay_of, created_at)
+     VALUES (@id, @webhookId, @eventSeq, @livemode, 'pending', 0, @now, @replayOf, @now)`,
   );
   const byId = db.prepare<[string], RawDelivery>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.id = ?`,
   );
   // A delivery belongs to the org and mode of its endpoint; the replay route looks it up through that.
   const inScope = db.prepare<{ id: string; orgId: string; livemode: number }, RawDelivery>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-       JOIN events e ON e.id = d.event_id
+       JOIN events e ON e.seq = d.event_seq
        JOIN webhooks w ON w.id = d.webhook_id
      WHERE d.id = @id AND w.org_id = @orgId AND w.livemode = @livemode`,
   );
   const ofWebhook = db.prepare<{ webhookId: string; limit: number }, RawDelivery>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-     WHERE d.webhook_id = @webhookId ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`,
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+     WHERE d.webhook_id = @webhookId ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT @limit`,
   );
   const attemptsOf = db.prepare<[string], RawAttempt>(
     'SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, number',
@@ -117,7 +122,7 @@ function createDeliveriesRepo(db: Db) {
 
   // Due: pending, its time has come, and nobody holds a live lease on it (an expired lease is a
   // crashed or stopped worker's). The queue is read one endpoint at a time through
-  // webhook_deliveries_queue (webhook_id, next_attempt_at WHERE pending, migration 11), so a claim
+  // webhook_deliveries_queue (webhook_id, next_attempt_at, event_seq WHERE pending), so a claim
   // reads only the rows it takes (and the few this process is sending now), however long the
   // backlog: an endpoint at its concurrency bound is simply not asked, instead of its whole backlog
   // being read past to find another endpoint's rows.
@@ -134,15 +139,15 @@ function createDeliveriesRepo(db: Db) {
   // no delivery yet) had the planner start from the endpoints and sort the endpoint's whole due
   // backlog at each claim, so every claim grew slower as the backlog grew.
   const dueOf = db.prepare<{ webhookId: string; now: number; inFlight: string; limit: number }, ClaimCandidate>(
-    `SELECT d.id, d.webhook_id AS webhookId, d.event_id AS eventId, e.type AS eventType, d.attempt_count AS attemptCount,
+    `SELECT d.id, d.webhook_id AS webhookId, e.id AS eventId, e.type AS eventType, d.attempt_count AS attemptCount,
             w.url, w.secret, e.payload
      FROM webhook_deliveries d INDEXED BY webhook_deliveries_queue
        CROSS JOIN webhooks w ON w.id = d.webhook_id
-       CROSS JOIN events e ON e.id = d.event_id
+       CROSS JOIN events e ON e.seq = d.event_seq
      WHERE d.webhook_id = @webhookId AND d.status = 'pending' AND d.next_attempt_at <= @now
        AND (d.lease_until IS NULL OR d.lease_until <= @now)
        AND d.id NOT IN (SELECT value FROM json_each(@inFlight))
-     ORDER BY d.next_attempt_at, d.rowid
+     ORDER BY d.next_attempt_at, d.event_seq, d.id
      LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil WHERE id = @id');
@@ -156,8 +161,8 @@ function createDeliveriesRepo(db: Db) {
   // CROSS JOIN keeps endpoints as the outer loop, so each endpoint's (webhook_id, created_at) index
   // range yields the old rows without scanning the table.
   const deleteFinishedBefore = db.prepare(
-    `DELETE FROM webhook_deliveries WHERE rowid IN (
-       SELECT d.rowid FROM webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT d.id FROM webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id
        WHERE d.created_at < @cutoff AND d.status != 'pending'
        LIMIT @limit)`,
   );
@@ -170,8 +175,8 @@ function createDeliveriesRepo(db: Db) {
   );
 
   return {
-    insert(row: { id: string; webhookId: string; eventId: string; now: number; replayOf: string | null }) {
-      insert.run(row);
+    insert(row: { id: string; webhookId: string; eventSeq: number; livemode: boolean; now: number; replayOf: string | null }) {
+      insert.run({ ...row, livemode: row.livemode ? 1 : 0 });
     },
     findById(id: string): DeliveryRow | undefined {
       const row = byId.get(id);

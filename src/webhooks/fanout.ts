@@ -17,10 +17,10 @@ import { webhooksRepo } from './repo';
 export function fanOutToWebhooks(deps: Pick<WriteDeps, 'db' | 'clock' | 'afterCommit'>, event: EmittedEvent): number {
   const webhookIds = webhooksRepo(deps.db).subscribers(event.orgId, event.livemode, event.type);
   if (webhookIds.length === 0) return 0;
-  eventsRepo(deps.db).insert(event);
+  const eventSeq = eventsRepo(deps.db).insert(event);
   const now = deps.clock.now();
   const deliveries = deliveriesRepo(deps.db);
-  for (const webhookId of webhookIds) deliveries.insert({ id: newId('wd'), webhookId, eventId: event.id, now, replayOf: null });
+  for (const webhookId of webhookIds) deliveries.insert({ id: newId('wd'), webhookId, eventSeq, livemode: event.livemode, now, replayOf: null });
   wakeAfterCommit(deps.db, 'events', () => deps.afterCommit.eventsWritten());
   return webhookIds.length;
 }

@@ -151,7 +151,7 @@ export function replayDelivery(deps: WebhookDeps, owner: Owner, deliveryId: stri
       throw new ApiError(409, 'WEBHOOK_DISABLED', { detail: `${webhook.id} is disabled; set its status to active before replaying` });
     }
     const id = newId('wd');
-    repo.insert({ id, webhookId: original.webhookId, eventId: original.eventId, now: deps.clock.now(), replayOf: original.id });
+    repo.insert({ id, webhookId: original.webhookId, eventSeq: original.eventSeq, livemode: webhook.livemode, now: deps.clock.now(), replayOf: original.id });
     return { delivery: repo.findById(id)!, attempts: [] };
   });
 }

@@ -89,9 +89,11 @@ export function createDeliveryWorker(deps: WorkerDeps, options: WorkerOptions = 
     key: (delivery) => delivery.id,
     // Under load every endpoint's slots are taken most of the time, and a sweep follows every
     // commit: then nothing could be claimed, and the claim's transaction and its endpoints query
-    // are skipped.
+    // are skipped. While no endpoint's slots are all taken, every endpoint has room, and the
+    // endpoints need not be read to say so.
     hasRoom(working) {
       const taken = slotsTaken(working);
+      if (![...taken.values()].some((n) => n >= perEndpoint)) return true;
       return webhooks.activeIds().some((id) => (taken.get(id) ?? 0) < perEndpoint);
     },
     // For each endpoint with due rows and free slots, its oldest due rows up to its free slots.

@@ -21,8 +21,9 @@ export interface TablesSnapshot {
 
 /** Every row a customer write could touch, so "nothing written" is a deepEqual of two snapshots. */
 export function snapshot(db: Db): TablesSnapshot {
-  const all = (table: string) => db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all();
-  return { customers: all('customers'), transactions: all('transactions'), events: all('events'), deliveries: all('webhook_deliveries') };
+  const all = (table: string, order = 'rowid') => db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+  // Deliveries are stored in the order of their id (a table without row numbers).
+  return { customers: all('customers'), transactions: all('transactions'), events: all('events'), deliveries: all('webhook_deliveries', 'id') };
 }
 
 export function count(db: Db, table: 'customers' | 'transactions' | 'events' | 'webhook_deliveries', where = '1 = 1', ...params: unknown[]): number {

@@ -65,3 +65,8 @@ export async function createEndpoint(app: TestApp, key: string, url: string, eve
   if (res.status !== 201) throw new Error(`creating the endpoint failed: ${res.status} ${res.text}`);
   return res.body;
 }
+
+/** The stored envelope of an event, by its public id (the application never looks an event up by it: a test's small table is read whole). */
+export function storedPayload(db: TestApp['db'], eventId: string): string | undefined {
+  return (db.prepare('SELECT payload FROM events WHERE id = ?').get(eventId) as { payload: string } | undefined)?.payload;
+}
