@@ -78,9 +78,12 @@ export async function loadAssets(manifest, root) {
 
 /**
  * Puts in the place of src/lib/bundled-assets.ts (which exports nothing when the sources run) a
- * module that imports each asset through esbuild's own loaders: `text` for UTF-8 text (the
- * script, CSS and schema stay readable strings), `binary` for the rest (the scanner's .wasm, as
- * base64 that esbuild decodes when the script starts).
+ * module that carries each asset: UTF-8 text through esbuild's `text` loader (the scripts, CSS and
+ * schema stay readable strings), other bytes (the scanner's 1 MB .wasm) as base64 inside a getter
+ * that decodes them when first asked. V8 makes a string of a literal only when it compiles the
+ * function holding it, so until the counter's scanner is first served the process holds neither
+ * the 1.4 MB of base64 nor the bytes (esbuild's `binary` loader decodes at start, and the literal
+ * then stays on the heap for as long as the process runs).
  * @param {Map<string, Uint8Array>} assets
  * @returns {import('esbuild').Plugin}
  */
@@ -91,15 +94,21 @@ export function assetsPlugin(assets) {
     setup(build) {
       build.onLoad({ filter: /bundled-assets\.ts$/ }, (args) => {
         if (args.path !== BUNDLED_ASSETS) return undefined;
-        const imports = names.map((name, i) => `import asset${i} from ${JSON.stringify(`${ASSET_NAMESPACE}:${name}`)};`);
-        const entries = names.map((name, i) => `  ${JSON.stringify(name)}: asset${i},`);
+        const text = names.map((name) => isUtf8(/** @type {Uint8Array} */ (assets.get(name))));
+        const imports = names.flatMap((name, i) => (text[i] ? [`import asset${i} from ${JSON.stringify(`${ASSET_NAMESPACE}:${name}`)};`] : []));
+        const entries = names.map((name, i) =>
+          text[i]
+            ? `  ${JSON.stringify(name)}: asset${i},`
+            : `  get ${JSON.stringify(name)}() { return Buffer.from(${JSON.stringify(Buffer.from(/** @type {Uint8Array} */ (assets.get(name))).toString('base64'))}, 'base64'); },`,
+        );
         return { loader: 'js', contents: [...imports, 'export const bundledAssets = {', ...entries, '};', ''].join('\n') };
       });
       build.onResolve({ filter: new RegExp(`^${ASSET_NAMESPACE}:`) }, (args) => ({ path: args.path.slice(ASSET_NAMESPACE.length + 1), namespace: ASSET_NAMESPACE }));
       build.onLoad({ filter: /.*/, namespace: ASSET_NAMESPACE }, (args) => {
         const bytes = assets.get(args.path);
         if (!bytes) throw new Error(`no asset named ${args.path}`);
-        return { contents: bytes, loader: isUtf8(bytes) ? 'text' : 'binary' };
+        if (!isUtf8(bytes)) throw new Error(`${args.path} is not text: it rides in bundled-assets' getter, not through a loader`);
+        return { contents: bytes, loader: 'text' };
       });
     },
   };

@@ -121,7 +121,7 @@ describe('the bundled script', () => {
       for (const [name, contentType, file] of [
         ['htmx.js', 'text/javascript; charset=utf-8', 'node_modules/htmx.org/dist/htmx.min.js'],
         ['app.css', 'text/css; charset=utf-8', 'src/web/assets/app.css'],
-        // Binary, in the script through esbuild's binary loader: it must come back byte for byte.
+        // Binary, in the script as base64 decoded on first use: it must come back byte for byte.
         ['zxing-reader.wasm', 'application/wasm', 'node_modules/zxing-wasm/dist/reader/zxing_reader.wasm'],
       ] as const) {
         const asset = await getBytes(`http://127.0.0.1:${port}${assetUrl(name)}`, {});

@@ -8,7 +8,16 @@ import { getCountries, isSupportedCountry } from 'libphonenumber-js/min';
 // too, so days are still counted by ICU: this module only chooses the names people see and type.
 // A name Node does not know (the tz database's "Factory") is left out.
 
-let zones: { choices: readonly ZoneChoice[]; canonical: ReadonlyMap<string, string> } | undefined;
+// Whether Node takes a name is asked of Intl one name at a time, and only when needed: a name Intl
+// lists is taken at once; any other (a current name ICU files under an older one) is tried by
+// building a formatter, once per name. Each formatter holds ICU's date symbols and number formats
+// in native memory, some 25 kB that V8 does not count and keeps until a full collection: trying
+// all 600 names of the tz database at the server's first settings read held about 15 MB of it.
+
+let tables: { canonical: ReadonlyMap<string, string>; nodeNames: ReadonlyMap<string, string> } | undefined;
+let listed: ReadonlySet<string> | undefined;
+const tried = new Map<string, boolean>();
+let choices: readonly ZoneChoice[] | undefined;
 
 export interface ZoneChoice {
   /** The current name, e.g. Europe/Kyiv. */
@@ -17,45 +26,58 @@ export interface ZoneChoice {
   country: string;
 }
 
-const nodeKnows = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+function nodeKnows(zone: string): boolean {
+  listed ??= new Set(Intl.supportedValuesOf('timeZone'));
+  if (listed.has(zone)) return true;
+  let known = tried.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    tried.set(zone, known);
   }
-};
+  return known;
+}
 
+/** Every name, lower-cased, with its current name (unchecked), and Node's own names, lower-cased. */
 function load() {
-  if (zones) return zones;
-  const all = Object.values(getAllTimezones({ deprecated: true }));
+  if (tables) return tables;
   const canonical = new Map<string, string>();
-  const choices: ZoneChoice[] = [{ zone: 'UTC', country: '' }];
-  for (const tz of all) {
-    const current = tz.aliasOf ?? tz.name;
-    if (!nodeKnows(current)) continue;
-    canonical.set(tz.name.toLowerCase(), current);
-    // Zones of a country only: the Etc/GMT+n zones read backwards (GMT+1 is an hour behind) and confuse more than they help.
-    if (!tz.aliasOf && tz.countries.length) choices.push({ zone: tz.name, country: getCountry(tz.countries[0]!)?.name ?? '' });
-  }
+  for (const tz of Object.values(getAllTimezones({ deprecated: true }))) canonical.set(tz.name.toLowerCase(), tz.aliasOf ?? tz.name);
   // UTC by its short name, however the tz database files it (Etc/UTC, with UTC as an alias).
   canonical.set('utc', 'UTC');
   canonical.set('etc/utc', 'UTC');
-  // Node's own names, should the library not know one of them yet.
-  for (const zone of Intl.supportedValuesOf('timeZone')) if (!canonical.has(zone.toLowerCase())) canonical.set(zone.toLowerCase(), zone);
-  choices.sort((a, b) => (a.zone === 'UTC' ? -1 : b.zone === 'UTC' ? 1 : a.zone.localeCompare(b.zone)));
-  zones = { choices, canonical };
-  return zones;
+  // Node's own names, should the library not know one of them, or name as current one this Node does not take.
+  const nodeNames = new Map(Intl.supportedValuesOf('timeZone').map((zone) => [zone.toLowerCase(), zone]));
+  tables = { canonical, nodeNames };
+  return tables;
 }
 
 /** The zone's current name ("Asia/Calcutta", "asia/kolkata", "Asia / Kolkata" → "Asia/Kolkata"), or null for no zone. */
 export function canonicalZone(text: string): string | null {
   const key = text.trim().replace(/\s*\/\s*/g, '/').replace(/ /g, '_').toLowerCase();
-  return key ? (load().canonical.get(key) ?? null) : null;
+  if (!key) return null;
+  const { canonical, nodeNames } = load();
+  const current = canonical.get(key);
+  if (current !== undefined && nodeKnows(current)) return current;
+  return nodeNames.get(key) ?? null;
 }
 
 /** The zones to choose from: UTC, then every country's zone by its current name. */
-export const zoneChoices = (): readonly ZoneChoice[] => load().choices;
+export function zoneChoices(): readonly ZoneChoice[] {
+  if (choices) return choices;
+  const list: ZoneChoice[] = [{ zone: 'UTC', country: '' }];
+  // Zones of a country only: the Etc/GMT+n zones read backwards (GMT+1 is an hour behind) and confuse more than they help.
+  for (const tz of Object.values(getAllTimezones({ deprecated: true }))) {
+    if (!tz.aliasOf && tz.countries.length && nodeKnows(tz.name)) list.push({ zone: tz.name, country: getCountry(tz.countries[0]!)?.name ?? '' });
+  }
+  list.sort((a, b) => (a.zone === 'UTC' ? -1 : b.zone === 'UTC' ? 1 : a.zone.localeCompare(b.zone)));
+  choices = list;
+  return choices;
+}
 
 /** The country a zone belongs to (ISO 3166 alpha-2), when it belongs to one. */
 export function countryOfZone(zone: string): string | null {
