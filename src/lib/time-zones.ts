@@ -11,8 +11,8 @@ import { getCountries, isSupportedCountry } from 'libphonenumber-js/min';
 // Whether Node takes a name is asked of Intl one name at a time, and only when needed: a name Intl
 // lists is taken at once; any other (a current name ICU files under an older one) is tried by
 // building a formatter, once per name. Each formatter holds ICU's date symbols and number formats
-// in native memory, some 25 kB that V8 does not count and keeps until a full collection: trying
-// all 600 names of the tz database at the server's first settings read held about 15 MB of it.
+// in native memory that V8 does not count and keeps until a full collection, so the tz database's
+// 600 names are never all tried up front.
 
 let tables: { canonical: ReadonlyMap<string, string>; nodeNames: ReadonlyMap<string, string> } | undefined;
 let listed: ReadonlySet<string> | undefined;
