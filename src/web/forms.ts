@@ -69,30 +69,34 @@ export function formErrorsFrom(err: ApiError, fieldNames?: readonly string[]): F
   if (err.code === 'VALIDATION_FAILED' && Array.isArray(err.extra.issues)) {
     for (const issue of err.issues) {
       const name = issue.path;
-      if (!fieldNames || fieldNames.includes(name)) {
-        if (name in errors.fields) continue;
-        errors.fields[name] = issue.message;
-        if (issue.reason) withReasons(errors).fields[name] = issue.reason;
-      } else if (errors.form === undefined) {
-        errors.form = `${name}: ${issue.message}`;
-        if (issue.reason) withReasons(errors).form = issue.reason;
-      }
+      if (!fieldNames || fieldNames.includes(name)) addFieldError(errors, name, issue.message, issue.reason);
+      else addFormError(errors, `${name}: ${issue.message}`, issue.reason);
     }
     return errors;
   }
   const named = err.extra.field;
   const message = humanMessage(err);
-  if (typeof named === 'string') errors.fields[named] = message;
-  else errors.form = message;
-  if (err.reason) {
-    if (typeof named === 'string') withReasons(errors).fields[named] = err.reason;
-    else withReasons(errors).form = err.reason;
-  }
+  if (typeof named === 'string') addFieldError(errors, named, message, err.reason);
+  else addFormError(errors, message, err.reason);
   return errors;
 }
 
 /** The errors' reasons, made when the first one is added. */
-export const withReasons = (errors: FormErrors): NonNullable<FormErrors['reasons']> => (errors.reasons ??= { fields: {} });
+const withReasons = (errors: FormErrors): NonNullable<FormErrors['reasons']> => (errors.reasons ??= { fields: {} });
+
+/** Puts `message` (and its reason, when it has one) on field `name`, unless that field has a message already. */
+export function addFieldError(errors: FormErrors, name: string, message: string, reason?: Reason): void {
+  if (name in errors.fields) return;
+  errors.fields[name] = message;
+  if (reason) withReasons(errors).fields[name] = reason;
+}
+
+/** Puts `message` (and its reason) on the form as a whole, unless it has a message already. */
+export function addFormError(errors: FormErrors, message: string, reason?: Reason): void {
+  if (errors.form !== undefined) return;
+  errors.form = message;
+  if (reason) withReasons(errors).form = reason;
+}
 
 /** "AWARD_WAIT_ACTIVE: this card awards …" → "This card awards …". */
 export function humanMessage(err: ApiError): string {
@@ -106,10 +110,7 @@ export function parseForm<S extends v.GenericSchema>(schema: S, input: unknown):
   if (result.success) return { ok: true, value: result.output };
   const errors = noErrors();
   for (const issue of toIssues(result.issues)) {
-    const name = issue.path || 'form';
-    if (name in errors.fields) continue;
-    errors.fields[name] = issue.message;
-    if (issue.reason) withReasons(errors).fields[name] = issue.reason;
+    addFieldError(errors, issue.path || 'form', issue.message, issue.reason);
   }
   return { ok: false, errors };
 }

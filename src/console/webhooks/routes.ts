@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { readOrgSettings } from '../../orgs/settings';
-import { field, fieldAll, formErrorsFrom, noErrors, parseForm, withReasons, type FormErrors, type FormFields } from '../../web/forms';
+import { addFieldError, addFormError, field, fieldAll, formErrorsFrom, noErrors, parseForm, type FormErrors, type FormFields } from '../../web/forms';
 import { CreateWebhookBody } from '../../webhooks/schemas';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, MAX_WEBHOOKS_PER_MODE, replayDelivery, updateWebhook, type WebhookRow } from '../../webhooks/service';
 import { consoleForm, consoleOf } from '../context';
@@ -29,22 +29,14 @@ const readEndpointForm = (posted: FormFields): EndpointForm => ({ url: field(pos
 function onFields(errors: FormErrors, lang: ConsoleLang): FormErrors {
   const out = noErrors();
   const capital = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
+  // The form's own message first: a field's that has no place of its own goes there only without one.
+  if (errors.form) addFormError(out, capital(errors.form), errors.reasons?.form);
   for (const [name, message] of Object.entries(errors.fields)) {
     const base = name.replace(/\[\d+\]$/, '');
     const text = message.includes('["*"] alone') ? tConsole(lang, 'console.webhooks.errAllAlone') : message;
     const reason = errors.reasons?.fields[name];
-    if ((FIELDS as readonly string[]).includes(base)) {
-      if (base in out.fields) continue;
-      out.fields[base] = capital(text);
-      if (reason) withReasons(out).fields[base] = reason;
-    } else if (out.form === undefined) {
-      out.form = capital(text);
-      if (reason) withReasons(out).form = reason;
-    }
-  }
-  if (errors.form) {
-    out.form = capital(errors.form);
-    if (errors.reasons?.form) withReasons(out).form = errors.reasons.form;
+    if ((FIELDS as readonly string[]).includes(base)) addFieldError(out, base, capital(text), reason);
+    else addFormError(out, capital(text), reason);
   }
   return errorsInLang(out, lang, API_MESSAGES);
 }
