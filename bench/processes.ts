@@ -198,13 +198,18 @@ export async function seedWithCli(bundle: string, dataDir: string, seed: unknown
 
 let floorWrites = 0;
 /** What the bench sends each floor (bench/floor-server.ts), and the status it answers. */
-export const FLOOR_REQUESTS: Record<'read' | 'write', { name: string; status: number; next(): LoadRequest }> = {
+export const FLOOR_REQUESTS: Record<'read' | 'write' | 'delivery', { name: string; status: number; next(): LoadRequest }> = {
   read: { name: 'bare Koa JSON GET (floor)', status: 200, next: () => ({ method: 'GET', path: '/' }) },
   write: {
     name: 'Koa + JSON body + one WAL transaction: an upsert and an insert (floor)',
     status: 201,
     // As many customers as the earns go round (bench/app.ts enrolls 1,000).
     next: () => ({ method: 'POST', path: '/', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ customer: `floor-${floorWrites++ % 1000}`, amount: 4.5, currency: 'EUR' }) }),
+  },
+  delivery: {
+    name: 'the write floor + an outbox row and one webhook POST per write, recorded (reference)',
+    status: 201,
+    next: () => FLOOR_REQUESTS.write.next(),
   },
 };
 
@@ -215,8 +220,8 @@ export interface FloorProcess extends Measurable {
   stop(): Promise<void>;
 }
 
-export async function startFloor(script: string, mode: 'read' | 'write', dataDir: string): Promise<FloorProcess> {
-  const child = track(spawn(process.execPath, [script, mode, dataDir], { env: childEnv({}), stdio: ['ignore', 'pipe', 'inherit'] }));
+export async function startFloor(script: string, mode: 'read' | 'write' | 'delivery', dataDir: string, receiverUrl?: string): Promise<FloorProcess> {
+  const child = track(spawn(process.execPath, [script, mode, dataDir, ...(receiverUrl ? [receiverUrl] : [])], { env: childEnv({}), stdio: ['ignore', 'pipe', 'inherit'] }));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`the ${mode} floor exited (code ${code})`)));

@@ -272,7 +272,11 @@ const listMs = (times: number[]) => times.map((t) => `${Math.round(t)}`).join(',
 
 async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, floorScript: string): Promise<string[]> {
   const baseline = targets[1];
-  const floors = { read: await startFloor(floorScript, 'read', path.join(dir, 'floor-read')), write: await startFloor(floorScript, 'write', path.join(dir, 'floor-write')) };
+  const floors = {
+    read: await startFloor(floorScript, 'read', path.join(dir, 'floor-read')),
+    write: await startFloor(floorScript, 'write', path.join(dir, 'floor-write')),
+    delivery: await startFloor(floorScript, 'delivery', path.join(dir, 'floor-delivery'), receiver.url),
+  };
   // Each scenario right after a run of its floor, and the baseline right after it: this machine's
   // speed drifts from minute to minute, so a ratio is taken of runs side by side.
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'of floor', 'server CPU µs/req', 'RSS MB', 'queue empty after', ...(baseline ? ['baseline req/s', 'p99 ms', 'this / baseline'] : [])];
@@ -282,6 +286,8 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   let errors = 0;
   const versusRatios = new Map<string, number>();
   const baselineVersusRatios = new Map<string, number>();
+  const referenceRatios = new Map<string, number>();
+  const baselineReferenceRatios = new Map<string, number>();
   for (const scenario of SCENARIOS) {
     if (scenario.versus) {
       // Against another scenario on the same server instead of a floor, the two taking turns.
@@ -303,6 +309,9 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
     const floor = FLOOR_REQUESTS[scenario.floor];
     log(`${floor.name}`);
     const f = await measure(() => floors[scenario.floor].url, floor.status, floor.next, floors[scenario.floor]);
+    const reference = scenario.reference && FLOOR_REQUESTS[scenario.reference];
+    if (reference) log(reference.name);
+    const r = reference ? await measure(() => floors[scenario.reference!].url, reference.status, reference.next, floors[scenario.reference!]) : null;
     const runs: Measured[] = [];
     const drainsAfter: number[] = [];
     for (const target of targets) {
@@ -319,6 +328,12 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
     if (b) baselineRatios.set(scenario.name, b.rps / f.rps);
     errors += f.errors;
     rows.push([floor.name, int(f.rps), ms(f.p50), ms(f.p99), String(f.errors), 'floor', int(f.cpuUsPerRequest), int(f.rssMb), '', ...(b ? ['', '', ''] : [])]);
+    if (reference && r) {
+      errors += r.errors;
+      referenceRatios.set(scenario.name, m.rps / r.rps);
+      if (b) baselineReferenceRatios.set(scenario.name, b.rps / r.rps);
+      rows.push([reference.name, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), pct(r.rps / f.rps), int(r.cpuUsPerRequest), int(r.rssMb), '', ...(b ? ['', '', ''] : [])]);
+    }
     rows.push([
       scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), pct(m.rps / f.rps), int(m.cpuUsPerRequest), int(m.rssMb), drainsAfter[0] ? `${drainsAfter[0].toFixed(1)} s` : '',
       ...(b ? [int(b.rps), ms(b.p99), pct(m.rps / b.rps)] : []),
@@ -328,6 +343,7 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   const floorFrames = await measureFloorFrames(floors.write);
   await floors.read.stop();
   await floors.write.stop();
+  await floors.delivery.stop();
 
   const frames: EarnFrames[] = [];
   for (const target of targets) {
@@ -352,6 +368,12 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       measured: pct(ratios.get(s.name)!),
       pass: ratios.get(s.name)! >= s.minRatio!,
       baseline: baseline && pct(baselineRatios.get(s.name)!),
+    })),
+    ...SCENARIOS.filter((s) => s.reference).map((s) => ({
+      name: `${s.name} vs the ${s.floor} floor with one webhook delivery per write (reference, no target)`,
+      measured: pct(referenceRatios.get(s.name)!),
+      pass: null,
+      baseline: baseline && pct(baselineReferenceRatios.get(s.name)!),
     })),
     ...framesTargets(frames, floorFrames),
     ...SCENARIOS.filter((s) => s.versus).map((s) => ({

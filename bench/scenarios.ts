@@ -61,6 +61,8 @@ export interface Scenario {
   floor: 'read' | 'write';
   /** The target: at least this share of the floor's requests/s. */
   minRatio?: number;
+  /** Also measured beside a reference floor, reported without a target: 'delivery' = the write floor plus one webhook delivery per write. */
+  reference?: 'delivery';
   /**
    * Measured against another scenario instead of a floor: the two take turns on the same server
    * (bench/run.ts measurePair), and the target is this share of its requests/s.
@@ -98,7 +100,7 @@ export const SCENARIOS: Scenario[] = [
     expectStatus: 200,
     request: (app, i) => ({ method: 'GET', path: `/api/v1/customers/${app.customers[i % app.customers.length]}`, headers: { 'X-Api-Key': app.liveKey } }),
   },
-  { name: PLAIN_EARN, floor: 'write', minRatio: 0.25, expectStatus: 201, request: earnRequest },
+  { name: PLAIN_EARN, floor: 'write', minRatio: 0.25, reference: 'delivery', expectStatus: 201, request: earnRequest },
   {
     name: 'POST earn, 3 promotions and per-award expiry (webhook endpoint on)',
     floor: 'write',
