@@ -6,14 +6,15 @@ import { readJsonBody } from '../routing/json-body';
 import type { AppDeps } from '../deps';
 import { authenticate } from './gate';
 import type { RateLimiter } from '../routing/rate-limit';
-import { NO_BODY, type RouteDef } from '../routing/route';
+import { NO_BODY, synchronousReply, type RouteDef } from '../routing/route';
 import { sendJson } from '../routing/send-json';
+import { inTransaction } from '../db/transaction';
 
 /**
  * Registers each definition with the full check order in front of its handler: route, key,
  * rate limit, scope, body and parameters, idempotency, then the operation's own rules.
- * A write's handler runs its service's own transaction (the idempotency record joins it), which
- * has committed before the answer is sent; a failure in it rolls back that request alone.
+ * A write's handler runs whole in one transaction (the idempotency record joins it), which has
+ * committed before the answer is sent; a failure in it rolls back that request alone.
  */
 export function bindRoutes(router: Router, deps: AppDeps, limiter: RateLimiter, defs: readonly RouteDef[]): void {
   for (const def of defs) {
@@ -43,12 +44,15 @@ async function handle(ctx: Context, def: RouteDef, deps: AppDeps, limiter: RateL
     if (idempotencyKey) checkIdempotencyKey(idempotencyKey);
 
     if (scope) {
-      const reply = runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => def.handle(input) as { status: number; body: unknown });
+      const reply = runIdempotent(deps, scope, { path: ctx.path, body: rawBody }, release !== null, () => synchronousReply(def.handle(input)));
       if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
       sendJson(ctx, reply.status, reply.body);
       return;
     }
-    const reply = await def.handle(input);
+    // The customer and card a write reads first are read in its transaction (the service's own
+    // becomes a savepoint of it): nothing can change between the read and the write, and the reads
+    // need no transaction of their own.
+    const reply = def.idempotent ? inTransaction(deps.db, () => synchronousReply(def.handle(input))) : await def.handle(input);
     sendJson(ctx, reply.status, JSON.stringify(reply.body));
   } finally {
     release?.();

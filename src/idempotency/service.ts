@@ -104,9 +104,6 @@ export function runIdempotent(
   try {
     return inTransaction(deps.db, () => {
       const reply = handler();
-      if (reply && typeof (reply as unknown as PromiseLike<unknown>).then === 'function') {
-        throw new Error('an idempotent handler must be synchronous: its write and the stored response share one transaction');
-      }
       const body = JSON.stringify(reply.body);
       repo.save(scope, { fingerprint, status: reply.status, body, createdAt: now });
       return { status: reply.status, body, replayed: false };

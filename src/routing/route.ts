@@ -56,12 +56,20 @@ export interface RouteDef<PS extends AnySchema | undefined = AnySchema | undefin
   query?: QS;
   /** The JSON body; a POST or PATCH without one takes NO_BODY. */
   body?: BS;
-  /** Takes Idempotency-Key; the handler must then be synchronous (it runs inside the write transaction). */
+  /** A write that takes Idempotency-Key; its handler must be synchronous (it runs inside the write's transaction, with or without a key). */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
   /** Error codes this route can answer, for the document. */
   errors?: Record<number, string[]>;
   handle(input: RouteInput<Out<PS>, Out<QS>, Out<BS>>): Reply | Promise<Reply>;
+}
+
+/** The reply of a handler that runs inside a transaction: one that returned a promise would await with the transaction open. */
+export function synchronousReply(reply: Reply | Promise<Reply>): Reply {
+  if (typeof (reply as Partial<Promise<Reply>>).then === 'function') {
+    throw new Error('the handler of an idempotent route must be synchronous: it runs inside the write\'s transaction');
+  }
+  return reply as Reply;
 }
 
 /** Keeps the definition's schema types flowing into its handler. */
