@@ -127,6 +127,8 @@ describe('migrations', () => {
       assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
       assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
       assert.equal(db.pragma('synchronous', { simple: true }), c.expected);
+      // SQLite's own 2 MB page cache, not the 16 MB better-sqlite3 compiles in.
+      assert.equal(db.pragma('cache_size', { simple: true }), -2000);
       assert.equal(version(db), latestVersion());
       db.close();
     }

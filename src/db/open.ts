@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { createPrivateFile, makePrivate, privateDir } from '../lib/private-files';
-import type { Db } from './connection';
+import { PAGE_CACHE_SIZE, type Db } from './connection';
 import { migrate } from './migrate';
 import { BEFORE_SCHEMA_NAME, beforeSchemaName, keepNewest, KEPT_COPIES } from './file-names';
 import { sealDatabaseCopy } from './file-check';
@@ -34,6 +34,8 @@ export function applyPragmas(db: Db, options: OpenOptions = {}): void {
   // the WAL file, so a burst of writes could leave it large on disk; past 64 MB it is cut back to
   // that size after the next checkpoint that empties it. Under Litestream, Litestream checkpoints.
   db.pragma('journal_size_limit = 67108864');
+  // 2 MB of page cache, not the driver's 16 MB: a server on a Pi (connection.ts says why).
+  db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
 }
 
 /** The data folder or its database file cannot be used: a file where the folder belongs, no permission, not a database. */

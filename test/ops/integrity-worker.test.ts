@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { copyDatabaseOffThread, integrityCheckOffThread } from '../../src/backups/integrity-worker';
+import { PAGE_CACHE_SIZE } from '../../src/db/connection';
 import { DatabaseFileError, sealDatabaseCopy } from '../../src/db/file-check';
 import { latestVersion } from '../../src/db/migrate';
 import { openDatabase } from '../../src/db/open';
@@ -42,7 +43,25 @@ describe('the integrity check on a worker thread', () => {
 
   it('a whole copy: ok, and sealed as on the main thread (schema version, no -wal needed)', async () => {
     assert.ok(isMainThread);
-    assert.deepEqual(await integrityCheckOffThread(good), { first: 'ok', count: 1 });
+    assert.deepEqual(await integrityCheckOffThread(good), { first: 'ok', count: 1, cacheSize: PAGE_CACHE_SIZE });
+  });
+
+  it('the check reads with the small page cache of every connection of ours, not the driver’s 16 MB, on either thread', async () => {
+    assert.equal((await integrityCheckOffThread(good)).cacheSize, PAGE_CACHE_SIZE);
+    const here = path.join(dir, 'checked-here.db');
+    copyFileSync(good, here);
+    const seen: unknown[] = [];
+    const pragma = Database.prototype.pragma;
+    Database.prototype.pragma = function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+      if (source === 'integrity_check') seen.push(pragma.call(this, 'cache_size', { simple: true }));
+      return pragma.call(this, source, options);
+    } as typeof pragma;
+    try {
+      sealDatabaseCopy(here);
+    } finally {
+      Database.prototype.pragma = pragma;
+    }
+    assert.deepEqual(seen, [PAGE_CACHE_SIZE]);
   });
 
   it('a copy of the live database, made there while this connection holds it open with a write not yet checkpointed', async () => {
