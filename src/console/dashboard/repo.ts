@@ -9,11 +9,11 @@ import type { Channel } from '../../lib/changes';
 // few thousand rows at most however busy the shop. Only the counter's per-customer counts read the
 // ledger itself, through the partial index of counter awards.
 
-export const SLOT_MS = 900_000;
+const SLOT_MS = 900_000;
 
-export interface LedgerSlot {
-  /** The quarter hour: its first instant is slot × SLOT_MS. */
-  slot: number;
+/** The sums of one local day (its index among the days asked for), channel, staff member and card. */
+export interface LedgerDay {
+  day: number;
   source: Channel;
   /** '' when no staff member made the changes. */
   staffId: string;
@@ -26,8 +26,9 @@ export interface LedgerSlot {
   rewards: number;
 }
 
-export interface CustomerSlot {
-  slot: number;
+/** New customers of one local day (its index among the days asked for) and channel. */
+export interface CustomerDay {
+  day: number;
   source: Channel;
   customers: number;
 }
@@ -69,18 +70,29 @@ export const LARGE_COUNTER_AWARDS_SQL = `SELECT t.customer_id AS customerId, t.s
     AND t.change > CASE k.pass_type WHEN 'stamp_card' THEN @stamps WHEN 'prepaid_card' THEN @credit ELSE @points END
     AND ${notReversedSql('t')}`;
 
-type Range = { orgId: string; livemode: number; from: number; to: number };
-const range = (n: Namespace, from: number, to: number): Range => ({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from: Math.ceil(from / SLOT_MS), to: Math.ceil(to / SLOT_MS) });
+// A month holds thousands of quarter hours per channel; summed per local day here, the dashboard
+// gets a few hundred rows instead of making an object of each. Each day is given as its first slot
+// and the first slot of the next: a quarter hour belongs to the day its first instant falls in.
+type Days = { orgId: string; livemode: number; days: string };
+const daysOf = (n: Namespace, ranges: readonly (readonly [number, number])[]): Days => ({
+  orgId: n.orgId,
+  livemode: n.livemode ? 1 : 0,
+  days: JSON.stringify(ranges.map(([from, to]) => [Math.ceil(from / SLOT_MS), Math.ceil(to / SLOT_MS)])),
+});
 
 function createDashboardRepo(db: Db) {
-  const ledger = db.prepare<Range, LedgerSlot>(
-    `SELECT slot, source, staff_id AS staffId, card_id AS cardId, awarded, awards, rewards FROM ledger_slots
-     WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to`,
+  const ledger = db.prepare<Days, LedgerDay>(
+    `SELECT d.key AS day, s.source AS source, s.staff_id AS staffId, s.card_id AS cardId, sum(s.awarded) AS awarded, sum(s.awards) AS awards, sum(s.rewards) AS rewards
+     FROM json_each(@days) d JOIN ledger_slots s ON s.org_id = @orgId AND s.livemode = @livemode AND s.slot >= d.value ->> 0 AND s.slot < d.value ->> 1
+     GROUP BY d.key, s.source, s.staff_id, s.card_id`,
   );
-  const customers = db.prepare<Range, CustomerSlot>(
-    'SELECT slot, source, customers FROM customer_slots WHERE org_id = @orgId AND livemode = @livemode AND slot >= @from AND slot < @to AND customers > 0',
+  const customers = db.prepare<Days, CustomerDay>(
+    `SELECT d.key AS day, s.source AS source, sum(s.customers) AS customers
+     FROM json_each(@days) d JOIN customer_slots s ON s.org_id = @orgId AND s.livemode = @livemode AND s.slot >= d.value ->> 0 AND s.slot < d.value ->> 1
+     WHERE s.customers > 0
+     GROUP BY d.key, s.source`,
   );
-  const awardCustomers = db.prepare<Range, string>(COUNTER_AWARD_CUSTOMERS_SQL).pluck();
+  const awardCustomers = db.prepare<{ orgId: string; livemode: number; from: number; to: number }, string>(COUNTER_AWARD_CUSTOMERS_SQL).pluck();
   const awardsOf = db.prepare<{ ids: string; from: number; to: number }, CounterAward>(COUNTER_AWARDS_OF_SQL);
   const names = db.prepare<{ orgId: string; livemode: number; ids: string }, Pick<Customer, 'id' | 'name' | 'email' | 'externalId'>>(
     `SELECT c.id AS id, c.name AS name, c.email AS email, c.external_id AS externalId
@@ -92,10 +104,10 @@ function createDashboardRepo(db: Db) {
     /** Counter awards in [from, to) above the sizes (hundredths per unit), not undone. */
     largeAwards: (n: Namespace, from: number, to: number, above: { stamps: number; points: number; credit: number }): LargeAwardRow[] =>
       large.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to, ...above }),
-    /** The ledger's sums of the quarter hours that start in [from, to). */
-    ledgerSlots: (n: Namespace, from: number, to: number): LedgerSlot[] => ledger.all(range(n, from, to)),
-    /** New customers by channel in the quarter hours that start in [from, to). */
-    customerSlots: (n: Namespace, from: number, to: number): CustomerSlot[] => customers.all(range(n, from, to)),
+    /** The ledger's sums by day (each [from, to), in ms), channel, staff member and card. */
+    ledgerDays: (n: Namespace, ranges: readonly (readonly [number, number])[]): LedgerDay[] => ledger.all(daysOf(n, ranges)),
+    /** New customers by day and channel; each day [from, to) as in ledgerDays. */
+    customerDays: (n: Namespace, ranges: readonly (readonly [number, number])[]): CustomerDay[] => customers.all(daysOf(n, ranges)),
     /** The counter awards in [from, to) of the customers with at least `atLeast` of them there. */
     counterAwardsOfBusyCustomers(n: Namespace, from: number, to: number, atLeast: number): CounterAward[] {
       const awards = new Map<string, number>();

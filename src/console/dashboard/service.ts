@@ -7,7 +7,7 @@ import type { Channel } from '../../lib/changes';
 import { readOrgSettings, UNUSUAL_CUSTOMER_AWARDS_PER_DAY } from '../../orgs/settings';
 import { listStaff } from '../../staff/service';
 import { CHANNELS, channelLabel, currencyOf, formatMoney, unitOf, type Unit } from '../format';
-import { dashboardRepo, SLOT_MS } from './repo';
+import { dashboardRepo } from './repo';
 import { fromHundredths } from '../../lib/money';
 import type { ConsoleLang } from '../../i18n/langs';
 import { tConsole } from '../../i18n/translate';
@@ -123,13 +123,9 @@ export function dashboardData(db: Db, n: Namespace, now: number, lang: ConsoleLa
     }
   };
 
-  const from = ranges[0]![0];
-  const to = ranges[ranges.length - 1]![1];
-  const dayOf = dayFinder(ranges);
   const counterAwards = new Map<string, number>();
-  for (const row of repo.ledgerSlots(n, from, to)) {
-    const day = dayOf(row.slot * SLOT_MS);
-    if (day === null) continue;
+  for (const row of repo.ledgerDays(n, ranges)) {
+    const { day } = row;
     const card = cards.get(row.cardId);
     const unit = card ? unitOf(card.passType) : 'points';
     // An import's slots hold the opening balances it brought in (the ledger_slots triggers in schema.sql): shown as imported, never as awarded.
@@ -137,10 +133,7 @@ export function dashboardData(db: Db, n: Namespace, now: number, lang: ConsoleLa
     else record(day, row.source, row.staffId || null, { [unit]: row.awarded, awards: row.awards, rewards: row.rewards });
     if (row.source === 'scan' && row.staffId) counterAwards.set(`${day} ${row.staffId}`, (counterAwards.get(`${day} ${row.staffId}`) ?? 0) + row.awards);
   }
-  for (const row of repo.customerSlots(n, from, to)) {
-    const day = dayOf(row.slot * SLOT_MS);
-    if (day !== null) record(day, row.source, null, { newCustomers: row.customers });
-  }
+  for (const row of repo.customerDays(n, ranges)) record(row.day, row.source, null, { newCustomers: row.customers });
 
   const month = zero();
   for (const d of daily) add(month, d);
