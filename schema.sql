@@ -212,10 +212,11 @@ CREATE TABLE transactions (
   details          TEXT,                     -- JSON: spend, items, reward, setPoints …
   created_at       INTEGER NOT NULL,
   -- Who made a change: the staff member at the counter; NULL for other channels.
-  staff_id TEXT REFERENCES staff(id)
+  staff_id TEXT REFERENCES staff(id),
+  -- For a counter award (source 'scan', is_award): how many counter awards its customer had in the 26
+  -- hours (93,600,000 ms) before it; 0 on every other row. Kept by transactions_counter_awards_before.
+  counter_awards_before INTEGER NOT NULL DEFAULT 0
 );
--- The counter's unusual days count counter awards per customer and day: only those rows, covered.
-CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, created_at, customer_id) WHERE source = 'scan' AND is_award = 1;
 -- The counter's undo writes a reversal row naming the row it undoes in details.reverses. At most one
 -- reversal per row, enforced here; the same expression finds whether an award was reversed.
 CREATE UNIQUE INDEX transactions_reversal ON transactions (json_extract(details, '$.reverses')) WHERE kind = 'reversal';
@@ -231,6 +232,12 @@ CREATE INDEX transactions_customer ON transactions (customer_id, created_at);
 -- in a time range; without this index each read scanned the whole ledger. One page more per
 -- balance change, the price of reading a month in a few milliseconds at 100,000 customers.
 CREATE INDEX transactions_org_time ON transactions (org_id, livemode, created_at);
+-- The counter's awards, with their customer and size: the dashboard's unusual days and large awards.
+CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, created_at, customer_id, change) WHERE source = 'scan' AND is_award = 1;
+-- The counter awards with at least two before them in 26 hours: where a customer's third or later
+-- award of a day is found. Few rows, each read from the table (an inequality in a partial index's
+-- WHERE keeps SQLite from taking source and is_award as known).
+CREATE INDEX transactions_counter_repeats ON transactions (org_id, livemode, created_at, customer_id) WHERE source = 'scan' AND is_award = 1 AND counter_awards_before >= 2;
 -- An imported opening balance (source 'import') counts on the dashboard under its own channel:
 -- its amount in awarded, with no award row.
 CREATE TRIGGER transactions_slots_insert AFTER INSERT ON transactions WHEN ((new.is_award = 1 OR (new.kind = 'redeem' AND json_extract(new.details, '$.reward') IS NOT NULL)) OR new.source = 'import') BEGIN
@@ -254,6 +261,14 @@ CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new
             AND (o.is_award = 1 OR (o.kind = 'redeem' AND json_extract(o.details, '$.reward') IS NOT NULL))) AS g
     WHERE ledger_slots.org_id = g.org_id AND ledger_slots.livemode = g.livemode AND ledger_slots.slot = g.slot
       AND ledger_slots.source = g.source AND ledger_slots.staff_id = g.staff_id AND ledger_slots.card_id = g.card_id;
+END;
+-- Counts a new counter award's predecessors (counter_awards_before), read through transactions_customer.
+CREATE TRIGGER transactions_counter_awards_before AFTER INSERT ON transactions WHEN new.source = 'scan' AND new.is_award = 1 BEGIN
+  UPDATE transactions SET counter_awards_before = (
+    SELECT count(*) FROM transactions p
+    WHERE p.customer_id = new.customer_id AND p.created_at <= new.created_at AND p.created_at > new.created_at - 93600000
+      AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> new.rowid
+  ) WHERE rowid = new.rowid;
 END;
 
 -- The outbox: one row per event some endpoint takes, the exact envelope every delivery and replay
@@ -869,4 +884,4 @@ CREATE TABLE wallet_google_notifications (
 );
 CREATE INDEX wallet_google_notifications_customer ON wallet_google_notifications (customer_id, sent_at);
 
-PRAGMA user_version = 36;
+PRAGMA user_version = 37;

@@ -463,6 +463,34 @@ describe('data migrations', () => {
     db.close();
   });
 
+  it("counts each counter award's counter awards in the 26 hours before it, on the old ledger and for every new one", () => {
+    const step = stepNamed(/counter awards: the size in their index/);
+    const db = databaseBefore(step);
+    insertOrgAndCard(db, { id: 'card_counter' });
+    const [a, b] = [insertCustomer(db, { cardId: 'card_counter' }), insertCustomer(db, { cardId: 'card_counter' })];
+    const hour = 3_600_000;
+    const tx = db.prepare(`INSERT INTO transactions (id, org_id, customer_id, livemode, kind, change, balance_after, is_award, source, created_at) VALUES (?, 'org_a', ?, 1, ?, 100, 100, ?, ?, ?)`);
+    const before = [
+      ['tx_a1', a, 'earn', 1, 'scan', 0],
+      ['tx_a2', a, 'earn', 1, 'scan', 10 * hour],
+      ['tx_api', a, 'earn', 1, 'api', 11 * hour], // not at the counter: neither counted nor counting
+      ['tx_undo', a, 'reversal', 0, 'scan', 11 * hour], // no award
+      ['tx_a3', a, 'earn', 1, 'scan', 26 * hour - 1], // a1 still within 26 hours
+      ['tx_a4', a, 'earn', 1, 'scan', 26 * hour], // a1 exactly 26 hours before: out
+      ['tx_b1', b, 'earn', 1, 'scan', 26 * hour], // another customer's
+    ] as const;
+    for (const row of before) tx.run(...row);
+
+    migrate(db, migrations.filter((s) => s.version <= step));
+    const counts = () => Object.fromEntries((db.prepare('SELECT id, counter_awards_before AS n FROM transactions ORDER BY rowid').all() as { id: string; n: number }[]).map((r) => [r.id, r.n]));
+    assert.deepEqual(counts(), { tx_a1: 0, tx_a2: 1, tx_api: 0, tx_undo: 0, tx_a3: 2, tx_a4: 2, tx_b1: 0 });
+    tx.run('tx_a5', a, 'earn', 1, 'scan', 27 * hour);
+    tx.run('tx_a6', a, 'earn', 1, 'api', 27 * hour);
+    tx.run('tx_b2', b, 'earn', 1, 'scan', 27 * hour);
+    assert.deepEqual(counts(), { tx_a1: 0, tx_a2: 1, tx_api: 0, tx_undo: 0, tx_a3: 2, tx_a4: 2, tx_b1: 0, tx_a5: 3, tx_a6: 0, tx_b2: 1 }, 'the trigger counts a new one as the step counted the old');
+    db.close();
+  });
+
   it('leaves no CHECK on a new database that lists three values or more', () => {
     const db = freshDb();
     migrate(db);

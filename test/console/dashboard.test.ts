@@ -13,7 +13,7 @@ import type { Channel, StaffRef } from '../../src/lib/changes';
 import { adjust, earn, redeem, reverseTransaction } from '../../src/loyalty/service';
 import { writeOrgSettings } from '../../src/orgs/settings';
 import { sweepTestCustomers } from '../../src/customers/test-mode';
-import { COUNTER_AWARD_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL, LARGE_COUNTER_AWARDS_SQL } from '../../src/console/dashboard/repo';
+import { COUNTER_AWARD_CUSTOMERS_SQL, COUNTER_AWARDS_OF_SQL, LARGE_COUNTER_AWARDS_SQL, REPEAT_CUSTOMERS_SQL } from '../../src/console/dashboard/repo';
 import { staffRepo } from '../../src/staff/repo';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
@@ -209,6 +209,11 @@ describe('the dashboard', () => {
       const flagged = [...page.matchAll(/<a href="\/console\/customers\/([^"]+)">([^<]*)<\/a> <span class="muted small">\(customer\)<\/span>/g)].map((m) => m[2]);
       assert.deepEqual(flagged, ['Stamp Two', 'Point One'], '4 counter awards on the 27th reach a cap of 4 (Sam 3 + Alex 1)');
       assert.match(page, /Reached the daily cap of 4/);
+      // A cap of 2 is found without the count of awards before (that finds a third award of a day).
+      set({ staffDailyAwardCap: null, customerDailyAwardCap: 2 });
+      page = await dashboard();
+      const two = [...page.matchAll(/<td data-label="Day" class="nowrap">([^<]*)<\/td>\s*<td data-label="Who"><a href="\/console\/customers\/[^"]+">([^<]*)<\/a>[\s\S]*?<td data-label="Counter awards" class="num">(\d+)<\/td>/g)].map((m) => m.slice(1).join(' | '));
+      assert.deepEqual(two, ['Sun 29 Mar | Stamp One | 2', 'Fri 27 Mar | Stamp Two | 4', 'Tue 24 Mar | Point One | 6'], "the 28th's late award and the 29th's two are on two days");
       set({ staffDailyAwardCap: 7, customerDailyAwardCap: 7 });
       page = await dashboard();
       assert.match(page, /Nothing unusual in the last 30 days\./);
@@ -299,8 +304,12 @@ describe("the dashboard's quarter-hour sums (migration 9)", () => {
     }
   });
 
-  it("the unusual-day reads use the partial index of counter awards and each customer's rows, never the whole ledger", () => {
+  it("the unusual-day reads use the partial indexes of counter awards and each customer's rows, never the whole ledger", () => {
     const plan = (sql: string) => (app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ids: '[]', orgId: 'o', livemode: 1, from: 0, to: 1, atLeast: 5 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    assert.match(
+      plan(REPEAT_CUSTOMERS_SQL),
+      /SEARCH transactions USING INDEX transactions_counter_repeats \(org_id=\? AND livemode=\? AND created_at>\? AND created_at<\?\)/,
+    );
     assert.match(
       plan(COUNTER_AWARD_CUSTOMERS_SQL),
       /SEARCH transactions USING COVERING INDEX transactions_counter_awards \(org_id=\? AND livemode=\? AND created_at>\? AND created_at<\?\)/,
@@ -322,7 +331,7 @@ describe("the dashboard's quarter-hour sums (migration 9)", () => {
       const stats = db.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
       for (const [idx, stat] of [
         ['transactions_org_time', '30000 1370 1370 1'],
-        ['transactions_counter_awards', '12000 1370 1370 1 1'],
+        ['transactions_counter_awards', '12000 1370 1370 1 1 1'],
         ['transactions_customer', '30000 2 1'],
         ['transactions_staff', '12000 1370 1'],
       ]) stats.run('transactions', idx, stat);

@@ -6,8 +6,8 @@ import type { Channel } from '../../lib/changes';
 
 // The dashboard's reads. The sums come from ledger_slots and customer_slots (migration 9, kept by
 // triggers): one row per quarter hour, channel, staff member and card, so a month of figures is a
-// few thousand rows at most however busy the shop. Only the counter's per-customer counts read the
-// ledger itself, through the partial index of counter awards.
+// few thousand rows at most however busy the shop. Only the counter's per-customer counts and large
+// awards read the ledger itself, through the partial indexes of counter awards.
 
 const SLOT_MS = 900_000;
 
@@ -39,11 +39,16 @@ export interface CounterAward {
   createdAt: number;
 }
 
-// Only a customer with `atLeast` counter awards in the whole period can have that many in one day:
-// one read of the partial index of counter awards finds them (counted here: a GROUP BY would sort
-// every award by customer), then their own rows (transactions_customer)
-// say which days. (Exported so a test can read the query plans.)
-export const COUNTER_AWARD_CUSTOMERS_SQL = `SELECT customer_id FROM transactions
+// The customers who may have had `atLeast` counter awards on one day; their own rows
+// (transactions_customer) then say which days. With a mark of three or more, a customer's third
+// award of a day has at least two counter awards in the 26 hours before it (a day lasts at most 26
+// hours), which its row records (counter_awards_before): only those awards are read, through their
+// own index. With a lower mark, every customer with `atLeast` counter awards in the whole period,
+// from one read of the index of counter awards (counted in JavaScript: a GROUP BY would sort every
+// award by customer). (Exported so a test can read the query plans.)
+export const REPEAT_CUSTOMERS_SQL = `SELECT DISTINCT customer_id FROM transactions INDEXED BY transactions_counter_repeats
+  WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1 AND counter_awards_before >= 2`;
+export const COUNTER_AWARD_CUSTOMERS_SQL = `SELECT customer_id FROM transactions INDEXED BY transactions_counter_awards
   WHERE org_id = @orgId AND livemode = @livemode AND created_at >= @from AND created_at < @to AND source = 'scan' AND is_award = 1`;
 export const COUNTER_AWARDS_OF_SQL = `SELECT t.customer_id AS customerId, t.created_at AS createdAt
   FROM json_each(@ids) j CROSS JOIN transactions t ON t.customer_id = j.value AND t.is_award = 1 AND t.created_at >= @from AND t.created_at < @to
@@ -59,10 +64,11 @@ export interface LargeAwardRow {
 }
 
 // The counter awards of the period, each compared with the size for its card's unit; undone ones
-// are not flagged. They are read through the partial index of counter awards: INDEXED BY, because
-// with the ledger's statistics (PRAGMA optimize) SQLite rates the time index as good and walks
-// every channel's rows of the month instead. Only an award above the smallest of the three sizes
-// is joined to its customer and card. (Exported so a test can read the query plan.)
+// are not flagged. They are read through the partial index of counter awards, which holds each
+// award's size: INDEXED BY, because with the ledger's statistics (PRAGMA optimize) SQLite rates
+// the time index as good and walks every channel's rows of the month instead. Only an award above
+// the smallest of the three sizes is read from the table and joined to its customer and card.
+// (Exported so a test can read the query plan.)
 export const LARGE_COUNTER_AWARDS_SQL = `SELECT t.customer_id AS customerId, t.staff_id AS staffId, t.created_at AS createdAt, t.change AS change, k.pass_type AS passType
   FROM transactions t INDEXED BY transactions_counter_awards JOIN customers c ON c.id = t.customer_id JOIN cards k ON k.id = c.card_id
   WHERE t.org_id = @orgId AND t.livemode = @livemode AND t.created_at >= @from AND t.created_at < @to AND t.source = 'scan' AND t.is_award = 1
@@ -92,6 +98,7 @@ function createDashboardRepo(db: Db) {
      WHERE s.customers > 0
      GROUP BY d.key, s.source`,
   );
+  const repeatCustomers = db.prepare<{ orgId: string; livemode: number; from: number; to: number }, string>(REPEAT_CUSTOMERS_SQL).pluck();
   const awardCustomers = db.prepare<{ orgId: string; livemode: number; from: number; to: number }, string>(COUNTER_AWARD_CUSTOMERS_SQL).pluck();
   const awardsOf = db.prepare<{ ids: string; from: number; to: number }, CounterAward>(COUNTER_AWARDS_OF_SQL);
   const names = db.prepare<{ orgId: string; livemode: number; ids: string }, Pick<Customer, 'id' | 'name' | 'email' | 'externalId'>>(
@@ -110,9 +117,14 @@ function createDashboardRepo(db: Db) {
     customerDays: (n: Namespace, ranges: readonly (readonly [number, number])[]): CustomerDay[] => customers.all(daysOf(n, ranges)),
     /** The counter awards in [from, to) of the customers with at least `atLeast` of them there. */
     counterAwardsOfBusyCustomers(n: Namespace, from: number, to: number, atLeast: number): CounterAward[] {
-      const awards = new Map<string, number>();
-      for (const id of awardCustomers.all({ orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to })) awards.set(id, (awards.get(id) ?? 0) + 1);
-      const ids = [...awards].filter(([, count]) => count >= atLeast).map(([id]) => id);
+      const range = { orgId: n.orgId, livemode: n.livemode ? 1 : 0, from, to };
+      let ids: string[];
+      if (atLeast >= 3) ids = repeatCustomers.all(range);
+      else {
+        const awards = new Map<string, number>();
+        for (const id of awardCustomers.all(range)) awards.set(id, (awards.get(id) ?? 0) + 1);
+        ids = [...awards].filter(([, count]) => count >= atLeast).map(([id]) => id);
+      }
       return ids.length ? awardsOf.all({ ids: JSON.stringify(ids), from, to }) : [];
     },
     /** What names these customers of the namespace, for the flags. */

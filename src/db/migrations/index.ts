@@ -52,6 +52,7 @@ import v033 from './033-ledger-ids-unindexed';
 import v034 from './034-award-lots-by-customer';
 import v035 from './035-import-row-reasons';
 import v036 from './036-webhook-outbox-pages';
+import v037 from './037-counter-award-checks';
 
 export type { Db, MigrationStep } from './step';
 
@@ -59,5 +60,5 @@ export type { Db, MigrationStep } from './step';
 export const migrations: MigrationStep[] = [
   v001, v002, v003, v004, v005, v006, v007, v008, v009, v010,
   v011, v012, v013, v014, v015, v016, v017, v018, v019, v020, v021, v022, v023, v024, v025, v026, v027,
-  v028, v029, v030, v031, v032, v033, v034, v035, v036,
+  v028, v029, v030, v031, v032, v033, v034, v035, v036, v037,
 ];
