@@ -264,11 +264,9 @@ CREATE TRIGGER transactions_slots_reversal AFTER INSERT ON transactions WHEN new
 END;
 -- Counts a new counter award's predecessors (counter_awards_before), read through transactions_customer.
 CREATE TRIGGER transactions_counter_awards_before AFTER INSERT ON transactions WHEN new.source = 'scan' AND new.is_award = 1 BEGIN
-  UPDATE transactions SET counter_awards_before = (
-    SELECT count(*) FROM transactions p
+  UPDATE transactions SET counter_awards_before = (SELECT count(*) FROM transactions p
     WHERE p.customer_id = new.customer_id AND p.created_at <= new.created_at AND p.created_at > new.created_at - 93600000
-      AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> new.rowid
-  ) WHERE rowid = new.rowid;
+      AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> new.rowid) WHERE rowid = new.rowid;
 END;
 
 -- The outbox: one row per event some endpoint takes, the exact envelope every delivery and replay

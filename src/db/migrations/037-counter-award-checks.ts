@@ -12,6 +12,11 @@ import type { MigrationStep } from './step';
 //   regular who comes once a day is not among them. A row's time is the clock at its write, so a
 //   customer's awards arrive in time order and each is counted when written. The count is never
 //   lowered (an undo, say): the dashboard counts the candidates' awards again before it flags a day.
+/** The counter awards of `row`'s customer in the 26 hours (93,600,000 ms) before `row`, itself left out: the old rows' count and each new row's. */
+const counterAwardsBefore = (row: string) => `(SELECT count(*) FROM transactions p
+    WHERE p.customer_id = ${row}.customer_id AND p.created_at <= ${row}.created_at AND p.created_at > ${row}.created_at - 93600000
+      AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> ${row}.rowid)`;
+
 export default {
   version: 37,
   name: 'counter awards: the size in their index, and a count of the ones before for the unusual days',
@@ -23,18 +28,10 @@ CREATE INDEX transactions_counter_awards ON transactions (org_id, livemode, crea
 -- For a counter award (source 'scan', is_award): how many counter awards its customer had in the 26
 -- hours (93,600,000 ms) before it; 0 on every other row. Kept by transactions_counter_awards_before.
 ALTER TABLE transactions ADD COLUMN counter_awards_before INTEGER NOT NULL DEFAULT 0;
-UPDATE transactions SET counter_awards_before = (
-  SELECT count(*) FROM transactions p
-  WHERE p.customer_id = transactions.customer_id AND p.created_at <= transactions.created_at AND p.created_at > transactions.created_at - 93600000
-    AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> transactions.rowid
-) WHERE source = 'scan' AND is_award = 1;
+UPDATE transactions SET counter_awards_before = ${counterAwardsBefore('transactions')} WHERE source = 'scan' AND is_award = 1;
 -- Counts a new counter award's predecessors (counter_awards_before), read through transactions_customer.
 CREATE TRIGGER transactions_counter_awards_before AFTER INSERT ON transactions WHEN new.source = 'scan' AND new.is_award = 1 BEGIN
-  UPDATE transactions SET counter_awards_before = (
-    SELECT count(*) FROM transactions p
-    WHERE p.customer_id = new.customer_id AND p.created_at <= new.created_at AND p.created_at > new.created_at - 93600000
-      AND p.source = 'scan' AND p.is_award = 1 AND p.rowid <> new.rowid
-  ) WHERE rowid = new.rowid;
+  UPDATE transactions SET counter_awards_before = ${counterAwardsBefore('new')} WHERE rowid = new.rowid;
 END;
 -- The counter awards with at least two before them in 26 hours: where a customer's third or later
 -- award of a day is found. Few rows, each read from the table (an inequality in a partial index's
