@@ -12,9 +12,10 @@
 //                       cgroup quota (root only): earns at a counter's pace, the most it takes, its cold start
 //   --keep              keep the temp folder (databases, server logs)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import { setUpApp, type AppUnderTest } from './app';
 import { createCpuQuota, type CpuQuota } from './cpu-quota';
 import { runLoad, runPaced, type LoadResult } from './load';
@@ -388,10 +389,21 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   ];
   if (errors > 0) process.exitCode = 1;
   const details: [string, string][] = [
+    ['memory (what the peak RSS depends on)', memoryText()],
     ...framesDetails(targets, frames),
     ...targets.map((t, k): [string, string] => [`cold starts (${t.label})`, listMs(starts[k]!)]),
   ];
   return [table(header, rows), '', targetsTable(targetRows, targets.length > 1), '', table(['details', ''], [...details, ...logSummaries(targets)])];
+}
+
+// Node sizes its heap limit from the machine's memory (or a cgroup's limit), and the larger that
+// limit, the further V8 lets the heap grow between full collections: the same run peaks higher on a
+// machine with more memory. The server runs with this process's Node and no flags, so it gets the
+// same limit.
+function memoryText(): string {
+  const limit = process.constrainedMemory?.();
+  const memory = limit && limit < totalmem() ? `${(limit / 2 ** 30).toFixed(1)} GB (a cgroup's limit)` : `${(totalmem() / 2 ** 30).toFixed(1)} GB`;
+  return `${memory}; Node's heap limit without flags: ${int(getHeapStatistics().heap_size_limit / 2 ** 20)} MB`;
 }
 
 function logSummaries(targets: AppUnderTest[]): [string, string][] {
