@@ -55,13 +55,25 @@ class Replicated {
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
   }
   listening(): Promise<string> {
+    return this.logged(/listening on (http:\/\/\S+)/, 'the server listened').then((m) => m[1]!);
+  }
+  /**
+   * Resolves once Litestream has written the database's first snapshot to the replica. Litestream
+   * opens the database at its first sync, a sync-interval (1 s) after it starts, and a stop before
+   * then leaves no copy at all: a drill of what was acknowledged starts after this.
+   */
+  replicated(): Promise<void> {
+    return this.logged(/msg="snapshot written"/, 'Litestream wrote a snapshot').then(() => undefined);
+  }
+  private logged(pattern: RegExp, what: string): Promise<RegExpExecArray> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const m = /listening on (http:\/\/\S+)/.exec(this.output);
-        if (m) resolve(m[1]!);
+        const m = pattern.exec(this.output);
+        if (m) resolve(m);
       };
       this.child.stdout!.on('data', check);
-      this.child.once('close', () => reject(new Error(`litestream ended before the server listened:\n${this.output}`)));
+      this.child.stderr!.on('data', check);
+      this.child.once('close', () => reject(new Error(`litestream ended before ${what}:\n${this.output}`)));
       check();
     });
   }
@@ -172,6 +184,7 @@ describe('Litestream drill (deploy/litestream.yml, file:// replica)', () => {
     const acknowledged: Acknowledged[] = [];
     try {
       const base = await run.listening();
+      await run.replicated();
       const refs = await enroll(base, s.key, s.cardId);
       for (let i = 0; i < 200; i++) {
         const customer = refs[i % refs.length]!;
@@ -220,6 +233,7 @@ describe('Litestream drill (deploy/litestream.yml, file:// replica)', () => {
     let killedAt = 0;
     try {
       const base = await run.listening();
+      await run.replicated();
       const refs = await enroll(base, s.key, s.cardId);
       // Four clients earn as fast as the server answers; once 600 earns are acknowledged, both
       // processes are killed at once while requests are still arriving.

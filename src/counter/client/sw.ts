@@ -39,14 +39,14 @@ interface OfflineTexts {
 }
 const texts = (self as unknown as { counterOfflineTexts: OfflineTexts }).counterOfflineTexts;
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Only when the counter page never stored its own offline page on this device. */
 const builtInOfflinePage = () =>
   new Response(
-    `<!doctype html><html lang="${escape(texts.lang)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(texts.title)}</title>` +
-      `<body style="font:18px/1.5 system-ui,sans-serif;margin:2rem"><h1>${escape(texts.heading)}</h1>` +
-      `<p>${escape(texts.body)}</p><p><a href="">${escape(texts.retry)}</a></p>`,
+    `<!doctype html><html lang="${escapeText(texts.lang)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeText(texts.title)}</title>` +
+      `<body style="font:18px/1.5 system-ui,sans-serif;margin:2rem"><h1>${escapeText(texts.heading)}</h1>` +
+      `<p>${escapeText(texts.body)}</p><p><a href="">${escapeText(texts.retry)}</a></p>`,
     { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } },
   );
 
