@@ -9,9 +9,10 @@ import type { MigrationStep } from './step';
 //   (a trigger keeps it). A shop's local day lasts at most 26 hours (the longest daylight-saving
 //   change is two hours), so a customer's third counter award of one day has at least two before
 //   it in that window: with a mark of three or more, only awards counted so are read, and a
-//   regular who comes once a day is not among them. A row's time is the clock at its write, so a
-//   customer's awards arrive in time order and each is counted when written. The count is never
-//   lowered (an undo, say): the dashboard counts the candidates' awards again before it flags a day.
+//   regular who comes once a day is among them only when visits fall near midnight. A row's time
+//   is the clock at its write, so a customer's awards arrive in time order and each is counted when
+//   written. The count is never lowered (an undo, say): the dashboard counts the candidates' awards
+//   again before it flags a day.
 /** The counter awards of `row`'s customer in the 26 hours (93,600,000 ms) before `row`, itself left out: the old rows' count and each new row's. */
 const counterAwardsBefore = (row: string) => `(SELECT count(*) FROM transactions p
     WHERE p.customer_id = ${row}.customer_id AND p.created_at <= ${row}.created_at AND p.created_at > ${row}.created_at - 93600000
