@@ -1,8 +1,8 @@
 import type { MigrationStep } from './step';
 
 // The dashboard's unusual days read the month's counter awards twice: every award's customer, to
-// find who might have reached the daily mark, and every award's size, to flag large ones. At 12,000
-// counter awards a month these two reads were most of the page's time.
+// find who might have reached the daily mark, and every award's size, to flag large ones. In a busy
+// shop these two reads were most of the page's time.
 // - The size now sits in the index of counter awards, so an award below the owner's sizes is
 //   passed over without reading its row.
 // - Each counter award records how many counter awards its customer had in the 26 hours before it
