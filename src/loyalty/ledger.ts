@@ -121,7 +121,8 @@ function apply(deps: LoyaltyDeps, input: BalanceChangeInput): BalanceChangeResul
     staffId: input.staff?.id ?? null,
     note: input.note ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
-    details: promotions.ids.length > 0 ? { ...input.details, promotions: { ids: promotions.ids, extra } } : (input.details ?? null),
+    // Not `{ ...input.details, promotions }`: see emitBalanceEvents.
+    details: promotions.ids.length > 0 ? Object.assign({}, input.details, { promotions: { ids: promotions.ids, extra } }) : (input.details ?? null),
     createdAt: now,
   };
   ledger.insert(transaction);
@@ -205,16 +206,29 @@ function emitBalanceEvents(
   const { customer, card } = e;
   const emit = (type: EventEnvelope['type'], data: Record<string, unknown>) =>
     emitEvent(deps, { orgId: customer.orgId, livemode: customer.livemode, type, customerId: customer.id, data });
-  const who = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id };
-  const amounts = { balance: fromHundredths(e.after), change: fromHundredths(e.change), ...e.origin };
-  const withCardType = () => ({ ...who, cardType: card.passType, ...amounts });
+  const balance = fromHundredths(e.after);
+  const change = fromHundredths(e.change);
+  // Each event's data is one object literal that starts with named keys, spreads after them. In
+  // Node 20, a literal that starts with a spread and then gains keys gets a hidden class of its own
+  // at every call: garbage in the old generation, which only a full collection frees.
+  const withCardType = (more: object | null) => ({
+    externalCustomerId: customer.externalId,
+    passUserId: customer.id,
+    cardId: card.id,
+    cardType: card.passType,
+    balance,
+    change,
+    ...e.origin,
+    ...more,
+  });
 
   const events: EventEnvelope[] = [];
-  if (e.rewardRedeemed) events.push(emit('reward.redeemed', { ...withCardType(), rewardId: e.rewardRedeemed.rewardId }));
-  events.push(emit('balance.updated', { ...withCardType(), ...e.promotions }));
+  if (e.rewardRedeemed) events.push(emit('reward.redeemed', withCardType({ rewardId: e.rewardRedeemed.rewardId })));
+  events.push(emit('balance.updated', withCardType(e.promotions)));
   // Whatever moved the balance, a new tier is announced.
   if (e.level && e.previousLevel && e.level.name !== e.previousLevel.name) {
-    events.push(emit('level.changed', { ...who, ...amounts, level: e.level.name, previousLevel: e.previousLevel.name }));
+    const data = { externalCustomerId: customer.externalId, passUserId: customer.id, cardId: card.id, balance, change, ...e.origin, level: e.level.name, previousLevel: e.previousLevel.name };
+    events.push(emit('level.changed', data));
   }
   return events;
 }

@@ -24,10 +24,12 @@ function apiOperation(input: RouteInput<{ ref: string }, unknown, { note?: strin
   };
 }
 
-const reply = (r: BalanceChangeResult) => ({
+// `more` is spread after the named keys, never the reply spread into another literal: see emitBalanceEvents.
+const reply = (r: BalanceChangeResult, more: object = {}) => ({
   balance: balanceObject(r.card, r.transaction.balanceAfter),
   transactionId: r.transaction.id,
   change: fromHundredths(r.transaction.change),
+  ...more,
 });
 
 function earnBasis(body: EarnBodyInput): EarnBasis {
@@ -60,7 +62,7 @@ export const loyaltyRoutes = [
     },
     handle: (input) => {
       const result = earn(input.deps, { type: input.body.type, basis: earnBasis(input.body), ...apiOperation(input) });
-      return { status: 201, body: { ...reply(result), promotionIds: result.promotions.ids, extra: fromHundredths(result.promotions.extra) } };
+      return { status: 201, body: reply(result, { promotionIds: result.promotions.ids, extra: fromHundredths(result.promotions.extra) }) };
     },
   }),
   defineRoute({
@@ -85,7 +87,7 @@ export const loyaltyRoutes = [
         body.type === 'points' ? redeem(input.deps, { type: 'points', amount: toHundredths(body.amount), ...base }) : redeem(input.deps, { type: 'reward', rewardId: body.rewardId, ...base });
       const details = result.transaction.details;
       const reward = details && 'reward' in details ? { reward: details.reward.name, rewardId: details.reward.id } : {};
-      return { status: 201, body: { ...reply(result), ...reward } };
+      return { status: 201, body: reply(result, reward) };
     },
   }),
   defineRoute({

@@ -10,6 +10,7 @@ export interface SendRequest {
   url: string;
   /** The exact bytes that were signed. */
   body: string;
+  /** Sent as they are, after a Content-Length of body's bytes. */
   headers: Record<string, string>;
   timeoutMs: number;
   blockPrivate: boolean;
@@ -85,7 +86,7 @@ export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): 
 
   function post(request: SendRequest): Promise<SendOutcome> {
     const started = performance.now();
-    const outcome = (result: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ ...result, durationMs: Math.round(performance.now() - started) });
+    const outcome = (result: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ durationMs: Math.round(performance.now() - started), ...result });
     if (request.signal.aborted) return Promise.resolve(outcome(INTERRUPTED));
     if (closed) return Promise.resolve(outcome(CLOSED));
     let url: URL;
@@ -127,7 +128,7 @@ export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): 
         try {
           req = (secure ? https : http).request(url, {
             method: 'POST',
-            headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+            headers: { 'Content-Length': Buffer.byteLength(request.body), ...request.headers },
             // The retry's fresh connection is its own, closed after its answer.
             agent: fresh ? false : agentFor(secure, request.blockPrivate),
             lookup: request.blockPrivate ? guardedLookup : undefined,
