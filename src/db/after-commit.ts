@@ -1,7 +1,8 @@
+import { InFlightList } from '../lib/in-flight-list';
 import type { Db } from './connection';
 
 // Per database, the wake-ups already queued for the current transaction.
-const queued = new WeakMap<Db, Set<string>>();
+const queued = new WeakMap<Db, InFlightList<string>>();
 
 /**
  * Runs `wake` once the current transaction has ended, at most once per transaction for each
@@ -10,7 +11,7 @@ const queued = new WeakMap<Db, Set<string>>();
  */
 export function wakeAfterCommit(db: Db, name: string, wake: () => void): void {
   let names = queued.get(db);
-  if (!names) queued.set(db, (names = new Set()));
+  if (!names) queued.set(db, (names = new InFlightList()));
   if (names.has(name)) return;
   names.add(name);
   queueMicrotask(() => {

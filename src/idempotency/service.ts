@@ -2,6 +2,7 @@ import { inTransaction } from '../db/transaction';
 import type { Db } from '../db/connection';
 import type { Clock } from '../lib/clock';
 import { ApiError, validationFailed } from '../lib/errors';
+import { InFlightList } from '../lib/in-flight-list';
 import { sha256Hex } from '../lib/secrets';
 import { idempotencyRepo, type IdempotencyScope } from './repo';
 
@@ -16,7 +17,7 @@ export interface SerializedReply {
 
 // Requests holding a key right now, from the moment they pass authentication until they answer
 // (a slow upload holds its key too). One process owns the database, so memory is the true lock.
-const inFlight = new Set<string>();
+const inFlight = new InFlightList<string>();
 
 /** Claims the key for this request; null when another request holds it. Call the result to release. */
 export function claimIdempotencyKey(scope: IdempotencyScope): (() => void) | null {

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Db } from '../db/connection';
 import { inTransaction } from '../db/transaction';
 import type { Clock } from '../lib/clock';
+import { InFlightList } from '../lib/in-flight-list';
 import type { Logger } from '../lib/log';
 
 // The one loop behind every background queue (webhook deliveries, emails, wallet pass updates, the
@@ -71,6 +72,7 @@ export interface RowQueue {
 }
 
 interface InFlight<Row> {
+  key: string;
   row: Row;
   /** Settles once the outcome was recorded (or could not be). */
   done: Promise<void>;
@@ -85,7 +87,12 @@ interface Finished<Row, Result> {
 
 export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinition<Row, Result>): RowQueue {
   const { db, clock, log } = deps;
-  const inFlight = new Map<string, InFlight<Row>>();
+  const inFlight = new InFlightList<InFlight<Row>>();
+  const entryOf = (key: string) => inFlight.find((entry) => entry.key === key);
+  const release = (key: string) => {
+    const entry = entryOf(key);
+    if (entry) inFlight.delete(entry);
+  };
   const shutdown = new AbortController();
   // Every piece of work in flight may listen on this one signal: that many listeners is the design,
   // not a leak, so Node's default of 10 must not print a "possible memory leak" warning.
@@ -98,7 +105,7 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
   let recordedCount = 0;
 
   const busy = () => inFlight.size > 0 || wakeup || finished.length > 0;
-  const working = () => [...inFlight.values()].map((entry) => entry.row);
+  const working = () => [...inFlight].map((entry) => entry.row);
 
   function notifyIfIdle() {
     if (busy()) return;
@@ -112,7 +119,7 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
     const limit = def.concurrency - inFlight.size;
     if (limit <= 0) return [];
     const rows = def.claim({ now, leaseUntil: now + def.leaseMs, limit, working: working() });
-    return rows.filter((row) => !inFlight.has(def.key(row)));
+    return rows.filter((row) => !entryOf(def.key(row)));
   }
 
   function sweep(): number {
@@ -137,7 +144,7 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
         (reason: unknown): PromiseSettledResult<Result> => ({ status: 'rejected', reason }),
       )
       .then((outcome) => new Promise<void>((recorded) => recordSoon({ key, row, outcome, recorded })));
-    inFlight.set(key, { row, done });
+    inFlight.add({ key, row, done });
   }
 
   // Outcomes wait here for the next turn of the event loop. Then ONE transaction records them all
@@ -154,7 +161,7 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
     if (state === 'stopped') {
       // The stop is over and the database may be closed: the leases bring these rows back.
       log.warn(`${def.name}: work ended after the stop; its rows are taken up again once their leases end`, { rows: batch.map((f) => f.key) });
-      for (const f of batch) inFlight.delete(f.key);
+      for (const f of batch) release(f.key);
       for (const f of batch) f.recorded();
       return;
     }
@@ -172,14 +179,14 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
           }
         }
         // A recorded row's slot is free for the claim; one that could not be recorded stays out of it.
-        for (const f of batch) if (!unrecorded.has(f.key)) inFlight.delete(f.key);
+        for (const f of batch) if (!unrecorded.has(f.key)) release(f.key);
         return state === 'running' ? claimRows(now) : [];
       });
       recordedCount += batch.length - unrecorded.size;
     } catch (err) {
       log.error(`${def.name}: outcomes could not be recorded; their rows are taken up again once their leases end`, { rows: batch.map((f) => f.key), err });
     }
-    for (const f of batch) inFlight.delete(f.key);
+    for (const f of batch) release(f.key);
     for (const f of batch) f.recorded();
     for (const row of claimed) start(row);
     notifyIfIdle();
@@ -189,7 +196,7 @@ export function createRowQueue<Row, Result>(deps: QueueDeps, def: QueueDefinitio
   async function settledWithin(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    const all = Promise.allSettled([...inFlight.values()].map((entry) => entry.done)).then(() => true as const);
+    const all = Promise.allSettled([...inFlight].map((entry) => entry.done)).then(() => true as const);
     const result = await Promise.race([all, late]);
     clearTimeout(timer);
     return result;

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ConnectionOptions } from 'node:tls';
+import { InFlightList } from '../lib/in-flight-list';
 import { hostOf } from '../lib/url-host';
 import { BlockedAddressError, blockedKind, guardedLookup } from './address-guard';
 
@@ -71,7 +72,7 @@ const AGENT_OPTIONS = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN, tim
 export function createWebhookSender(options: { tls?: ConnectionOptions } = {}): WebhookSender {
   const agents = new Map<string, http.Agent>();
   /** Requests not yet closed, those an agent still queues included (destroying an agent ends only its sockets). */
-  const live = new Set<http.ClientRequest>();
+  const live = new InFlightList<http.ClientRequest>();
   let closed = false;
 
   function agentFor(secure: boolean, guarded: boolean): http.Agent {
