@@ -44,7 +44,8 @@ export function findReward(card: Card, rewardId?: string): Reward | undefined {
 
 /** Each reward of the card, and whether `balance` (hundredths) pays for it: what the counter offers. */
 export function rewardsFor(card: Card, balance: number): (Reward & { affordable: boolean })[] {
-  return card.rewards.map((reward) => ({ ...reward, affordable: balance >= reward.cost }));
+  // The named key first: a literal that starts with a spread gets a hidden class per call (docs/performance.md).
+  return card.rewards.map((reward) => ({ affordable: balance >= reward.cost, ...reward }));
 }
 
 /**

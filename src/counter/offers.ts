@@ -37,7 +37,7 @@ export const customerNow = (deps: Pick<AppDeps, 'db' | 'clock'>, customer: Custo
 export function offersFor(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Customer, card: Card): CounterOffers {
   const at = customerNow(deps, customer);
   return {
-    rewards: rewardsFor(card, customer.balance).map((r) => ({ ...r, missing: Math.max(0, r.cost - customer.balance) })),
+    rewards: rewardsFor(card, customer.balance).map((r) => ({ missing: Math.max(0, r.cost - customer.balance), ...r })),
     next: nextReward(card, customer.balance),
     running: runningPromotions(deps.db, card, at),
     at,

@@ -108,7 +108,8 @@ export function customerScreen(deps: Pick<AppDeps, 'db' | 'clock'>, customer: Cu
   const card = cardOf(deps, customer);
   const ledger = ledgerRepo(deps.db);
   const reversed = counterRepo(deps.db).reversedIds(customer.id);
-  const entries = ledger.page(customer.id, RECENT_ROWS).map((row) => ({ ...row, reversed: reversed.has(row.id) }));
+  // The named key first: a literal that starts with a spread gets a hidden class per call (docs/performance.md).
+  const entries = ledger.page(customer.id, RECENT_ROWS).map((row) => ({ reversed: reversed.has(row.id), ...row }));
   const undoId = counterRepo(deps.db).undoableRow({ customerId: customer.id, staffId, since: deps.clock.now() - UNDO_WINDOW_MS });
   const levels = card.passType === 'level_card' ? (card.levels ?? []) : [];
   const level = [...levels].reverse().find((l) => customer.balance >= l.minPoints) ?? null;
