@@ -59,7 +59,7 @@ export function listPage(db: Db, n: Namespace, query: ListQuery, options: { limi
   if (!text) {
     const at = query.from ? { direction: query.from.direction, position: parseListCursor(query.from.cursor) } : undefined;
     const read = (from?: typeof at) => repo.newest(n, { cardId: query.cardId, limit: limit + 1, at: from });
-    return { ...paged(read, at, limit, listCursor), total: options.count === false ? null : repo.count(n, query.cardId), nothingToSearch: false };
+    return { total: options.count === false ? null : repo.count(n, query.cardId), nothingToSearch: false, ...paged(read, at, limit, listCursor) };
   }
 
   // A scan code or passUserId names one customer: that customer is the whole answer.
@@ -71,7 +71,7 @@ export function listPage(db: Db, n: Namespace, query: ListQuery, options: { limi
   if (!match) return { rows: [], newer: null, older: null, total: null, nothingToSearch: true };
   const at = query.from ? { direction: query.from.direction, seq: parseSearchCursor(query.from.cursor) } : undefined;
   const read = (from?: typeof at) => repo.matching(n, { match, limit: limit + 1, at: from });
-  return { ...paged(read, at, limit, searchCursor), total: null, nothingToSearch: false };
+  return { total: null, nothingToSearch: false, ...paged(read, at, limit, searchCursor) };
 }
 
 /**

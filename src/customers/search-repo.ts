@@ -122,7 +122,7 @@ function createCustomerSearchRepo(db: Db) {
       const set = o.cardId ? lists.card : lists.all;
       const params = ns(n, { limit: o.limit, ...(o.cardId ? { cardId: o.cardId } : {}) });
       if (!o.at) return set.first.all(params).map(map);
-      const rows = set[o.at.direction].all({ ...params, ...o.at.position }).map(map);
+      const rows = set[o.at.direction].all(Object.assign({}, params, o.at.position)).map(map);
       return o.at.direction === 'newer' ? rows.reverse() : rows;
     },
     /** Up to `limit` customers the full-text query `match` finds in the namespace, newest first; `at` as in newest. */

@@ -113,7 +113,7 @@ export function* exportLines(db: Db, c: ConsoleContext, query: Pick<ListQuery, '
   };
   let from: ListQuery['from'];
   for (;;) {
-    const page = listPage(db, c.namespace, { ...query, ...(from ? { from } : {}) }, { limit: batch, count: false });
+    const page = listPage(db, c.namespace, Object.assign({}, query, from ? { from } : {}), { limit: batch, count: false });
     webPass = webPassUsersAmong(db, page.rows.map((r) => r.id));
     if (page.rows.length) {
       const extras = exportRepo(db).extras(page.rows.map((r) => r.id));

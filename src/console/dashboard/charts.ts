@@ -29,7 +29,7 @@ export function seriesSummary(s: DailySeries, lang: ConsoleLang = 'en'): string 
   const best = s.values.reduce((bi, v, i) => (v > s.values[bi]! ? i : bi), 0);
   const params = { label: s.label, days: s.values.length, total: s.text(total), today: s.text(s.values[s.values.length - 1]!) };
   return s.values[best]! > 0
-    ? tConsole(lang, 'console.chart.summaryBest', { ...params, bestDay: formatDay(s.dates[best]!, lang), best: s.text(s.values[best]!) })
+    ? tConsole(lang, 'console.chart.summaryBest', { bestDay: formatDay(s.dates[best]!, lang), best: s.text(s.values[best]!), ...params })
     : tConsole(lang, 'console.chart.summary', params);
 }
 
