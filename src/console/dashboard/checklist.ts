@@ -106,7 +106,7 @@ export interface ChecklistView {
 }
 
 export function checklistState(deps: { db: Db; config: Readonly<Config>; clock: Clock }, org: OrgRow): ChecklistState {
-  return { org, settings: readOrgSettings(deps.db, org.id), cards: listCards(deps, org.id), ...deps };
+  return { db: deps.db, config: deps.config, clock: deps.clock, org, settings: readOrgSettings(deps.db, org.id), cards: listCards(deps, org.id) };
 }
 
 export function checklistView(state: ChecklistState, items: readonly ChecklistItem[] = CHECKLIST, lang: ConsoleLang = 'en'): ChecklistView {
