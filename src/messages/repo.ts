@@ -196,7 +196,8 @@ function createMessagesRepo(db: Db) {
     passesOf: (customerId: string): Recipient => mapRecipient(passesOf.get({ id: customerId })!),
     /** `at`: the message's time (the data's clock, what the daily cap counts); `now`: the server's, which the queue runs on. */
     insertDelivery(row: { messageId: string; customerId: string; channel: Channel; status: DeliveryStatus; mayNotify: boolean; audience: boolean; at: number; now: number }) {
-      insertDelivery.run({ ...row, mayNotify: row.mayNotify ? 1 : 0, audience: row.audience ? 1 : 0, nextAttemptAt: row.status === 'pending' ? row.now : null });
+      const { messageId, customerId, channel, status, at, now } = row;
+      insertDelivery.run({ messageId, customerId, channel, status, mayNotify: row.mayNotify ? 1 : 0, audience: row.audience ? 1 : 0, nextAttemptAt: status === 'pending' ? now : null, at, now });
     },
     figures(messageId: string): DeliveryFigures {
       const counts: DeliveryFigures = { passes: 0, pending: 0, delivered: 0, shown: 0, failed: 0 };

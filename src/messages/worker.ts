@@ -53,13 +53,13 @@ export function createMessageWorker(deps: MessageWorkerDeps, senders: WalletSend
 
   async function toGoogle(row: DueDelivery): Promise<Outcome> {
     const notify = row.mayNotify && googleNotificationsLeft(db, row.customerId, clock.now()) > 0;
-    const message = { id: row.messageId, header: row.header, body: row.body };
-    let result = await senders.addGoogleMessage(row.customerId, { ...message, messageType: notify ? 'TEXT_AND_NOTIFY' : 'TEXT' });
+    const message = (messageType: 'TEXT' | 'TEXT_AND_NOTIFY') => ({ id: row.messageId, header: row.header, body: row.body, messageType });
+    let result = await senders.addGoogleMessage(row.customerId, message(notify ? 'TEXT_AND_NOTIFY' : 'TEXT'));
     let notified = notify;
     if (notify && typeof result === 'object' && result.status === 429) {
       // Google's count of this pass's notifications is over its budget (updates we did not make, or
       // made before a restore): the message still goes on the pass, without a notification.
-      result = await senders.addGoogleMessage(row.customerId, { ...message, messageType: 'TEXT' });
+      result = await senders.addGoogleMessage(row.customerId, message('TEXT'));
       notified = false;
     }
     if (result === 'off') return { status: 'failed', error: 'Google Wallet is not set up on this server' };
