@@ -318,7 +318,13 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
     for (const target of targets) {
       log(`${scenario.name} (${target.label})`);
       await target.queueEmpty();
-      const run = await measure(() => target.process.url, scenario.expectStatus, requestsOf(target.bench, scenario), target.process);
+      if (scenario.webhookOff) await target.setWebhook('disabled');
+      let run: Measured;
+      try {
+        run = await measure(() => target.process.url, scenario.expectStatus, requestsOf(target.bench, scenario), target.process);
+      } finally {
+        if (scenario.webhookOff) await target.setWebhook('active');
+      }
       runs.push(run);
       errors += run.errors;
       // What the load left in the webhook queue: how long the workers need for it after the load.

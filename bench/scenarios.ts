@@ -63,6 +63,8 @@ export interface Scenario {
   minRatio?: number;
   /** Also measured beside a reference floor, reported without a target: 'delivery' = the write floor plus one webhook delivery per write. */
   reference?: 'delivery';
+  /** Measured with the bench's webhook endpoint disabled (no event or delivery is written): the request's own cost. */
+  webhookOff?: boolean;
   /**
    * Measured against another scenario instead of a floor: the two take turns on the same server
    * (bench/run.ts measurePair), and the target is this share of its requests/s.
@@ -91,6 +93,8 @@ export function promotedEarnRequest(app: BenchApp, i: number): LoadRequest {
 }
 
 export const PLAIN_EARN = 'POST earn (webhook endpoint on)';
+/** The earn whose WAL frames the bench counts against its ≤ 6 target: its ledger row and balance, no delivery. */
+export const EARN_ALONE = 'POST earn (no webhook endpoint)';
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -101,6 +105,7 @@ export const SCENARIOS: Scenario[] = [
     request: (app, i) => ({ method: 'GET', path: `/api/v1/customers/${app.customers[i % app.customers.length]}`, headers: { 'X-Api-Key': app.liveKey } }),
   },
   { name: PLAIN_EARN, floor: 'write', minRatio: 0.25, reference: 'delivery', expectStatus: 201, request: earnRequest },
+  { name: EARN_ALONE, floor: 'write', minRatio: 0.25, webhookOff: true, expectStatus: 201, request: earnRequest },
   {
     name: 'POST earn, 3 promotions and per-award expiry (webhook endpoint on)',
     floor: 'write',
