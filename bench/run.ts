@@ -21,7 +21,7 @@ import { createCpuQuota, type CpuQuota } from './cpu-quota';
 import { runLoad, runPaced, type LoadResult } from './load';
 import { buildBundles, FLOOR_REQUESTS, killChildren, startFloor, startReceiver, type FloorProcess, type Measurable, type ReceiverProcess } from './processes';
 import { int, median, ms, pct, table, targetsTable, type Target } from './report';
-import { earnRequest, requestsOf, SCENARIOS, type LoadRequest } from './scenarios';
+import { earnRequest, requestsOf, SCENARIOS, type LoadRequest, type Scenario } from './scenarios';
 import { serverLogSummary } from './server-log';
 import { countWalFrames, type FrameCount } from './wal-frames';
 
@@ -134,31 +134,46 @@ function combined(runs: Measured[]): Measured {
   };
 }
 
-/** How many turns each of two loads compared on one server takes. */
-const PAIR_TURNS = 4;
+/** How many turns each of the loads compared with one another takes. */
+const TURNS = 4;
+
+/** One load of a comparison: where it goes, what it sends, what to do around each of its runs. */
+interface TurnLoad {
+  url: () => string;
+  expectStatus: number;
+  next: () => LoadRequest;
+  server: Measurable;
+  /** Before each of its runs, the warm-up included. */
+  before?: () => Promise<void>;
+  /** After each of its runs, the warm-up included (also when the run failed). */
+  after?: () => Promise<void>;
+}
 
 /**
- * Two loads on one server compared: a warm-up of each, then PAIR_TURNS turns each of
- * duration / PAIR_TURNS seconds, taking turns, each summed. Taking turns puts both in the same
- * minutes, so a shared machine's drift (another process starting, the CPU clocking down) falls on
- * both alike rather than on whichever ran second.
+ * Loads compared with one another (a scenario, its floor, the baseline's run of it): a warm-up of
+ * each, then TURNS turns of duration / TURNS seconds each, the loads taking turns, each summed over
+ * its turns. This machine's speed drifts from minute to minute (another process starts, the CPU
+ * clocks down); taking turns lets the drift fall on every load alike instead of on whichever ran
+ * second, so the ratios hold from run to run.
  */
-async function measurePair(target: AppUnderTest, a: { expectStatus: number; next: () => LoadRequest }, b: { expectStatus: number; next: () => LoadRequest }): Promise<[Measured, Measured]> {
-  const url = () => target.process.url;
-  const turn = Math.max(1, Math.round(duration / PAIR_TURNS));
-  if (warmup > 0) {
-    await runLoad({ url: url(), connections, duration: warmup, expectStatus: a.expectStatus, next: a.next });
-    await runLoad({ url: url(), connections, duration: warmup, expectStatus: b.expectStatus, next: b.next });
-  }
-  const runs: [Measured[], Measured[]] = [[], []];
-  for (let i = 0; i < PAIR_TURNS; i++) {
-    for (const [j, load] of [a, b].entries()) {
-      await target.queueEmpty();
-      runs[j]!.push(await measure(url, load.expectStatus, load.next, target.process, turn, 0));
+async function takeTurns(loads: TurnLoad[]): Promise<Measured[]> {
+  const seconds = Math.max(1, Math.round(duration / TURNS));
+  const around = async <T>(load: TurnLoad, run: () => Promise<T>): Promise<T> => {
+    await load.before?.();
+    try {
+      return await run();
+    } finally {
+      await load.after?.();
     }
+  };
+  if (warmup > 0) {
+    for (const load of loads) await around(load, () => runLoad({ url: load.url(), connections, duration: warmup, expectStatus: load.expectStatus, next: load.next }));
   }
-  await target.queueEmpty();
-  return [combined(runs[0]), combined(runs[1])];
+  const runs = loads.map((): Measured[] => []);
+  for (let i = 0; i < TURNS; i++) {
+    for (const [j, load] of loads.entries()) runs[j]!.push(await around(load, () => measure(load.url, load.expectStatus, load.next, load.server, seconds, 0)));
+  }
+  return runs.map(combined);
 }
 
 /**
@@ -289,15 +304,18 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
   const baselineVersusRatios = new Map<string, number>();
   const referenceRatios = new Map<string, number>();
   const baselineReferenceRatios = new Map<string, number>();
+  const floorLoad = (kind: keyof typeof floors): TurnLoad => ({ url: () => floors[kind].url, expectStatus: FLOOR_REQUESTS[kind].status, next: FLOOR_REQUESTS[kind].next, server: floors[kind] });
   for (const scenario of SCENARIOS) {
     if (scenario.versus) {
-      // Against another scenario on the same server instead of a floor, the two taking turns.
+      // Against another scenario on the same server instead of a floor.
       const other = SCENARIOS.find((s) => s.name === scenario.versus!.scenario)!;
-      const runs: [Measured, Measured][] = [];
+      const runs: Measured[][] = [];
       for (const target of targets) {
         log(`${other.name} and ${scenario.name}, taking turns (${target.label})`);
-        const pair = await measurePair(target, { expectStatus: other.expectStatus, next: requestsOf(target.bench, other) }, { expectStatus: scenario.expectStatus, next: requestsOf(target.bench, scenario) });
-        errors += pair[0].errors + pair[1].errors;
+        const onTarget = (s: Scenario): TurnLoad => ({ url: () => target.process.url, expectStatus: s.expectStatus, next: requestsOf(target.bench, s), server: target.process, before: async () => void (await target.queueEmpty()) });
+        const pair = await takeTurns([onTarget(other), onTarget(scenario)]);
+        await target.queueEmpty();
+        errors += pair[0]!.errors + pair[1]!.errors;
         runs.push(pair);
       }
       const [[a, m], b] = runs as [[Measured, Measured], [Measured, Measured] | undefined];
@@ -308,41 +326,38 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       continue;
     }
     const floor = FLOOR_REQUESTS[scenario.floor];
-    log(`${floor.name}`);
-    const f = await measure(() => floors[scenario.floor].url, floor.status, floor.next, floors[scenario.floor]);
     const reference = scenario.reference && FLOOR_REQUESTS[scenario.reference];
-    if (reference) log(reference.name);
-    const r = reference ? await measure(() => floors[scenario.reference!].url, reference.status, reference.next, floors[scenario.reference!]) : null;
-    const runs: Measured[] = [];
-    const drainsAfter: number[] = [];
-    for (const target of targets) {
-      log(`${scenario.name} (${target.label})`);
-      await target.queueEmpty();
-      if (scenario.webhookOff) await target.setWebhook('disabled');
-      let run: Measured;
-      try {
-        run = await measure(() => target.process.url, scenario.expectStatus, requestsOf(target.bench, scenario), target.process);
-      } finally {
+    // What each turn left in the webhook queue: the longest the workers needed for it after the load.
+    const drainsAfter = targets.map(() => 0);
+    const onTarget = (target: AppUnderTest, k: number): TurnLoad => ({
+      url: () => target.process.url,
+      expectStatus: scenario.expectStatus,
+      next: requestsOf(target.bench, scenario),
+      server: target.process,
+      async before() {
+        await target.queueEmpty();
+        if (scenario.webhookOff) await target.setWebhook('disabled');
+      },
+      async after() {
         if (scenario.webhookOff) await target.setWebhook('active');
-      }
-      runs.push(run);
-      errors += run.errors;
-      // What the load left in the webhook queue: how long the workers need for it after the load.
-      drainsAfter.push(target.pendingDeliveries() > 0 ? (await target.queueEmpty()) / 1000 : 0);
-    }
-    const [m, b] = runs as [Measured, Measured | undefined];
-    ratios.set(scenario.name, m.rps / f.rps);
-    if (b) baselineRatios.set(scenario.name, b.rps / f.rps);
-    errors += f.errors;
-    rows.push([floor.name, int(f.rps), ms(f.p50), ms(f.p99), String(f.errors), 'floor', int(f.cpuUsPerRequest), int(f.rssMb), '', ...(b ? ['', '', ''] : [])]);
+        if (target.pendingDeliveries() > 0) drainsAfter[k] = Math.max(drainsAfter[k]!, (await target.queueEmpty()) / 1000);
+      },
+    });
+    log(`${scenario.name}, ${floor.name}${reference ? `, ${reference.name}` : ''}, taking turns (${targets.map((t) => t.label).join(', ')})`);
+    const [f, ...measured] = await takeTurns([floorLoad(scenario.floor), ...(scenario.reference ? [floorLoad(scenario.reference)] : []), ...targets.map(onTarget)]);
+    const r = scenario.reference ? measured.shift()! : null;
+    const [m, b] = measured as [Measured, Measured | undefined];
+    errors += f!.errors + (r?.errors ?? 0) + m.errors + (b?.errors ?? 0);
+    ratios.set(scenario.name, m.rps / f!.rps);
+    if (b) baselineRatios.set(scenario.name, b.rps / f!.rps);
+    rows.push([floor.name, int(f!.rps), ms(f!.p50), ms(f!.p99), String(f!.errors), 'floor', int(f!.cpuUsPerRequest), int(f!.rssMb), '', ...(b ? ['', '', ''] : [])]);
     if (reference && r) {
-      errors += r.errors;
       referenceRatios.set(scenario.name, m.rps / r.rps);
       if (b) baselineReferenceRatios.set(scenario.name, b.rps / r.rps);
-      rows.push([reference.name, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), pct(r.rps / f.rps), int(r.cpuUsPerRequest), int(r.rssMb), '', ...(b ? ['', '', ''] : [])]);
+      rows.push([reference.name, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), pct(r.rps / f!.rps), int(r.cpuUsPerRequest), int(r.rssMb), '', ...(b ? ['', '', ''] : [])]);
     }
     rows.push([
-      scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), pct(m.rps / f.rps), int(m.cpuUsPerRequest), int(m.rssMb), drainsAfter[0] ? `${drainsAfter[0].toFixed(1)} s` : '',
+      scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), pct(m.rps / f!.rps), int(m.cpuUsPerRequest), int(m.rssMb), drainsAfter[0] ? `${drainsAfter[0].toFixed(1)} s` : '',
       ...(b ? [int(b.rps), ms(b.p99), pct(m.rps / b.rps)] : []),
     ]);
   }

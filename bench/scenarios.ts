@@ -67,7 +67,7 @@ export interface Scenario {
   webhookOff?: boolean;
   /**
    * Measured against another scenario instead of a floor: the two take turns on the same server
-   * (bench/run.ts measurePair), and the target is this share of its requests/s.
+   * (bench/run.ts takeTurns), and the target is this share of its requests/s.
    */
   versus?: { scenario: string; minRatio: number };
   /** Every measured response must have it; anything else counts as an error. */
