@@ -344,20 +344,20 @@ async function defaultRun(targets: AppUnderTest[], receiver: ReceiverProcess, fl
       },
     });
     log(`${scenario.name}, ${floor.name}${reference ? `, ${reference.name}` : ''}, taking turns (${targets.map((t) => t.label).join(', ')})`);
-    const [f, ...measured] = await takeTurns([floorLoad(scenario.floor), ...(scenario.reference ? [floorLoad(scenario.reference)] : []), ...targets.map(onTarget)]);
+    const [f, ...measured] = (await takeTurns([floorLoad(scenario.floor), ...(scenario.reference ? [floorLoad(scenario.reference)] : []), ...targets.map(onTarget)])) as [Measured, ...Measured[]];
     const r = scenario.reference ? measured.shift()! : null;
     const [m, b] = measured as [Measured, Measured | undefined];
-    errors += f!.errors + (r?.errors ?? 0) + m.errors + (b?.errors ?? 0);
-    ratios.set(scenario.name, m.rps / f!.rps);
-    if (b) baselineRatios.set(scenario.name, b.rps / f!.rps);
-    rows.push([floor.name, int(f!.rps), ms(f!.p50), ms(f!.p99), String(f!.errors), 'floor', int(f!.cpuUsPerRequest), int(f!.rssMb), '', ...(b ? ['', '', ''] : [])]);
+    errors += f.errors + (r?.errors ?? 0) + m.errors + (b?.errors ?? 0);
+    ratios.set(scenario.name, m.rps / f.rps);
+    if (b) baselineRatios.set(scenario.name, b.rps / f.rps);
+    rows.push([floor.name, int(f.rps), ms(f.p50), ms(f.p99), String(f.errors), 'floor', int(f.cpuUsPerRequest), int(f.rssMb), '', ...(b ? ['', '', ''] : [])]);
     if (reference && r) {
       referenceRatios.set(scenario.name, m.rps / r.rps);
       if (b) baselineReferenceRatios.set(scenario.name, b.rps / r.rps);
-      rows.push([reference.name, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), pct(r.rps / f!.rps), int(r.cpuUsPerRequest), int(r.rssMb), '', ...(b ? ['', '', ''] : [])]);
+      rows.push([reference.name, int(r.rps), ms(r.p50), ms(r.p99), String(r.errors), pct(r.rps / f.rps), int(r.cpuUsPerRequest), int(r.rssMb), '', ...(b ? ['', '', ''] : [])]);
     }
     rows.push([
-      scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), pct(m.rps / f!.rps), int(m.cpuUsPerRequest), int(m.rssMb), drainsAfter[0] ? `${drainsAfter[0].toFixed(1)} s` : '',
+      scenario.name, int(m.rps), ms(m.p50), ms(m.p99), String(m.errors), pct(m.rps / f.rps), int(m.cpuUsPerRequest), int(m.rssMb), drainsAfter[0] ? `${drainsAfter[0].toFixed(1)} s` : '',
       ...(b ? [int(b.rps), ms(b.p99), pct(m.rps / b.rps)] : []),
     ]);
   }

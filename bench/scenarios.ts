@@ -94,7 +94,7 @@ export function promotedEarnRequest(app: BenchApp, i: number): LoadRequest {
 
 export const PLAIN_EARN = 'POST earn (webhook endpoint on)';
 /** The earn whose WAL frames the bench counts against its ≤ 6 target: its ledger row and balance, no delivery. */
-export const EARN_ALONE = 'POST earn (no webhook endpoint)';
+const EARN_ALONE = 'POST earn (no webhook endpoint)';
 
 export const SCENARIOS: Scenario[] = [
   {
